@@ -1,0 +1,28 @@
+/**
+ * The request channels, renderer → host. Kept free of zod so the sandboxed preload can bundle it
+ * without pulling a schema library into every page.
+ */
+export const requestChannels = [
+  'workbench:snapshot',
+  'session:send',
+  'session:cancel',
+  'session:resume',
+  'session:approve',
+  'session:undo',
+  'session:regenerate',
+  'settings:get',
+  'settings:set',
+  'folders:recent',
+  'folders:pick',
+  'folders:open',
+  'host:info',
+] as const;
+
+export type RequestChannel = (typeof requestChannels)[number];
+
+/** The one channel on which the host pushes events to a page. */
+export const eventChannel = 'workbench:event';
+
+export function isRequestChannel(value: unknown): value is RequestChannel {
+  return typeof value === 'string' && (requestChannels as readonly string[]).includes(value);
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { messageSchema, phaseSchema, planItemSchema } from './model.js';
+
+/** Every event carries its workbench-wide sequence number and the run it belongs to (null outside a run). */
+const base = { seq: z.number().int().positive(), runId: z.string().nullable() };
+
+const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+  z.object({ type: z.literal(type), ...base, ...shape });
+
+export const runStatusSchema = z.enum(['done', 'failed', 'cancelled']);
+export const approvalDecisionSchema = z.enum(['approved', 'denied', 'edited', 'expired']);
+
+export const workbenchEventSchema = z.discriminatedUnion('type', [
+  event('run-started', { messageId: z.string() }),
+  event('phase-started', { phase: phaseSchema }),
+  event('phase-completed', { phase: phaseSchema, ok: z.boolean(), error: z.string().optional() }),
+  event('implement-progress', { current: z.number().int(), total: z.number().int(), label: z.string() }),
+  event('plan-updated', { items: z.array(planItemSchema) }),
+  event('plan-ready', { items: z.array(planItemSchema), riskyItems: z.array(z.number().int()) }),
+  event('tool-started', { callId: z.string(), tool: z.string(), args: z.record(z.string(), z.unknown()) }),
+  event('tool-finished', {
+    callId: z.string(),
+    ok: z.boolean(),
+    summary: z.string(),
+    durationMs: z.number().nonnegative(),
+  }),
+  event('approval-requested', {
+    requestId: z.string(),
+    tool: z.string(),
+    args: z.record(z.string(), z.unknown()),
+    /** The real, resolved path the action touches, when it touches one. */
+    path: z.string().optional(),
+    expiresAt: z.number(),
+  }),
+  event('approval-resolved', { requestId: z.string(), decision: approvalDecisionSchema }),
+  event('summary-delta', { text: z.string() }),
+  event('message-added', { message: messageSchema }),
+  event('conversation-reset', { messages: z.array(messageSchema) }),
+  event('usage', {
+    phase: phaseSchema,
+    promptTokens: z.number().int().nonnegative(),
+    completionTokens: z.number().int().nonnegative(),
+    contextWindow: z.number().int().positive(),
+  }),
+  event('warning', { message: z.string() }),
+  event('run-finished', { status: runStatusSchema, error: z.string().optional() }),
+]);
+
+export type WorkbenchEvent = z.infer<typeof workbenchEventSchema>;
+export type WorkbenchEventType = WorkbenchEvent['type'];
+export type EventOf<T extends WorkbenchEventType> = Extract<WorkbenchEvent, { type: T }>;
+
+/** An event as an emitter hands it over, before the workbench stamps its sequence number. */
+export type UnsequencedEvent = WorkbenchEvent extends infer E
+  ? E extends WorkbenchEvent
+    ? Omit<E, 'seq'>
+    : never
+  : never;

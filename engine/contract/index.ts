@@ -1,0 +1,6 @@
+/** The one contract shared by engine, electron hosts and renderer: requests, results, events. */
+export * from './channels.js';
+export * from './model.js';
+export * from './requests.js';
+export * from './events.js';
+export * from './validate.js';

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import type { RequestChannel } from './channels.js';
+import type { HostInfo, PublicSettings, RecentFolder, Snapshot } from './model.js';
+import { toolModeSchema } from './model.js';
+
+const nonEmpty = (what = 'must be a non-empty string') =>
+  z.string({ error: what }).trim().min(1, { error: what });
+
+const empty = z.strictObject({});
+
+const httpUrl = z
+  .string({ error: 'must be a URL string' })
+  .trim()
+  .refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === 'http:' || url.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    },
+    { error: 'must be an http:// or https:// URL' },
+  );
+
+/** Payload schema of every request, keyed by channel. Hosts validate with these before acting. */
+export const requestSchemas = {
+  'workbench:snapshot': empty,
+  'session:send': z.strictObject({ prompt: nonEmpty() }),
+  'session:cancel': empty,
+  'session:resume': empty,
+  'session:approve': z.strictObject({
+    requestId: nonEmpty(),
+    decision: z.enum(['approve', 'deny'], { error: 'must be "approve" or "deny"' }),
+    /** Edited arguments; validated again against the tool's own schema by the engine. */
+    args: z.record(z.string(), z.unknown(), { error: 'must be an object of tool arguments' }).optional(),
+    alwaysAllow: z.boolean({ error: 'must be true or false' }).optional(),
+  }),
+  'session:undo': z.strictObject({ messageId: nonEmpty() }),
+  'session:regenerate': z.strictObject({ messageId: nonEmpty() }),
+  'settings:get': empty,
+  'settings:set': z.strictObject({
+    baseUrl: httpUrl.optional(),
+    model: nonEmpty().optional(),
+    /** A new key to store encrypted, or null to forget the stored one. */
+    apiKey: nonEmpty().nullable().optional(),
+    contextWindow: z
+      .number({ error: 'must be a number of tokens' })
+      .int({ error: 'must be a whole number of tokens' })
+      .min(1024, { error: 'must be at least 1024 tokens' })
+      .max(10_000_000, { error: 'must be at most 10,000,000 tokens' })
+      .optional(),
+    toolMode: toolModeSchema.optional(),
+  }),
+  'folders:recent': empty,
+  'folders:pick': empty,
+  'folders:open': z.strictObject({ folder: nonEmpty('must be a folder path') }),
+  'host:info': empty,
+} satisfies Record<RequestChannel, z.ZodType>;
+
+/** What each request answers with when it succeeds. */
+export interface RequestResults {
+  'workbench:snapshot': Snapshot | null;
+  'session:send': { messageId: string };
+  'session:cancel': { cancelled: boolean };
+  'session:resume': { runId: string };
+  'session:approve': { decision: 'approve' | 'deny' };
+  'session:undo': { restoredFiles: string[] };
+  'session:regenerate': { messageId: string };
+  'settings:get': PublicSettings;
+  'settings:set': PublicSettings;
+  'folders:recent': RecentFolder[];
+  'folders:pick': Snapshot | null;
+  'folders:open': Snapshot;
+  'host:info': HostInfo;
+}
+
+export type RequestPayload<C extends RequestChannel> = z.input<(typeof requestSchemas)[C]>;
+export type ParsedPayload<C extends RequestChannel> = z.output<(typeof requestSchemas)[C]>;
+
+/** Errors are values at the boundary: a host never throws across it. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
+
+export type Response<C extends RequestChannel> = Result<RequestResults[C]>;
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = (error: string): { ok: false; error: string } => ({ ok: false, error });

@@ -4,3 +4,4 @@ export * from './model.js';
 export * from './requests.js';
 export * from './events.js';
 export * from './validate.js';
+export * from './dispatch.js';

@@ -18,7 +18,9 @@ export const planItemSchema = z.object({
   /** Position in file order (0-based); the number in the file is only a label. */
   index: z.number().int().nonnegative(),
   number: z.number().int().nonnegative(),
+  /** The short name before the dash, e.g. "Parse statement". */
   label: z.string(),
+  description: z.string(),
   status: planItemStatusSchema,
   failure: z.string().optional(),
 });

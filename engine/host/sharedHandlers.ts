@@ -1,0 +1,35 @@
+import type { RequestChannel, RequestHandlers } from '../contract/index.js';
+import type { RecentFolders } from '../settings/recentFolders.js';
+import type { SettingsStore } from '../settings/settingsStore.js';
+import type { Workbench } from '../workbench/openWorkbench.js';
+
+export type SharedChannel = Exclude<RequestChannel, 'folders:pick' | 'folders:open' | 'host:info'>;
+
+export interface SharedHandlerDeps {
+  settings: SettingsStore;
+  recent: RecentFolders;
+  /** The workbench this page is bound to, or null while no folder is open. */
+  currentWorkbench(): Workbench | null;
+}
+
+/**
+ * Handlers every host answers the same way. Hosts add their own folder and host-info handlers, because
+ * only they know whether a folder can be picked or switched.
+ */
+export function sharedHandlers(deps: SharedHandlerDeps): Pick<RequestHandlers, SharedChannel> {
+  const runsUnavailable = async (): Promise<never> => {
+    throw new Error('agent runs are not part of this build yet; the folder is open read-only');
+  };
+  return {
+    'workbench:snapshot': async () => (await deps.currentWorkbench()?.snapshot()) ?? null,
+    'settings:get': () => deps.settings.get(),
+    'settings:set': (patch) => deps.settings.update(patch),
+    'folders:recent': () => deps.recent.list(),
+    'session:send': runsUnavailable,
+    'session:cancel': runsUnavailable,
+    'session:resume': runsUnavailable,
+    'session:approve': runsUnavailable,
+    'session:undo': runsUnavailable,
+    'session:regenerate': runsUnavailable,
+  };
+}

@@ -1,0 +1,4 @@
+/** Public surface of the engine for hosts (Electron main, CLI, browser host). */
+export { openWorkbench, stateDirName, type Workbench } from './workbench/openWorkbench.js';
+export { FolderError } from './workbench/folderCheck.js';
+export { FolderLockedError } from './workbench/folderLock.js';

@@ -1,0 +1,62 @@
+import { readFile } from 'node:fs/promises';
+import type { z } from 'zod';
+
+export interface JsonlRead<T> {
+  records: T[];
+  /** One readable sentence per line that was skipped. */
+  warnings: string[];
+  /** Byte length of the intact prefix; a torn last line (no trailing newline, unparsable) lies beyond it. */
+  intactBytes: number;
+  tornTail: boolean;
+}
+
+/**
+ * Reads a JSON-lines file written by append. A corrupt line in the middle is skipped with a warning and
+ * later lines are kept; an unterminated last line that does not parse is a torn write, reported so the
+ * next append can cut it off first.
+ */
+export async function readJsonl<T>(file: string, schema: z.ZodType<T>, label: string): Promise<JsonlRead<T>> {
+  let buffer: Buffer;
+  try {
+    buffer = await readFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { records: [], warnings: [], intactBytes: 0, tornTail: false };
+    }
+    throw error;
+  }
+  const records: T[] = [];
+  const warnings: string[] = [];
+  let offset = 0;
+  let lineNumber = 0;
+  let tornTail = false;
+  while (offset < buffer.length) {
+    const newline = buffer.indexOf(0x0a, offset);
+    const end = newline === -1 ? buffer.length : newline;
+    const text = buffer.subarray(offset, end).toString('utf8').trim();
+    lineNumber += 1;
+    if (text) {
+      const record = parseLine(text, schema);
+      if (record.ok) records.push(record.value);
+      else if (newline === -1) {
+        tornTail = true;
+        warnings.push(`${label}: line ${lineNumber} is an incomplete write and will be cut off (${record.error})`);
+        break;
+      } else warnings.push(`${label}: skipped corrupt line ${lineNumber} (${record.error})`);
+    }
+    offset = newline === -1 ? buffer.length : newline + 1;
+  }
+  return { records, warnings, intactBytes: tornTail ? offset : buffer.length, tornTail };
+}
+
+function parseLine<T>(text: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; error: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, error: 'not valid JSON' };
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? 'unexpected shape' };
+  return { ok: true, value: parsed.data };
+}

@@ -1,0 +1,62 @@
+/** OpenAI's error responses, with the status, body shape and headers its SDK reads. */
+export interface ErrorResponse {
+  status: number;
+  headers?: Record<string, string>;
+  body: { error: { message: string; type: string; param: string | null; code: string | null } };
+}
+
+function errorResponse(status: number, message: string, type: string, code: string | null): ErrorResponse {
+  return { status, body: { error: { message, type, param: null, code } } };
+}
+
+export function invalidApiKey(): ErrorResponse {
+  return errorResponse(
+    401,
+    'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
+    'invalid_request_error',
+    'invalid_api_key',
+  );
+}
+
+export function modelNotFound(model: string): ErrorResponse {
+  return errorResponse(
+    404,
+    `The model \`${model}\` does not exist or you do not have access to it.`,
+    'invalid_request_error',
+    'model_not_found',
+  );
+}
+
+export function rateLimited(retryAfterSeconds: number): ErrorResponse {
+  return {
+    ...errorResponse(
+      429,
+      `Rate limit reached for requests. Please try again in ${retryAfterSeconds}s.`,
+      'requests',
+      'rate_limit_exceeded',
+    ),
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  };
+}
+
+export function serverError(): ErrorResponse {
+  return errorResponse(500, 'The server had an error while processing your request. Sorry about that!', 'server_error', null);
+}
+
+export function invalidUrl(method: string, path: string): ErrorResponse {
+  return errorResponse(404, `Invalid URL (${method} ${path})`, 'invalid_request_error', null);
+}
+
+export function unparsableBody(): ErrorResponse {
+  return errorResponse(
+    400,
+    'We could not parse the JSON body of your request. (HINT: This likely means you aren\'t using your HTTP library correctly.)',
+    'invalid_request_error',
+    null,
+  );
+}
+
+/** The fake's own failures (script ran out, script broken) so an under-scripted test fails loudly. */
+export function scriptFailure(message: string): ErrorResponse {
+  return errorResponse(500, message, 'fake_llm_script_error', 'fake_llm_script_error');
+}

@@ -20,6 +20,9 @@ export const requestChannels = [
 
 export type RequestChannel = (typeof requestChannels)[number];
 
+/** The browser host's WebSocket endpoint. */
+export const socketPath = '/ws';
+
 /** The one channel on which the host pushes events to a page. */
 export const eventChannel = 'workbench:event';
 

@@ -5,3 +5,4 @@ export * from './requests.js';
 export * from './events.js';
 export * from './validate.js';
 export * from './dispatch.js';
+export * from './socketProtocol.js';

@@ -69,10 +69,14 @@ export function splitIntoPieces(text: string): string[] {
 }
 
 function argumentsAsObject(call: PlannedToolCall): Record<string, unknown> {
-  const parsed: unknown = JSON.parse(call.arguments);
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new Error(`quirk 'arguments-as-object' needs JSON-object arguments; tool call '${call.name}' has ${call.arguments}`);
+  const problem = `quirk 'arguments-as-object' needs JSON-object arguments; tool call '${call.name}' has ${call.arguments}`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(call.arguments);
+  } catch {
+    throw new Error(problem);
   }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(problem);
   return parsed as Record<string, unknown>;
 }
 

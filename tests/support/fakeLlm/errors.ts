@@ -56,6 +56,15 @@ export function unparsableBody(): ErrorResponse {
   );
 }
 
+export function missingChatParameters(): ErrorResponse {
+  return errorResponse(
+    400,
+    "A chat completion needs a string 'model' and an array 'messages' in its JSON body.",
+    'invalid_request_error',
+    null,
+  );
+}
+
 /** The fake's own failures (script ran out, script broken) so an under-scripted test fails loudly. */
 export function scriptFailure(message: string): ErrorResponse {
   return errorResponse(500, message, 'fake_llm_script_error', 'fake_llm_script_error');

@@ -11,7 +11,7 @@ export interface StreamCut {
 
 export function normaliseFault(fault: Fault | FaultName | undefined): Fault | null {
   if (fault === undefined) return null;
-  return typeof fault === 'string' ? ({ type: fault } as Fault) : fault;
+  return typeof fault === 'string' ? { type: fault } : fault;
 }
 
 /** The error answer for `http-*` faults; null for faults that shape the stream instead. */

@@ -1,0 +1,96 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { WebSocketServer } from 'ws';
+import { createDispatch, socketPath } from '../../engine/contract/index.js';
+import { openWorkbench } from '../../engine/index.js';
+import { RecentFolders, SettingsStore, noKeyStorage } from '../../engine/settings/index.js';
+import { AccessControl } from './accessControl.js';
+import { browserHandlers, browserKeyNote } from './browserHandlers.js';
+import { bridgeSocket } from './socketBridge.js';
+import { sendText, serveStatic } from './staticFiles.js';
+
+export interface BrowserHostOptions {
+  folder: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** The built renderer (dist/renderer). */
+  rendererDir: string;
+  configDir: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface BrowserHost {
+  /** The URL to open, token included. */
+  url: string;
+  port: number;
+  folder: string;
+  close(): Promise<void>;
+}
+
+const maxFrameBytes = 4 * 1024 * 1024;
+
+/**
+ * Serves the renderer on 127.0.0.1 and bridges it to an engine over a WebSocket, so the real UI runs
+ * in any browser. Opening the folder (and taking its lock) happens first: a folder that cannot be
+ * opened fails here with the engine's message.
+ */
+export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
+  const workbench = await openWorkbench(options.folder);
+  const settings = new SettingsStore({ configDir: options.configDir, cipher: noKeyStorage(browserKeyNote), env: options.env ?? process.env });
+  const recent = new RecentFolders(options.configDir);
+  const dispatch = createDispatch(browserHandlers(workbench, settings, recent));
+  const rendererDir = path.resolve(options.rendererDir);
+
+  const server = createServer();
+  try {
+    await listen(server, options.port ?? 0);
+  } catch (error) {
+    await workbench.close();
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const access = new AccessControl(port);
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: maxFrameBytes });
+
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const refusal = access.refuseRequest(request);
+    if (refusal) return sendText(response, 403, `Forbidden: ${refusal}.`);
+    if (request.method !== 'GET' && request.method !== 'HEAD') return sendText(response, 405, 'Method not allowed');
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    void serveStatic(rendererDir, url.pathname, response, { 'set-cookie': access.sessionCookie });
+  });
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const isSocketPath = new URL(request.url ?? '/', 'http://127.0.0.1').pathname === socketPath;
+    const refusal = isSocketPath ? access.refuseSocket(request) : 'not found';
+    if (refusal) {
+      socket.end(`HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\nForbidden: ${refusal}.\n`);
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => bridgeSocket({ socket: ws, dispatch, subscribe: (listener) => workbench.subscribe(listener) }));
+  });
+  await recent.add(workbench.folder).catch(() => undefined); // a read-only config dir must not stop serving
+
+  return {
+    url: `http://127.0.0.1:${port}/?token=${access.token}`,
+    port,
+    folder: workbench.folder,
+    async close() {
+      for (const client of sockets.clients) client.terminate();
+      sockets.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await workbench.close();
+    },
+  };
+}
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${port} is already in use: pick another with --port, or omit it for a free one.`) : error),
+    );
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+}

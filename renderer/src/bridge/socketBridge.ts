@@ -1,0 +1,65 @@
+import { requestChannels, socketPath, type RequestChannel } from '../../../engine/contract/channels.js';
+import type { Result, SocketServerMessage, WorkbenchEvent } from '../../../engine/contract/index.js';
+import type { WorkbenchBridge } from './types.js';
+
+export interface SocketBridge extends WorkbenchBridge {
+  /** Resolves once connected; rejects if the host refuses the socket. */
+  ready: Promise<void>;
+  onClose(listener: () => void): void;
+}
+
+/**
+ * The bridge used in a browser: the browser host's WebSocket on the page's own origin. The access
+ * token travels in the HttpOnly cookie the host set when the page was opened.
+ */
+export function connectSocketBridge(location: Location = window.location): SocketBridge {
+  const protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const socket = new WebSocket(`${protocol}//${location.host}${socketPath}${location.search}`);
+  const pending = new Map<number, (result: Result<unknown>) => void>();
+  const listeners = new Set<(event: WorkbenchEvent) => void>();
+  const closeListeners = new Set<() => void>();
+  let nextId = 1;
+
+  const ready = new Promise<void>((resolve, reject) => {
+    socket.addEventListener('open', () => resolve(), { once: true });
+    socket.addEventListener('error', () => reject(new Error('The workbench host refused the connection.')), { once: true });
+  });
+  socket.addEventListener('message', (message) => {
+    const frame = JSON.parse(String(message.data)) as SocketServerMessage;
+    if (frame.type === 'event') listeners.forEach((listener) => listener(frame.event));
+    else if (frame.type === 'response') {
+      pending.get(frame.id)?.(frame.response);
+      pending.delete(frame.id);
+    } else console.error('workbench host:', frame.error);
+  });
+  socket.addEventListener('close', () => {
+    for (const resolve of pending.values()) resolve({ ok: false, error: 'The connection to the workbench host was lost.' });
+    pending.clear();
+    closeListeners.forEach((listener) => listener());
+  });
+
+  const call = async (channel: RequestChannel, payload: unknown): Promise<Result<unknown>> => {
+    await ready;
+    const id = nextId++;
+    return new Promise((resolve) => {
+      pending.set(id, resolve);
+      socket.send(JSON.stringify({ type: 'request', id, channel, payload }));
+    });
+  };
+
+  const request = Object.fromEntries(
+    requestChannels.map((channel) => [channel, (payload: unknown) => call(channel, payload)]),
+  ) as unknown as WorkbenchBridge['request'];
+
+  return {
+    request,
+    ready,
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    onClose(listener) {
+      closeListeners.add(listener);
+    },
+  };
+}

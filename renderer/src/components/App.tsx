@@ -1,0 +1,45 @@
+import { useEffect, useState } from 'react';
+import { useWorkbench } from '../store/StoreContext.js';
+import { ErrorBanner } from './ErrorBanner.js';
+import { SettingsDialog } from './SettingsDialog.js';
+import { StartScreen } from './StartScreen.js';
+import { WorkbenchView } from './WorkbenchView.js';
+
+export function App() {
+  const connection = useWorkbench((state) => state.connection);
+  const hasFolder = useWorkbench((state) => state.folder !== null);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const openSettings = () => setSettingsOpen(true);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key === ',') {
+        event.preventDefault();
+        setSettingsOpen(true);
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+
+  return (
+    <div className="app">
+      {connection === 'lost' && (
+        <div className="banner banner-error" role="alert">
+          The connection to the workbench host was lost. Restart it, then reload this page.
+        </div>
+      )}
+      <ErrorBanner />
+      {connection === 'connecting' ? (
+        <p className="centered muted" role="status">
+          Connecting…
+        </p>
+      ) : hasFolder ? (
+        <WorkbenchView onOpenSettings={openSettings} />
+      ) : (
+        <StartScreen onOpenSettings={openSettings} />
+      )}
+      {settingsOpen && <SettingsDialog onClose={() => setSettingsOpen(false)} />}
+    </div>
+  );
+}

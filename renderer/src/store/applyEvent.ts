@@ -1,0 +1,44 @@
+import type { WorkbenchEvent } from '../../../engine/contract/index.js';
+import type { WorkbenchState } from './state.js';
+
+/**
+ * The pure reducer behind the store: the next state after one engine event. Events arrive in seq
+ * order; a repeat is ignored and a gap marks the state for a resync from a fresh snapshot.
+ */
+export function applyEvent(state: WorkbenchState, event: WorkbenchEvent): WorkbenchState {
+  if (event.seq <= state.lastSeq) return state;
+  if (event.seq !== state.lastSeq + 1) return { ...state, needsResync: true };
+  const next = { ...state, lastSeq: event.seq };
+  switch (event.type) {
+    case 'run-started':
+      return { ...next, running: true, phase: null, streamingSummary: '' };
+    case 'phase-started':
+      return { ...next, phase: event.phase };
+    case 'plan-updated':
+    case 'plan-ready':
+      return { ...next, rpi: { ...next.rpi, hasPlan: true, items: event.items, allDone: event.items.every((item) => item.status !== 'pending') } };
+    case 'summary-delta':
+      return { ...next, streamingSummary: next.streamingSummary + event.text };
+    case 'message-added':
+      if (next.messages.some((message) => message.id === event.message.id)) return next;
+      return {
+        ...next,
+        messages: [...next.messages, event.message],
+        streamingSummary: event.message.role === 'assistant' ? '' : next.streamingSummary,
+      };
+    case 'conversation-reset':
+      return { ...next, messages: event.messages };
+    case 'warning':
+      return { ...next, warnings: [...next.warnings, event.message] };
+    case 'run-finished':
+      return { ...next, running: false, phase: null, error: event.error ?? next.error };
+    case 'phase-completed':
+    case 'implement-progress':
+    case 'tool-started':
+    case 'tool-finished':
+    case 'approval-requested':
+    case 'approval-resolved':
+    case 'usage':
+      return next; // counted for seq order; the live run view that shows them is not part of this shell yet
+  }
+}

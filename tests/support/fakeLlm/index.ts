@@ -1,0 +1,15 @@
+/** A fake OpenAI-compatible HTTP server that answers with scripted turns, faults and local-server quirks. */
+export { startFakeLlm, type FakeLlm } from './server.js';
+export type {
+  Fault,
+  FaultName,
+  FakeLlmOptions,
+  FinishReason,
+  Quirk,
+  RecordedRequest,
+  Script,
+  ScriptedToolCall,
+  ScriptedTurn,
+  ScriptedUsage,
+} from './types.js';
+export type { WireChunk, WireCompletion, WireToolCallFragment } from './chunks.js';

@@ -23,7 +23,6 @@ async function serve(folder: string, options: { port?: number }): Promise<void> 
   const host = await startBrowserHost({ folder, port: options.port ?? 0, rendererDir, configDir: configDir() }).catch((error: unknown) =>
     fail(error instanceof Error ? error.message : String(error)),
   );
-  process.stdout.write(`RPI Workbench is serving ${host.folder}\nOpen: ${host.url}\nPress Ctrl-C to stop.\n`);
   let stopping = false;
   const stop = () => {
     if (stopping) process.exit(1);
@@ -32,6 +31,7 @@ async function serve(folder: string, options: { port?: number }): Promise<void> 
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.stdout.write(`RPI Workbench is serving ${host.folder}\nOpen: ${host.url}\nPress Ctrl-C to stop.\n`);
 }
 
 function fail(message: string): never {

@@ -1,0 +1,92 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { serveFolder, type ServedFolder } from './support/serveHost.js';
+
+let folder: string;
+let served: ServedFolder;
+
+test.beforeEach(async () => {
+  folder = await mkdtemp(path.join(os.tmpdir(), 'rpi-e2e-project-'));
+  await writeFile(path.join(folder, 'README.md'), '# Demo\n');
+  await writeFile(path.join(folder, 'bank.csv'), 'date,amount\n2024-01-02,10\n');
+  await mkdir(path.join(folder, 'src'));
+  await writeFile(path.join(folder, 'src', 'main.ts'), 'export {};\n');
+  await writeFile(path.join(folder, '.gitignore'), 'build/\n');
+  await mkdir(path.join(folder, 'build'));
+  await writeFile(path.join(folder, 'build', 'out.js'), '');
+  served = await serveFolder(folder);
+});
+
+test.afterEach(async () => {
+  await served.stop();
+  await rm(folder, { recursive: true, force: true });
+});
+
+test('shows the served folder and its file count', async ({ page }) => {
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+  await page.goto(served.url);
+  await expect(page.getByTestId('folder-name')).toHaveText(path.basename(folder));
+  // README.md, bank.csv, src/main.ts, .gitignore — build/ is ignored, .workbench/ never counted.
+  await expect(page.getByTestId('file-count')).toHaveText('4 files');
+  await expect(page.getByRole('heading', { name: 'No messages yet' })).toBeVisible();
+  await expect(page.getByText('Choose a model in Settings to start.')).toBeVisible();
+  await page.screenshot({ path: 'e2e/screenshots/browser-host-open-folder.png' });
+  expect(pageErrors).toEqual([]);
+  expect(await readFile(path.join(folder, '.workbench', '.gitignore'), 'utf8')).toBe('*\n');
+});
+
+test('the settings screen saves the model and refuses to store a key in the browser host', async ({ page }) => {
+  await page.goto(served.url);
+  await expect(page.getByTestId('folder-name')).toBeVisible();
+  await page.keyboard.press('Control+,');
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('API key')).toBeDisabled();
+  await expect(dialog.getByText('set OPENAI_API_KEY in the environment')).toBeVisible();
+  await dialog.getByLabel('Base URL').fill('http://127.0.0.1:11434/v1');
+  await dialog.getByLabel('Model', { exact: true }).fill('qwen2.5-coder');
+  await page.screenshot({ path: 'e2e/screenshots/browser-host-settings.png' });
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('Choose a model in Settings to start.')).toBeHidden();
+  await page.reload();
+  await expect(page.getByTestId('folder-name')).toBeVisible();
+  await page.keyboard.press('Control+,');
+  await expect(page.getByRole('dialog', { name: 'Settings' }).getByLabel('Model', { exact: true })).toHaveValue('qwen2.5-coder');
+});
+
+test('a wrong or missing token is refused', async ({ page, request }) => {
+  const base = served.url.replace(/\?.*$/, '');
+  const wrong = await request.get(`${base}?token=not-the-token`);
+  expect(wrong.status()).toBe(403);
+  expect(await wrong.text()).toContain('wrong access token');
+  expect((await request.get(base)).status()).toBe(403);
+  expect((await request.get(`${base}assets/`)).status()).toBe(403);
+
+  const response = await page.goto(`${base}?token=not-the-token`);
+  expect(response?.status()).toBe(403);
+  await page.screenshot({ path: 'e2e/screenshots/browser-host-wrong-token.png' });
+});
+
+test('a page from another origin cannot open the socket', async ({ page }) => {
+  await page.goto('about:blank');
+  const port = new URL(served.url).port;
+  const token = new URL(served.url).searchParams.get('token');
+  // about:blank has no origin the host accepts; the handshake is refused even with the right token.
+  const outcome = await page.evaluate(
+    ([p, t]) =>
+      new Promise<string>((resolve) => {
+        const socket = new WebSocket(`ws://127.0.0.1:${p}/ws?token=${t}`);
+        socket.onopen = () => resolve('open');
+        socket.onerror = () => resolve('refused');
+      }),
+    [port, token],
+  );
+  expect(outcome).toBe('refused');
+});

@@ -1,0 +1,44 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface ServedFolder {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+const bin = path.resolve('bin/rpi-workbench.cjs');
+
+/** Starts the built `rpi-workbench serve` on `folder` with its own temp config dir; resolves with the printed URL. */
+export async function serveFolder(folder: string, env: NodeJS.ProcessEnv = {}): Promise<ServedFolder> {
+  const configDir = await mkdtemp(path.join(os.tmpdir(), 'rpi-e2e-config-'));
+  const child = spawn(process.execPath, [bin, 'serve', folder], {
+    env: { ...process.env, OPENAI_API_KEY: '', ...env, RPI_WORKBENCH_CONFIG_DIR: configDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (data: Buffer) => {
+      output += data.toString();
+      const match = /Open: (\S+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+  });
+  return {
+    url,
+    child,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(configDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { PublicSettings, RequestPayload } from '../../../engine/contract/index.js';
 import { useWorkbench } from '../store/StoreContext.js';
+import { Field } from './Field.js';
 
 type Draft = Pick<PublicSettings, 'baseUrl' | 'model' | 'toolMode'> & { contextWindow: string; apiKey: string };
 
@@ -43,17 +44,13 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
     <dialog ref={dialog} className="settings" aria-labelledby="settings-title" onClose={onClose}>
       <form onSubmit={(event) => void submit(event)}>
         <h2 id="settings-title">Settings</h2>
-        <label>
-          Base URL
+        <Field label="Base URL" hint="Any OpenAI-compatible server, e.g. http://localhost:11434/v1 for Ollama.">
           <input type="url" required value={draft.baseUrl} onChange={update('baseUrl')} placeholder="https://api.openai.com/v1" />
-          <span className="hint">Any OpenAI-compatible server, e.g. http://localhost:11434/v1 for Ollama.</span>
-        </label>
-        <label>
-          Model
+        </Field>
+        <Field label="Model">
           <input required value={draft.model} onChange={update('model')} placeholder="gpt-4.1-mini" autoComplete="off" />
-        </label>
-        <label>
-          API key
+        </Field>
+        <Field label="API key" hint={host?.canStoreApiKey ? keyStatus[settings?.apiKeySource ?? 'none'] : host?.apiKeyStorageNote}>
           <input
             type="password"
             value={draft.apiKey}
@@ -62,25 +59,22 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
             autoComplete="off"
             placeholder={settings?.apiKeySet ? '••••••••' : ''}
           />
-          <span className="hint">{host?.canStoreApiKey ? keyStatus[settings?.apiKeySource ?? 'none'] : host?.apiKeyStorageNote}</span>
-        </label>
+        </Field>
         {settings?.apiKeySource === 'stored' && (
           <button type="button" className="button-quiet" onClick={() => void forgetKey()}>
             Forget stored key
           </button>
         )}
-        <label>
-          Context window (tokens)
+        <Field label="Context window (tokens)">
           <input type="number" min={1024} step={1024} required value={draft.contextWindow} onChange={update('contextWindow')} />
-        </label>
-        <label>
-          Tool calling
+        </Field>
+        <Field label="Tool calling">
           <select value={draft.toolMode} onChange={update('toolMode')}>
             <option value="auto">Automatic</option>
             <option value="native">Native tool calls</option>
             <option value="text">Text protocol (models without tool calling)</option>
           </select>
-        </label>
+        </Field>
         {error && (
           <p className="form-error" role="alert">
             {error}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { Message, Snapshot, UnsequencedEvent, WorkbenchEvent } from '../../engine/contract/index.js';
+import { applyEvent } from '../../renderer/src/store/applyEvent.js';
+import { applySnapshot, initialState, type WorkbenchState } from '../../renderer/src/store/state.js';
+
+const snapshot: Snapshot = {
+  folder: '/work/demo',
+  name: 'demo',
+  fileCount: 3,
+  conversation: [],
+  rpi: { hasResearch: false, hasPlan: false, items: [], allDone: false },
+  running: false,
+  lastSeq: 4,
+  warnings: [],
+};
+
+const ready = applySnapshot(initialState, snapshot);
+const message = (id: string, role: Message['role'], text: string): Message => ({ id, role, text, ts: 1 });
+
+/** Applies events numbered from the state's next seq on. */
+function play(state: WorkbenchState, ...events: UnsequencedEvent[]): WorkbenchState {
+  return events.reduce((current, event, index) => applyEvent(current, { ...event, seq: state.lastSeq + index + 1 } as WorkbenchEvent), state);
+}
+
+describe('applySnapshot', () => {
+  it('takes folder, conversation, plan and seq from the snapshot', () => {
+    expect(ready.folder).toEqual({ path: '/work/demo', name: 'demo', fileCount: 3 });
+    expect(ready.lastSeq).toBe(4);
+  });
+
+  it('clears the folder when the host has none open', () => {
+    expect(applySnapshot(ready, null).folder).toBeNull();
+  });
+});
+
+describe('applyEvent', () => {
+  it('follows a run: started, phase, streamed summary, message, finished', () => {
+    const runId = 'r1';
+    const during = play(
+      ready,
+      { type: 'run-started', runId, messageId: 'm1' },
+      { type: 'phase-started', runId, phase: 'summary' },
+      { type: 'summary-delta', runId, text: 'Added ' },
+      { type: 'summary-delta', runId, text: 'a parser.' },
+    );
+    expect(during).toMatchObject({ running: true, phase: 'summary', streamingSummary: 'Added a parser.' });
+    const after = play(during, { type: 'message-added', runId, message: message('a1', 'assistant', 'Added a parser.') }, { type: 'run-finished', runId, status: 'done' });
+    expect(after).toMatchObject({ running: false, phase: null, streamingSummary: '' });
+    expect(after.messages.map((m) => m.id)).toEqual(['a1']);
+  });
+
+  it('shows the error a failed run ends with', () => {
+    const after = play(ready, { type: 'run-finished', runId: 'r', status: 'failed', error: 'research: the model is unreachable' });
+    expect(after.error).toBe('research: the model is unreachable');
+  });
+
+  it('replaces the plan items on plan-updated', () => {
+    const items = [{ index: 0, number: 1, label: 'Parse', description: '', status: 'done' as const }];
+    expect(play(ready, { type: 'plan-updated', runId: 'r', items }).rpi).toMatchObject({ hasPlan: true, items, allDone: true });
+  });
+
+  it('adds a message once even if it is delivered twice', () => {
+    const added = { type: 'message-added', runId: null, message: message('u1', 'user', 'hi') } as const;
+    expect(play(ready, added, added).messages).toHaveLength(1);
+  });
+
+  it('ignores an event it has already applied', () => {
+    const once = play(ready, { type: 'warning', runId: null, message: 'w' });
+    expect(applyEvent(once, { type: 'warning', runId: null, message: 'w', seq: once.lastSeq })).toBe(once);
+  });
+
+  it('marks the state for resync when events were missed, without applying the late one', () => {
+    const gap = applyEvent(ready, { type: 'message-added', runId: null, message: message('u9', 'user', 'x'), seq: ready.lastSeq + 2 });
+    expect(gap.needsResync).toBe(true);
+    expect(gap.messages).toEqual([]);
+    expect(applySnapshot(gap, { ...snapshot, lastSeq: 6 }).needsResync).toBe(false);
+  });
+
+  it('resets the conversation when the engine says so', () => {
+    const withTwo = play(ready, { type: 'conversation-reset', runId: null, messages: [message('a', 'user', '1'), message('b', 'assistant', '2')] });
+    expect(withTwo.messages.map((m) => m.text)).toEqual(['1', '2']);
+  });
+});

@@ -1,0 +1,40 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { countFiles } from '../engine/workspace/walkFiles.js';
+import { ensureRipgrep, format, medianMs } from './tools.js';
+
+/** A tree of `dirs` × `filesPerDir` small files, a nested .gitignore every 10th folder, and an ignored build/. */
+async function generateTree(root: string, dirs: number, filesPerDir: number): Promise<void> {
+  await writeFile(path.join(root, '.gitignore'), 'build/\n*.log\n');
+  for (let d = 0; d < dirs; d += 1) {
+    const dir = path.join(root, `pkg${d % 20}`, `mod${d}`);
+    await mkdir(dir, { recursive: true });
+    if (d % 10 === 0) await writeFile(path.join(dir, '.gitignore'), 'tmp-*\n');
+    await Promise.all(Array.from({ length: filesPerDir }, (_, f) => writeFile(path.join(dir, f % 7 === 0 ? `x${f}.log` : `f${f}.ts`), `export const v${f} = ${f};\n`)));
+  }
+  await mkdir(path.join(root, 'build'));
+  await Promise.all(Array.from({ length: 500 }, (_, f) => writeFile(path.join(root, 'build', `b${f}.js`), '')));
+}
+
+/** The folder snapshot's file count (nested .gitignore honoured) against `rg --files` on the same tree. */
+export async function benchFileCount(): Promise<void> {
+  const rg = ensureRipgrep();
+  const root = await mkdtemp(path.join(os.tmpdir(), 'rpi-bench-count-'));
+  try {
+    await generateTree(root, 1000, 20);
+    const ours = await countFiles(root);
+    const reference = spawnSync(rg, ['--files', '--hidden', '--no-require-git', '-g', '!.git', root], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    const theirs = reference.stdout.split('\n').filter(Boolean).length;
+    if (ours !== theirs) console.log(`  note: engine counts ${ours} files, rg --files lists ${theirs}`);
+    const engineMs = await medianMs(5, () => countFiles(root));
+    const rgMs = await medianMs(5, () => spawnSync(rg, ['--files', '--hidden', '--no-require-git', '-g', '!.git', root], { maxBuffer: 1 << 28 }));
+    console.log(`file count, ${ours.toLocaleString()} files (20,500 on disk, .gitignore honoured)`);
+    console.log(`  engine countFiles  ${format(engineMs)}`);
+    console.log(`  rg --files         ${format(rgMs)}`);
+    console.log(`  ratio engine / rg  ${(engineMs / rgMs).toFixed(2)}×`);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}

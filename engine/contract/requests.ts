@@ -70,8 +70,9 @@ export interface RequestResults {
   'settings:get': PublicSettings;
   'settings:set': PublicSettings;
   'folders:recent': RecentFolder[];
+  /** null: nothing changed in this window (the dialog was cancelled, or the folder is open in another window, now focused). */
   'folders:pick': Snapshot | null;
-  'folders:open': Snapshot;
+  'folders:open': Snapshot | null;
   'host:info': HostInfo;
 }
 

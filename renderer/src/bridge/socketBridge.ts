@@ -1,4 +1,5 @@
-import { requestChannels, socketPath, type RequestChannel } from '../../../engine/contract/channels.js';
+import { requestsOver } from '../../../engine/contract/bridge.js';
+import { socketPath, type RequestChannel } from '../../../engine/contract/channels.js';
 import type { Result, SocketServerMessage, WorkbenchEvent } from '../../../engine/contract/index.js';
 import type { WorkbenchBridge } from './types.js';
 
@@ -47,12 +48,8 @@ export function connectSocketBridge(location: Location = window.location): Socke
     });
   };
 
-  const request = Object.fromEntries(
-    requestChannels.map((channel) => [channel, (payload: unknown) => call(channel, payload)]),
-  ) as unknown as WorkbenchBridge['request'];
-
   return {
-    request,
+    request: requestsOver(call),
     ready,
     onEvent(listener) {
       listeners.add(listener);

@@ -47,7 +47,7 @@ export const snapshotSchema = z.object({
 });
 export type Snapshot = z.infer<typeof snapshotSchema>;
 
-export const toolModeSchema = z.enum(['native', 'text', 'auto']);
+export const toolModeSchema = z.enum(['native', 'text', 'auto'], { error: 'must be "native", "text" or "auto"' });
 
 export const publicSettingsSchema = z.object({
   baseUrl: z.string(),

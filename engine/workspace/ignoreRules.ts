@@ -31,12 +31,18 @@ export class IgnoreRules {
     return new IgnoreRules([...this.layers, { base: relDir, rules: ignore().add(text) }]);
   }
 
-  /** Whether `relPath` (from the root, '/' separators) is ignored; folders are tested with a trailing '/'. */
+  /**
+   * Whether `relPath` (from the root, '/' separators) is ignored; folders are tested with a trailing '/'.
+   * As in git, a deeper .gitignore overrides its ancestors, so its `!pattern` can re-include a path.
+   */
   ignores(relPath: string, isDirectory: boolean): boolean {
+    let ignored = false;
     for (const layer of this.layers) {
       const local = layer.base ? relPath.slice(layer.base.length + 1) : relPath;
-      if (layer.rules.ignores(isDirectory ? `${local}/` : local)) return true;
+      const verdict = layer.rules.test(isDirectory ? `${local}/` : local);
+      if (verdict.ignored) ignored = true;
+      else if (verdict.unignored) ignored = false;
     }
-    return false;
+    return ignored;
   }
 }

@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createDispatch,
+  requestChannels,
+  validateRequest,
+  type ParsedPayload,
+  type RequestChannel,
+  type RequestHandlers,
+  type RequestPayload,
+} from '../../engine/contract/index.js';
+
+/** The smallest payload each channel accepts. Typed per channel, so a new channel without one fails to compile. */
+const minimalPayloads: { [C in RequestChannel]: RequestPayload<C> } = {
+  'workbench:snapshot': {},
+  'session:send': { prompt: 'Categorise my bank statement' },
+  'session:cancel': {},
+  'session:resume': {},
+  'session:approve': { requestId: 'req-1', decision: 'approve' },
+  'session:undo': { messageId: 'msg-1' },
+  'session:regenerate': { messageId: 'msg-1' },
+  'settings:get': {},
+  'settings:set': {},
+  'folders:recent': {},
+  'folders:pick': {},
+  'folders:open': { folder: '/home/me/project' },
+  'host:info': {},
+};
+
+const expectError = (channel: unknown, payload: unknown, error: string) =>
+  expect(validateRequest(channel, payload)).toEqual({ ok: false, error });
+
+describe('validateRequest', () => {
+  describe('accepts the minimal payload of every channel', () => {
+    it('has a minimal payload for exactly the channels there are', () => {
+      expect(Object.keys(minimalPayloads).sort()).toEqual([...requestChannels].sort());
+    });
+
+    it.each(requestChannels)('%s', (channel) => {
+      const payload = minimalPayloads[channel];
+      expect(payload, `no minimal payload for ${channel}`).toBeDefined();
+      expect(validateRequest(channel, payload)).toEqual({ ok: true, value: { channel, payload } });
+    });
+  });
+
+  it('treats a missing payload as an empty one', () => {
+    expect(validateRequest('settings:get', undefined)).toEqual({ ok: true, value: { channel: 'settings:get', payload: {} } });
+    expect(validateRequest('host:info', null)).toEqual({ ok: true, value: { channel: 'host:info', payload: {} } });
+    expectError('session:send', undefined, 'session:send: prompt must be a non-empty string');
+  });
+
+  it.each([{ prompt: '' }, { prompt: '   ' }, { prompt: '\n\t' }, {}, { prompt: 5 }, { prompt: null }, { prompt: ['hi'] }])(
+    'session:send refuses %j',
+    (payload) => {
+      expectError('session:send', payload, 'session:send: prompt must be a non-empty string');
+    },
+  );
+
+  it('trims the prompt', () => {
+    expect(validateRequest('session:send', { prompt: '  hello \n' })).toEqual({
+      ok: true,
+      value: { channel: 'session:send', payload: { prompt: 'hello' } },
+    });
+  });
+
+  it.each([['nope'], ['session:Send'], [''], ['__proto__'], ['constructor'], ['toString']])('refuses the unknown channel %j', (channel) => {
+    expectError(channel, {}, `unknown request channel ${JSON.stringify(channel)}`);
+  });
+
+  it.each([
+    [42, 'number'],
+    [undefined, 'undefined'],
+    [null, 'object'],
+    [{ channel: 'session:send' }, 'object'],
+  ])('refuses a channel that is not a string (%j)', (channel, shown) => {
+    expectError(channel, {}, `unknown request channel ${shown}`);
+  });
+
+  it('refuses extra fields, naming them', () => {
+    expectError('session:send', { prompt: 'hi', x: 1 }, 'session:send: unexpected field "x"');
+    expectError('session:cancel', { force: true }, 'session:cancel: unexpected field "force"');
+    expectError('session:send', { prompt: 'hi', x: 1, y: 2 }, 'session:send: unexpected fields "x", "y"');
+  });
+
+  it.each(['hello', 42, true, [], [{ prompt: 'hi' }]])('refuses the payload %j, which is not an object', (payload) => {
+    expectError('session:send', payload, 'session:send: payload must be an object');
+  });
+
+  describe('settings:set', () => {
+    it.each(['ftp://x', 'not a url', 'file:///etc/passwd', 'javascript:alert(1)', ''])('refuses the baseUrl %j', (baseUrl) => {
+      expectError('settings:set', { baseUrl }, 'settings:set: baseUrl must be an http:// or https:// URL');
+    });
+
+    it('refuses a baseUrl that is not a string', () => {
+      expectError('settings:set', { baseUrl: 5 }, 'settings:set: baseUrl must be a URL string');
+    });
+
+    it('accepts http and https base URLs, trimmed', () => {
+      expect(validateRequest('settings:set', { baseUrl: ' http://127.0.0.1:1234/v1 ' })).toEqual({
+        ok: true,
+        value: { channel: 'settings:set', payload: { baseUrl: 'http://127.0.0.1:1234/v1' } },
+      });
+      expect(validateRequest('settings:set', { baseUrl: 'https://api.openai.com/v1' }).ok).toBe(true);
+    });
+
+    it.each([
+      [12.5, 'must be a whole number of tokens'],
+      [100, 'must be at least 1024 tokens'],
+      [0, 'must be at least 1024 tokens'],
+      [-4096, 'must be at least 1024 tokens'],
+      [20_000_000, 'must be at most 10,000,000 tokens'],
+      ['128000', 'must be a number of tokens'],
+    ])('refuses the contextWindow %j', (contextWindow, rule) => {
+      expectError('settings:set', { contextWindow }, `settings:set: contextWindow ${rule}`);
+    });
+
+    it('accepts a full, valid patch, and null to forget the key', () => {
+      const patch = { baseUrl: 'https://x.example/v1', model: 'gpt-x', apiKey: null, contextWindow: 1024, toolMode: 'text' };
+      expect(validateRequest('settings:set', patch)).toEqual({ ok: true, value: { channel: 'settings:set', payload: patch } });
+    });
+
+    it('refuses an empty model or key', () => {
+      expectError('settings:set', { model: '  ' }, 'settings:set: model must be a non-empty string');
+      expectError('settings:set', { apiKey: '' }, 'settings:set: apiKey must be a non-empty string');
+    });
+  });
+
+  describe('session:approve', () => {
+    it.each(['maybe', 'approved', 'APPROVE', 1, undefined])('refuses the decision %j', (decision) => {
+      expectError('session:approve', { requestId: 'req-1', decision }, 'session:approve: decision must be "approve" or "deny"');
+    });
+
+    it('refuses a missing request id and arguments that are not an object', () => {
+      expectError('session:approve', { decision: 'deny' }, 'session:approve: requestId must be a non-empty string');
+      expectError('session:approve', { requestId: 'r', decision: 'approve', args: ['x'] }, 'session:approve: args must be an object of tool arguments');
+      expectError('session:approve', { requestId: 'r', decision: 'approve', alwaysAllow: 'yes' }, 'session:approve: alwaysAllow must be true or false');
+    });
+
+    it('passes edited arguments through', () => {
+      const payload = { requestId: 'r', decision: 'approve', args: { path: 'a.txt', content: 'x' }, alwaysAllow: false };
+      expect(validateRequest('session:approve', payload)).toEqual({ ok: true, value: { channel: 'session:approve', payload } });
+    });
+  });
+
+  it('folders:open refuses an empty folder path', () => {
+    expectError('folders:open', { folder: ' ' }, 'folders:open: folder must be a folder path');
+  });
+});
+
+describe('createDispatch', () => {
+  function handlersWith(overrides: Partial<RequestHandlers>): RequestHandlers {
+    const unexpected = async (): Promise<never> => {
+      throw new Error('this handler should not have been called');
+    };
+    const all = Object.fromEntries(requestChannels.map((channel) => [channel, unexpected])) as unknown as RequestHandlers;
+    return { ...all, ...overrides };
+  }
+
+  it('hands the parsed, trimmed payload to the channel’s handler and returns its value', async () => {
+    const received: ParsedPayload<'session:send'>[] = [];
+    const dispatch = createDispatch(
+      handlersWith({
+        'session:send': async (payload) => {
+          received.push(payload);
+          return { messageId: 'msg-7' };
+        },
+      }),
+    );
+
+    expect(await dispatch('session:send', { prompt: '  Categorise it  ' })).toEqual({ ok: true, value: { messageId: 'msg-7' } });
+    expect(received).toEqual([{ prompt: 'Categorise it' }]);
+  });
+
+  it('does not call any handler for an invalid request', async () => {
+    const dispatch = createDispatch(handlersWith({}));
+    expect(await dispatch('session:send', { prompt: '' })).toEqual({ ok: false, error: 'session:send: prompt must be a non-empty string' });
+    expect(await dispatch('shell:exec', { command: 'rm -rf /' })).toEqual({ ok: false, error: 'unknown request channel "shell:exec"' });
+  });
+
+  it.each([
+    ['an Error', () => Promise.reject(new Error('disk full')), 'settings:set: disk full'],
+    ['a string', () => Promise.reject('no keychain'), 'settings:set: no keychain'],
+    [
+      'synchronously',
+      () => {
+        throw new TypeError('bad state');
+      },
+      'settings:set: bad state',
+    ],
+  ])('turns a handler failing with %s into { ok: false } and never throws', async (_how, handler, error) => {
+    const dispatch = createDispatch(handlersWith({ 'settings:set': handler as RequestHandlers['settings:set'] }));
+    const result = dispatch('settings:set', { model: 'm' });
+    await expect(result).resolves.toEqual({ ok: false, error });
+  });
+});

@@ -1,0 +1,151 @@
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SettingsStore, defaultBaseUrl, noKeyStorage, type KeyCipher } from '../../../engine/settings/index.js';
+import { useTempFolders } from '../../support/tempFolder.js';
+
+/** A reversible stand-in for the OS keychain: XOR with a fixed pad. Enough to prove the store never writes the key itself. */
+function xorCipher(): KeyCipher {
+  const xor = (bytes: Buffer) => Buffer.from(bytes.map((byte, i) => byte ^ (0x5a + i) % 256));
+  return {
+    availability: () => ({ ok: true }),
+    encrypt: (plain) => xor(Buffer.from(plain, 'utf8')),
+    decrypt: (data) => xor(data).toString('utf8'),
+  };
+}
+
+const secret = 'sk-test-1234567890abcdef';
+
+describe('SettingsStore', () => {
+  const tempFolder = useTempFolders();
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  const store = async (options: { cipher?: KeyCipher; env?: NodeJS.ProcessEnv } = {}) => {
+    const configDir = path.join(await tempFolder(), 'config');
+    const settings = new SettingsStore({ configDir, cipher: options.cipher ?? xorCipher(), env: options.env ?? {} });
+    return { settings, configDir, file: path.join(configDir, 'settings.json') };
+  };
+
+  it('starts from the defaults without writing anything', async () => {
+    const { settings, configDir } = await store();
+    expect(await settings.get()).toEqual({
+      baseUrl: defaultBaseUrl,
+      model: '',
+      contextWindow: 128_000,
+      toolMode: 'auto',
+      apiKeySet: false,
+      apiKeySource: 'none',
+    });
+    expect(await settings.apiKey()).toBeNull();
+    await expect(readdir(configDir)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('stores a key encrypted: settings.json never contains it, apiKey() gives it back', async () => {
+    const { settings, file } = await store();
+    const shown = await settings.update({ apiKey: secret, model: 'gpt-test' });
+
+    expect(shown).toMatchObject({ model: 'gpt-test', apiKeySet: true, apiKeySource: 'stored' });
+    expect(JSON.stringify(shown)).not.toContain(secret);
+    const onDisk = await readFile(file, 'utf8');
+    expect(onDisk).not.toContain(secret);
+    expect(onDisk).not.toContain(Buffer.from(secret).toString('base64'));
+    expect(JSON.parse(onDisk)).toHaveProperty('apiKeyEncrypted');
+    expect(await settings.apiKey()).toBe(secret);
+  });
+
+  it('reads the stored key back in a new store (a restart)', async () => {
+    const { settings, configDir } = await store();
+    await settings.update({ apiKey: secret });
+    const restarted = new SettingsStore({ configDir, cipher: xorCipher(), env: {} });
+    expect(await restarted.apiKey()).toBe(secret);
+    expect((await restarted.get()).apiKeySource).toBe('stored');
+  });
+
+  it('keeps fields a patch does not mention', async () => {
+    const { settings } = await store();
+    await settings.update({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama', contextWindow: 8192, toolMode: 'text', apiKey: secret });
+    expect(await settings.update({ model: 'qwen', baseUrl: undefined })).toEqual({
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      model: 'qwen',
+      contextWindow: 8192,
+      toolMode: 'text',
+      apiKeySet: true,
+      apiKeySource: 'stored',
+    });
+    expect(await settings.apiKey()).toBe(secret);
+  });
+
+  it('prefers OPENAI_API_KEY from the environment and says so', async () => {
+    const { settings } = await store({ env: { OPENAI_API_KEY: '  sk-from-env  ' } });
+    expect(await settings.get()).toMatchObject({ apiKeySet: true, apiKeySource: 'environment' });
+    await settings.update({ apiKey: secret });
+    expect(await settings.apiKey()).toBe('sk-from-env');
+    expect((await settings.get()).apiKeySource).toBe('environment');
+  });
+
+  it('ignores a blank OPENAI_API_KEY', async () => {
+    const { settings } = await store({ env: { OPENAI_API_KEY: '   ' } });
+    await settings.update({ apiKey: secret });
+    expect(await settings.apiKey()).toBe(secret);
+    expect((await settings.get()).apiKeySource).toBe('stored');
+  });
+
+  it('forgets the stored key on apiKey: null', async () => {
+    const { settings, file } = await store();
+    await settings.update({ apiKey: secret, model: 'gpt-test' });
+    expect(await settings.update({ apiKey: null })).toMatchObject({ model: 'gpt-test', apiKeySet: false, apiKeySource: 'none' });
+    expect(await settings.apiKey()).toBeNull();
+    expect(JSON.parse(await readFile(file, 'utf8'))).not.toHaveProperty('apiKeyEncrypted');
+  });
+
+  it('without key storage, refuses to store a key with the host’s reason and writes nothing', async () => {
+    const reason = 'This host cannot encrypt an API key; set OPENAI_API_KEY instead.';
+    const { settings, file, configDir } = await store({ cipher: noKeyStorage(reason) });
+
+    await expect(settings.update({ apiKey: secret, model: 'gpt-test' })).rejects.toThrow(reason);
+    await expect(readdir(configDir)).rejects.toThrow(/ENOENT/);
+
+    await settings.update({ model: 'gpt-test' });
+    const before = await readFile(file, 'utf8');
+    await expect(settings.update({ apiKey: secret, model: 'other' })).rejects.toThrow(reason);
+    expect(await readFile(file, 'utf8')).toBe(before);
+    expect(before).not.toContain(secret);
+    expect(await settings.apiKey()).toBeNull();
+  });
+
+  it('moves a corrupt settings.json aside and uses the defaults', async () => {
+    const { settings, file, configDir } = await store();
+    await settings.update({ model: 'x' });
+    await writeFile(file, '{"model": "half-written');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+
+    expect(await settings.get()).toMatchObject({ baseUrl: defaultBaseUrl, model: '', apiKeySource: 'none' });
+
+    const files = await readdir(configDir);
+    const aside = files.find((name) => name.startsWith('settings.json.invalid-'));
+    expect(files).not.toContain('settings.json');
+    expect(aside).toBeDefined();
+    expect(await readFile(path.join(configDir, aside ?? ''), 'utf8')).toBe('{"model": "half-written');
+    expect(warn).toHaveBeenCalledWith(`settings.json was not valid and was moved to ${path.join(configDir, aside ?? '')}; defaults are used.`);
+  });
+
+  it('moves aside a settings.json of the wrong shape', async () => {
+    const { settings, file, configDir } = await store();
+    await settings.update({ model: 'x' });
+    await writeFile(file, JSON.stringify({ contextWindow: 'lots' }));
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+
+    expect((await settings.get()).contextWindow).toBe(128_000);
+    expect((await readdir(configDir)).filter((name) => name.startsWith('settings.json.invalid-'))).toHaveLength(1);
+  });
+
+  it.skipIf(process.platform === 'win32')('writes settings.json readable by the user only, in a private folder', async () => {
+    const { settings, file, configDir } = await store();
+    await settings.update({ apiKey: secret });
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(configDir)).mode & 0o777).toBe(0o700);
+    expect(await readdir(configDir)).toEqual(['settings.json']);
+  });
+});

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { protocol } from 'electron';
-import { appCsp } from './csp.js';
+import { rendererCsp } from '../engine/host/contentSecurityPolicy.js';
 import { appHost, appScheme } from './origins.js';
 
 const contentTypes: Record<string, string> = {
@@ -77,7 +77,7 @@ function respond(status: number, body: Uint8Array<ArrayBuffer> | string | null, 
     status,
     headers: {
       'Content-Type': type,
-      'Content-Security-Policy': appCsp,
+      'Content-Security-Policy': rendererCsp,
       'X-Content-Type-Options': 'nosniff',
     },
   });

@@ -1,18 +1,5 @@
 import type { Session } from 'electron';
-
-/** The Content-Security-Policy of the packaged renderer: nothing but our own files, no inline code. */
-export const appCsp = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'none'",
-].join('; ');
+import { rendererCsp } from '../engine/host/contentSecurityPolicy.js';
 
 /**
  * The policy for pages from the vite dev server. It relaxes only what vite needs: the inline React
@@ -20,7 +7,7 @@ export const appCsp = [
  */
 export function devCsp(devOrigin: string): string {
   const socket = devOrigin.replace(/^http/, 'ws');
-  return appCsp
+  return rendererCsp
     .replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
     .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
     .replace("connect-src 'self'", `connect-src 'self' ${socket}`);

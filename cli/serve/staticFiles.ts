@@ -1,20 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
-
-/** The same strict policy the Electron window gets; 'self' covers the page's own WebSocket. */
-export const contentSecurityPolicy = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'none'",
-].join('; ');
+import { rendererCsp } from '../../engine/host/contentSecurityPolicy.js';
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -41,7 +28,7 @@ export async function serveStatic(rootDir: string, urlPath: string, response: Se
   }
   response.writeHead(200, {
     'content-type': contentTypes[path.extname(file)] ?? 'application/octet-stream',
-    'content-security-policy': contentSecurityPolicy,
+    'content-security-policy': rendererCsp,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',

@@ -7,7 +7,7 @@ const protocol = vi.hoisted(() => ({ registerSchemesAsPrivileged: vi.fn(), handl
 vi.mock('electron', () => ({ protocol }));
 
 const { registerAppScheme, rendererRequestHandler } = await import('../../electron/appProtocol.js');
-const { appCsp } = await import('../../electron/csp.js');
+const { rendererCsp } = await import('../../engine/host/contentSecurityPolicy.js');
 
 let base: string;
 let serve: (request: Request) => Promise<Response>;
@@ -38,7 +38,7 @@ describe('the app:// protocol', () => {
     const page = await get('app://renderer/index.html');
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(page.headers.get('content-security-policy')).toBe(appCsp);
+    expect(page.headers.get('content-security-policy')).toBe(rendererCsp);
     expect(await page.text()).toContain('RPI Workbench');
     const script = await get('app://renderer/assets/index-abc.js');
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
@@ -46,11 +46,11 @@ describe('the app:// protocol', () => {
   });
 
   it("allows only our own files, no inline code, no framing", () => {
-    expect(appCsp).toContain("script-src 'self'");
-    expect(appCsp).toContain("img-src 'self' data:");
-    expect(appCsp).toContain("object-src 'none'");
-    expect(appCsp).toContain("frame-ancestors 'none'");
-    expect(appCsp).not.toContain('unsafe');
+    expect(rendererCsp).toContain("script-src 'self'");
+    expect(rendererCsp).toContain("img-src 'self' data:");
+    expect(rendererCsp).toContain("object-src 'none'");
+    expect(rendererCsp).toContain("frame-ancestors 'none'");
+    expect(rendererCsp).not.toContain('unsafe');
   });
 
   it.each([
@@ -66,7 +66,7 @@ describe('the app:// protocol', () => {
   ])('answers 404 for %s', async (url) => {
     const response = await get(url);
     expect(response.status).toBe(404);
-    expect(response.headers.get('content-security-policy')).toBe(appCsp);
+    expect(response.headers.get('content-security-policy')).toBe(rendererCsp);
     expect(await response.text()).not.toContain('outside the renderer');
   });
 

@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FolderLockedError, openWorkbench, type Workbench } from '../../../engine/index.js';
+import { describe, expect, it } from 'vitest';
+import { FolderLockedError, openWorkbench } from '../../../engine/index.js';
+import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 import { useEngineChildren } from './engineChild.js';
 
@@ -51,15 +52,7 @@ function deadPid(): Promise<number> {
 describe('folder lock', () => {
   const tempFolder = useTempFolders();
   const startChild = useEngineChildren(tempFolder);
-  const opened: Workbench[] = [];
-  const open = async (folder: string) => {
-    const workbench = await openWorkbench(folder);
-    opened.push(workbench);
-    return workbench;
-  };
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((workbench) => workbench.close()));
-  });
+  const open = useOpenedWorkbenches();
 
   it('refuses a second open in the same process, naming the holder', async () => {
     const root = await tempFolder();
@@ -164,7 +157,6 @@ describe('folder lock', () => {
       const results = await Promise.allSettled([openWorkbench(root), openWorkbench(root)]);
       const winners = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
       const losers = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
-      opened.push(...winners);
 
       expect(winners, `round ${round}`).toHaveLength(1);
       expect(losers[0]).toBeInstanceOf(FolderLockedError);

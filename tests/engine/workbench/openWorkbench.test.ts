@@ -1,22 +1,15 @@
 import { chmod, mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FolderError, openWorkbench, type Workbench } from '../../../engine/index.js';
+import { describe, expect, it } from 'vitest';
+import { FolderError, openWorkbench } from '../../../engine/index.js';
+import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { useEngineChildren } from './engineChild.js';
 
 describe('openWorkbench', () => {
   const tempFolder = useTempFolders();
   const startChild = useEngineChildren(tempFolder);
-  const opened: Workbench[] = [];
-  const open = async (folder: string) => {
-    const workbench = await openWorkbench(folder);
-    opened.push(workbench);
-    return workbench;
-  };
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((workbench) => workbench.close()));
-  });
+  const open = useOpenedWorkbenches();
 
   describe('refuses what it cannot open, saying why', () => {
     it('a folder that does not exist', async () => {

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm } from '../support/fakeLlm/index.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useFakeLlm } from '../support/fakeLlm/useFakeLlm.js';
 import { clientFor, collect, reassemble, userMessage } from './fakeLlmHelpers.js';
 
 function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
@@ -11,29 +11,24 @@ function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe('fake LLM faults', () => {
-  let llm: FakeLlm;
+  const fake = useFakeLlm();
   let client: OpenAI;
-  beforeEach(async () => {
-    llm = await startFakeLlm();
-    client = clientFor(llm);
-  });
-  afterEach(async () => {
-    expect(llm.scriptErrors).toEqual([]);
-    await llm.close();
+  beforeEach(() => {
+    client = clientFor(fake());
   });
 
   const streamOnce = async () =>
     client.chat.completions.create({ model: 'fake-model', messages: userMessage, stream: true });
 
   it('http-401 → AuthenticationError with invalid_api_key', async () => {
-    llm.enqueue({ fault: 'http-401' });
+    fake().enqueue({ fault: 'http-401' });
     const error = await rejectionOf(streamOnce());
     expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
     expect(error).toMatchObject({ status: 401, code: 'invalid_api_key', type: 'invalid_request_error' });
   });
 
   it('http-404-model → NotFoundError with model_not_found naming the model', async () => {
-    llm.enqueue({ fault: 'http-404-model' });
+    fake().enqueue({ fault: 'http-404-model' });
     const error = await rejectionOf(streamOnce());
     expect(error).toBeInstanceOf(OpenAI.NotFoundError);
     expect(error).toMatchObject({ status: 404, code: 'model_not_found' });
@@ -41,7 +36,7 @@ describe('fake LLM faults', () => {
   });
 
   it('http-429 → RateLimitError whose headers carry retry-after in seconds', async () => {
-    llm.enqueue({ fault: { type: 'http-429', retryAfterSeconds: 7 } }, { fault: 'http-429' });
+    fake().enqueue({ fault: { type: 'http-429', retryAfterSeconds: 7 } }, { fault: 'http-429' });
     const first = await rejectionOf(streamOnce());
     expect(first).toBeInstanceOf(OpenAI.RateLimitError);
     expect((first as InstanceType<typeof OpenAI.RateLimitError>).headers.get('retry-after')).toBe('7');
@@ -50,14 +45,14 @@ describe('fake LLM faults', () => {
   });
 
   it('http-500 → InternalServerError', async () => {
-    llm.enqueue({ fault: 'http-500' });
+    fake().enqueue({ fault: 'http-500' });
     const error = await rejectionOf(client.chat.completions.create({ model: 'fake-model', messages: userMessage }));
     expect(error).toBeInstanceOf(OpenAI.InternalServerError);
     expect(error).toMatchObject({ status: 500, type: 'server_error' });
   });
 
   it('drop-mid-stream → iterating rejects after the chunks already sent', async () => {
-    llm.enqueue({ text: 'this answer never finishes arriving', fault: { type: 'drop-mid-stream', afterChunks: 2 } });
+    fake().enqueue({ text: 'this answer never finishes arriving', fault: { type: 'drop-mid-stream', afterChunks: 2 } });
     const received: unknown[] = [];
     const stream = await streamOnce();
     const error = await rejectionOf(
@@ -70,13 +65,13 @@ describe('fake LLM faults', () => {
   });
 
   it('drop-mid-stream without streaming → the request fails with a connection error', async () => {
-    llm.enqueue({ text: 'lost', fault: 'drop-mid-stream' });
+    fake().enqueue({ text: 'lost', fault: 'drop-mid-stream' });
     const error = await rejectionOf(client.chat.completions.create({ model: 'fake-model', messages: userMessage }));
     expect(error).toBeInstanceOf(OpenAI.APIConnectionError);
   });
 
   it('stall-after-headers → an abort after the first chunk ends the stream', async () => {
-    llm.enqueue({ text: 'stuck forever', fault: 'stall-after-headers' });
+    fake().enqueue({ text: 'stuck forever', fault: 'stall-after-headers' });
     const controller = new AbortController();
     const stream = await client.chat.completions.create(
       { model: 'fake-model', messages: userMessage, stream: true },
@@ -93,8 +88,8 @@ describe('fake LLM faults', () => {
   });
 
   it('stall-after-headers → close() returns promptly and ends the open connection', async () => {
-    llm.enqueue({ text: 'stuck forever', fault: { type: 'stall-after-headers', afterChunks: 2 } });
-    const response = await fetch(`${llm.baseUrl}/chat/completions`, {
+    fake().enqueue({ text: 'stuck forever', fault: { type: 'stall-after-headers', afterChunks: 2 } });
+    const response = await fetch(`${fake().baseUrl}/chat/completions`, {
       method: 'POST',
       body: JSON.stringify({ model: 'fake-model', messages: userMessage, stream: true }),
     });
@@ -104,7 +99,7 @@ describe('fake LLM faults', () => {
     expect(new TextDecoder().decode(first.value)).toMatch(/^data: /);
 
     const startedAt = performance.now();
-    await llm.close();
+    await fake().close();
     expect(performance.now() - startedAt).toBeLessThan(1000);
     await expect(
       (async () => {
@@ -114,7 +109,7 @@ describe('fake LLM faults', () => {
   });
 
   it('no-finish-reason → the stream ends with [DONE] yet every finish_reason is null', async () => {
-    llm.enqueue({ text: 'cut short', toolCalls: [{ name: 'ls', arguments: {} }], fault: 'no-finish-reason' });
+    fake().enqueue({ text: 'cut short', toolCalls: [{ name: 'ls', arguments: {} }], fault: 'no-finish-reason' });
     const chunks = await collect(await streamOnce());
     const reassembled = reassemble(chunks);
     expect(reassembled.text).toBe('cut short');
@@ -123,7 +118,7 @@ describe('fake LLM faults', () => {
   });
 
   it('malformed-arguments → reassembled arguments are not valid JSON', async () => {
-    llm.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'a.ts', content: 'x' } }], fault: 'malformed-arguments' });
+    fake().enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'a.ts', content: 'x' } }], fault: 'malformed-arguments' });
     const { toolCalls } = reassemble(await collect(await streamOnce()));
     expect(toolCalls[0]?.name).toBe('write_file');
     expect('{"path":"a.ts","content":"x"}'.startsWith(toolCalls[0]?.arguments ?? '?')).toBe(true);

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm, type WireChunk, type WireToolCallFragment } from '../support/fakeLlm/index.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeLlm } from '../support/fakeLlm/useFakeLlm.js';
+import { type WireChunk, type WireToolCallFragment } from '../support/fakeLlm/index.js';
 import { clientFor, collect, fetchRawStream, userMessage } from './fakeLlmHelpers.js';
 
 const readFileCall = { name: 'read_file', arguments: { path: 'src/index.ts', lines: [1, 40] } };
@@ -9,23 +10,16 @@ function fragmentsOf(chunks: readonly WireChunk[]): WireToolCallFragment[] {
 }
 
 describe('fake LLM local-server quirks', () => {
-  let llm: FakeLlm;
-  beforeEach(async () => {
-    llm = await startFakeLlm();
-  });
-  afterEach(async () => {
-    expect(llm.scriptErrors).toEqual([]);
-    await llm.close();
-  });
+  const fake = useFakeLlm();
 
   /** The SDK hands over each parsed chunk untouched; its types assume the framing these quirks break. */
   const sdkChunks = async () =>
     (await collect(
-      await clientFor(llm).chat.completions.create({ model: 'fake-model', messages: userMessage, stream: true }),
+      await clientFor(fake()).chat.completions.create({ model: 'fake-model', messages: userMessage, stream: true }),
     )) as unknown as WireChunk[];
 
   it('fragments-without-index: no tool-call fragment carries index', async () => {
-    llm.enqueue({ toolCalls: [readFileCall], quirks: 'fragments-without-index' });
+    fake().enqueue({ toolCalls: [readFileCall], quirks: 'fragments-without-index' });
     const fragments = fragmentsOf(await sdkChunks());
     expect(fragments.length).toBeGreaterThan(1);
     expect(fragments.some((fragment) => 'index' in fragment)).toBe(false);
@@ -33,7 +27,7 @@ describe('fake LLM local-server quirks', () => {
   });
 
   it('fragments-without-id: no fragment carries an id, names and arguments still arrive', async () => {
-    llm.enqueue({ toolCalls: [readFileCall], quirks: ['fragments-without-id'] });
+    fake().enqueue({ toolCalls: [readFileCall], quirks: ['fragments-without-id'] });
     const fragments = fragmentsOf(await sdkChunks());
     expect(fragments.some((fragment) => 'id' in fragment)).toBe(false);
     expect(fragments[0]?.function.name).toBe('read_file');
@@ -41,7 +35,7 @@ describe('fake LLM local-server quirks', () => {
   });
 
   it("empty-name-on-continuation: continuation fragments carry name ''", async () => {
-    llm.enqueue({ toolCalls: [readFileCall], quirks: 'empty-name-on-continuation' });
+    fake().enqueue({ toolCalls: [readFileCall], quirks: 'empty-name-on-continuation' });
     const fragments = fragmentsOf(await sdkChunks());
     expect(fragments[0]?.function.name).toBe('read_file');
     expect(fragments.slice(1).map((fragment) => fragment.function.name)).toEqual(
@@ -50,18 +44,18 @@ describe('fake LLM local-server quirks', () => {
   });
 
   it("tool-calls-finish-with-stop: finish_reason is 'stop' although tool calls were sent", async () => {
-    llm.enqueue({ toolCalls: [readFileCall], quirks: 'tool-calls-finish-with-stop' });
+    fake().enqueue({ toolCalls: [readFileCall], quirks: 'tool-calls-finish-with-stop' });
     const chunks = await sdkChunks();
     expect(fragmentsOf(chunks).length).toBeGreaterThan(0);
     expect(chunks.map((chunk) => chunk.choices[0]?.finish_reason).filter((reason) => reason !== null && reason !== undefined)).toEqual(['stop']);
   });
 
   it('arguments-as-object: each call arrives whole with arguments as a JSON object on the wire', async () => {
-    llm.enqueue({
+    fake().enqueue({
       toolCalls: [readFileCall, { name: 'list_dir', arguments: '{"path":"."}' }],
       quirks: 'arguments-as-object',
     });
-    const raw = await fetchRawStream(llm, {});
+    const raw = await fetchRawStream(fake(), {});
     expect(raw.wire).toContain('"arguments":{"path":"src/index.ts","lines":[1,40]}');
     expect(fragmentsOf(raw.chunks)).toEqual([
       { index: 0, id: 'call_fake_0_0', type: 'function', function: { name: 'read_file', arguments: readFileCall.arguments } },
@@ -70,11 +64,11 @@ describe('fake LLM local-server quirks', () => {
   });
 
   it('quirks combine', async () => {
-    llm.enqueue({
+    fake().enqueue({
       toolCalls: [readFileCall],
       quirks: ['fragments-without-index', 'fragments-without-id', 'empty-name-on-continuation', 'tool-calls-finish-with-stop'],
     });
-    const raw = await fetchRawStream(llm, {});
+    const raw = await fetchRawStream(fake(), {});
     const fragments = fragmentsOf(raw.chunks);
     expect(fragments.some((fragment) => 'index' in fragment || 'id' in fragment)).toBe(false);
     expect(fragments.slice(1).every((fragment) => fragment.function.name === '')).toBe(true);
@@ -82,8 +76,8 @@ describe('fake LLM local-server quirks', () => {
   });
 
   it('id and argument quirks also shape non-streaming answers', async () => {
-    llm.enqueue({ toolCalls: [readFileCall], quirks: ['arguments-as-object', 'fragments-without-id', 'tool-calls-finish-with-stop'] });
-    const completion = await clientFor(llm).chat.completions.create({ model: 'fake-model', messages: userMessage });
+    fake().enqueue({ toolCalls: [readFileCall], quirks: ['arguments-as-object', 'fragments-without-id', 'tool-calls-finish-with-stop'] });
+    const completion = await clientFor(fake()).chat.completions.create({ model: 'fake-model', messages: userMessage });
     const choice = completion.choices[0];
     expect(choice?.finish_reason).toBe('stop');
     expect(choice?.message.tool_calls).toEqual([

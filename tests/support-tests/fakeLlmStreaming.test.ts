@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm } from '../support/fakeLlm/index.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeLlm } from '../support/fakeLlm/useFakeLlm.js';
 import { clientFor, collect, fetchRawStream, reassemble, userMessage } from './fakeLlmHelpers.js';
 
 const weatherTool = {
@@ -8,20 +8,13 @@ const weatherTool = {
 };
 
 describe('fake LLM streaming', () => {
-  let llm: FakeLlm;
-  beforeEach(async () => {
-    llm = await startFakeLlm();
-  });
-  afterEach(async () => {
-    expect(llm.scriptErrors).toEqual([]);
-    await llm.close();
-  });
+  const fake = useFakeLlm();
 
   it('streams text in several pieces that reassemble, then stop and a usage chunk', async () => {
     const text = 'The quick brown fox jumps over the lazy dog, twice over. ✨';
-    llm.enqueue({ text });
+    fake().enqueue({ text });
     const chunks = await collect(
-      await clientFor(llm).chat.completions.create({
+      await clientFor(fake()).chat.completions.create({
         model: 'fake-model',
         messages: userMessage,
         stream: true,
@@ -43,9 +36,9 @@ describe('fake LLM streaming', () => {
   });
 
   it('sends no usage chunk unless include_usage is asked for', async () => {
-    llm.enqueue({ text: 'hello there' });
+    fake().enqueue({ text: 'hello there' });
     const chunks = await collect(
-      await clientFor(llm).chat.completions.create({ model: 'fake-model', messages: userMessage, stream: true }),
+      await clientFor(fake()).chat.completions.create({ model: 'fake-model', messages: userMessage, stream: true }),
     );
 
     expect(chunks.every((chunk) => chunk.choices.length === 1 && chunk.usage === undefined)).toBe(true);
@@ -53,8 +46,8 @@ describe('fake LLM streaming', () => {
   });
 
   it('frames the wire exactly as OpenAI does: data lines, blank-line separated, ending in [DONE]', async () => {
-    llm.enqueue({ text: 'wire check' });
-    const raw = await fetchRawStream(llm, {});
+    fake().enqueue({ text: 'wire check' });
+    const raw = await fetchRawStream(fake(), {});
 
     expect(raw.status).toBe(200);
     expect(raw.contentType).toBe('text/event-stream');
@@ -64,9 +57,9 @@ describe('fake LLM streaming', () => {
 
   it('streams a tool call with name and id on the first fragment only and arguments split across fragments', async () => {
     const args = { city: 'Zürich', units: 'metric', days: [1, 2, 3] };
-    llm.enqueue({ toolCalls: [{ name: 'get_weather', arguments: args, id: 'call_w' }] });
+    fake().enqueue({ toolCalls: [{ name: 'get_weather', arguments: args, id: 'call_w' }] });
     const chunks = await collect(
-      await clientFor(llm).chat.completions.create({
+      await clientFor(fake()).chat.completions.create({
         model: 'fake-model',
         messages: userMessage,
         tools: [weatherTool],
@@ -87,16 +80,16 @@ describe('fake LLM streaming', () => {
 
   it('keeps string arguments byte for byte', async () => {
     const args = '{ "city" :"Oslo" }';
-    llm.enqueue({ toolCalls: [{ name: 'get_weather', arguments: args }] });
+    fake().enqueue({ toolCalls: [{ name: 'get_weather', arguments: args }] });
     const chunks = await collect(
-      await clientFor(llm).chat.completions.create({ model: 'fake-model', messages: userMessage, stream: true }),
+      await clientFor(fake()).chat.completions.create({ model: 'fake-model', messages: userMessage, stream: true }),
     );
 
     expect(reassemble(chunks).toolCalls[0]).toEqual({ id: 'call_fake_0_0', name: 'get_weather', arguments: args });
   });
 
   it('streams two parallel tool calls keyed by index', async () => {
-    llm.enqueue({
+    fake().enqueue({
       text: 'Checking both.',
       toolCalls: [
         { name: 'get_weather', arguments: { city: 'Paris' } },
@@ -104,7 +97,7 @@ describe('fake LLM streaming', () => {
       ],
     });
     const chunks = await collect(
-      await clientFor(llm).chat.completions.create({ model: 'fake-model', messages: userMessage, stream: true }),
+      await clientFor(fake()).chat.completions.create({ model: 'fake-model', messages: userMessage, stream: true }),
     );
 
     const reassembled = reassemble(chunks);
@@ -116,13 +109,13 @@ describe('fake LLM streaming', () => {
   });
 
   it("satisfies the SDK's stream() helper, whose final completion carries the tool calls", async () => {
-    llm.enqueue({
+    fake().enqueue({
       toolCalls: [
         { name: 'get_weather', arguments: { city: 'Lima' } },
         { name: 'read_file', arguments: { path: 'src/a b.ts' } },
       ],
     });
-    const stream = clientFor(llm).chat.completions.stream({
+    const stream = clientFor(fake()).chat.completions.stream({
       model: 'fake-model',
       messages: userMessage,
       tools: [weatherTool],
@@ -140,10 +133,10 @@ describe('fake LLM streaming', () => {
   });
 
   it('waits delayMs before each chunk', async () => {
-    llm.enqueue({ text: 'slow and steady', delayMs: 10 });
+    fake().enqueue({ text: 'slow and steady', delayMs: 10 });
     const startedAt = performance.now();
     const chunks = await collect(
-      await clientFor(llm).chat.completions.create({ model: 'fake-model', messages: userMessage, stream: true }),
+      await clientFor(fake()).chat.completions.create({ model: 'fake-model', messages: userMessage, stream: true }),
     );
 
     expect(reassemble(chunks).text).toBe('slow and steady');

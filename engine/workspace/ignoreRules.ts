@@ -9,6 +9,8 @@ interface Layer {
   /** Folder of the .gitignore, relative to the workspace root ('' for the root), with '/' separators. */
   base: string;
   rules: Ignore;
+  /** Whether any rule starts with '!'; only such files can re-include a path, which costs a fuller test. */
+  negates: boolean;
 }
 
 /**
@@ -28,7 +30,7 @@ export class IgnoreRules {
     } catch {
       return this;
     }
-    return new IgnoreRules([...this.layers, { base: relDir, rules: ignore().add(text) }]);
+    return new IgnoreRules([...this.layers, { base: relDir, rules: ignore().add(text), negates: /^\s*!/m.test(text) }]);
   }
 
   /**
@@ -36,13 +38,17 @@ export class IgnoreRules {
    * As in git, a deeper .gitignore overrides its ancestors, so its `!pattern` can re-include a path.
    */
   ignores(relPath: string, isDirectory: boolean): boolean {
-    let ignored = false;
-    for (const layer of this.layers) {
+    for (let index = this.layers.length - 1; index >= 0; index -= 1) {
+      const layer = this.layers[index]!;
       const local = layer.base ? relPath.slice(layer.base.length + 1) : relPath;
-      const verdict = layer.rules.test(isDirectory ? `${local}/` : local);
-      if (verdict.ignored) ignored = true;
-      else if (verdict.unignored) ignored = false;
+      const candidate = isDirectory ? `${local}/` : local;
+      if (!layer.negates) {
+        if (layer.rules.ignores(candidate)) return true;
+        continue;
+      }
+      const verdict = layer.rules.test(candidate);
+      if (verdict.ignored || verdict.unignored) return verdict.ignored;
     }
-    return ignored;
+    return false;
   }
 }

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -42,7 +42,7 @@ function runCli(args: string[], until?: RegExp): Promise<Run> {
 describe('rpi-workbench serve', () => {
   it('prints the URL to open, then stops cleanly on SIGTERM, releasing the folder lock', async () => {
     const run = await runCli(['serve', temp], /Open: http:\/\/127\.0\.0\.1:\d+\/\?token=\S+\n/);
-    expect(run.stdout).toContain(`RPI Workbench is serving ${await realPath(temp)}`);
+    expect(run.stdout).toContain(`RPI Workbench is serving ${await realpath(temp)}`);
     expect(run.code).toBe(0);
     expect(existsSync(path.join(temp, '.workbench', 'lock'))).toBe(false);
   });
@@ -76,7 +76,3 @@ describe('rpi-workbench serve', () => {
   });
 });
 
-async function realPath(folder: string): Promise<string> {
-  const { realpath } = await import('node:fs/promises');
-  return realpath(folder);
-}

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
@@ -47,15 +47,21 @@ async function renderWith(handlers: RequestHandlers, subscribe = workbench ? wor
 describe('App with a folder open (browser host handlers)', () => {
   beforeEach(async () => {
     const project = path.join(temp, 'project');
-    await (await import('node:fs/promises')).mkdir(project);
+    await mkdir(project);
     await writeFile(path.join(project, 'one.txt'), '1');
     await writeFile(path.join(project, 'two.txt'), '2');
     workbench = await openWorkbench(project);
   });
 
-  it('shows the folder, its file count, the empty chat and why the composer waits', async () => {
+  /** Renders the app as the browser host serves it, over that host's real handlers. */
+  const renderProject = async () => {
     const { settings, recent } = stores();
     await renderWith(browserHandlers(workbench!, settings, recent));
+    return { settings };
+  };
+
+  it('shows the folder, its file count, the empty chat and why the composer waits', async () => {
+    await renderProject();
     expect(screen.getByTestId('folder-name').textContent).toBe('project');
     expect(screen.getByTestId('file-count').textContent).toBe('2 files');
     expect(screen.getByText('No messages yet')).toBeTruthy();
@@ -64,8 +70,7 @@ describe('App with a folder open (browser host handlers)', () => {
   });
 
   it('saves settings from the dialog; the composer then accepts a request', async () => {
-    const { settings, recent } = stores();
-    await renderWith(browserHandlers(workbench!, settings, recent));
+    const { settings } = await renderProject();
     fireEvent.keyDown(window, { key: ',', ctrlKey: true });
     fireEvent.change(await screen.findByLabelText('Model'), { target: { value: 'llama3.1' } });
     fireEvent.submit(screen.getByRole('button', { name: 'Save' }).closest('form')!);
@@ -76,8 +81,7 @@ describe('App with a folder open (browser host handlers)', () => {
   });
 
   it('shows a settings error from the host inside the dialog', async () => {
-    const { settings, recent } = stores();
-    await renderWith(browserHandlers(workbench!, settings, recent));
+    await renderProject();
     fireEvent.keyDown(window, { key: ',', ctrlKey: true });
     fireEvent.change(await screen.findByLabelText('Base URL'), { target: { value: 'ftp://example.com' } });
     fireEvent.change(screen.getByLabelText('Model'), { target: { value: 'm' } });
@@ -90,7 +94,7 @@ describe('App with no folder open (desktop start screen)', () => {
   it('offers Open folder… and the recent folders, and opens one', async () => {
     const { settings, recent } = stores();
     const project = path.join(temp, 'recent-project');
-    await (await import('node:fs/promises')).mkdir(project);
+    await mkdir(project);
     await recent.add(project);
     const handlers: RequestHandlers = {
       ...sharedHandlers({ settings, recent, currentWorkbench: () => workbench }),

@@ -1,14 +1,10 @@
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm, type FakeLlmOptions } from '../support/fakeLlm/index.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeLlmStarter } from '../support/fakeLlm/useFakeLlm.js';
 import { clientFor, userMessage } from './fakeLlmHelpers.js';
 
 describe('fake LLM endpoints', () => {
-  let llm: FakeLlm | undefined;
-  const start = async (options: FakeLlmOptions = {}) => (llm = await startFakeLlm(options));
-  afterEach(async () => {
-    await llm?.close();
-  });
+  const start = useFakeLlmStarter();
 
   it('answers without streaming with text and usage', async () => {
     const server = await start({ script: [{ text: 'All done.' }] });

@@ -1,16 +1,13 @@
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm, type FakeLlmOptions, type RecordedRequest } from '../support/fakeLlm/index.js';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../support/fakeLlm/index.js';
+import { useFakeLlmStarter } from '../support/fakeLlm/useFakeLlm.js';
 import { clientFor, userMessage } from './fakeLlmHelpers.js';
 
 const tools = [{ type: 'function' as const, function: { name: 'ls', parameters: { type: 'object', properties: {} } } }];
 
 describe('fake LLM script and recording', () => {
-  let llm: FakeLlm | undefined;
-  const start = async (options: FakeLlmOptions = {}) => (llm = await startFakeLlm(options));
-  afterEach(async () => {
-    await llm?.close();
-  });
+  const start = useFakeLlmStarter();
 
   it('records every request with method, path, headers and parsed body', async () => {
     const server = await start({ script: [{ text: 'one' }] });

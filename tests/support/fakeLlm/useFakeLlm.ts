@@ -23,3 +23,16 @@ export function useFakeLlm(options: FakeLlmOptions = {}): () => FakeLlm {
     return llm;
   };
 }
+
+/** For tests that start their fake model with their own options: `start(options)`, closed after each test. */
+export function useFakeLlmStarter(): (options?: FakeLlmOptions) => Promise<FakeLlm> {
+  const started: FakeLlm[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((llm) => llm.close()));
+  });
+  return async (options = {}) => {
+    const llm = await startFakeLlm(options);
+    started.push(llm);
+    return llm;
+  };
+}

@@ -23,6 +23,8 @@ export const planItemSchema = z.object({
   description: z.string(),
   status: planItemStatusSchema,
   failure: z.string().optional(),
+  /** The item's line exactly as in plan.md, without its line ending. */
+  rawLine: z.string(),
 });
 export type PlanItem = z.infer<typeof planItemSchema>;
 
@@ -30,6 +32,8 @@ export const rpiStateSchema = z.object({
   hasResearch: z.boolean(),
   hasPlan: z.boolean(),
   items: z.array(planItemSchema),
+  /** From `<!-- original_count: N -->`; null when missing or unreadable, which means "no cap on new items". */
+  originalCount: z.number().int().nonnegative().nullable(),
   allDone: z.boolean(),
 });
 export type RpiState = z.infer<typeof rpiStateSchema>;

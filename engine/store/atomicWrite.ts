@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
+import { open, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+
+const tempNamePattern = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 
 /**
  * Replaces a file so that a reader (or a crash) sees either the old or the new content, never a mix:
  * write a temp file in the same directory, fsync it, rename it over the target, fsync the directory.
+ * A writer killed midway leaves its temp file behind; removeStaleTempFiles cleans those up.
  */
 export async function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
   const dir = path.dirname(file);
@@ -26,6 +29,37 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, m
     throw error;
   }
   await syncDirectory(dir);
+}
+
+/**
+ * Removes the temp files writeFileAtomic left in `dir` when its process died mid-write. A temp file
+ * whose writer (the pid in its name) is still alive may be a write in progress and is kept.
+ * Returns the names removed; a missing folder has none.
+ */
+export async function removeStaleTempFiles(dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const stale = names.filter((name) => {
+    const pid = tempNamePattern.exec(name)?.[1];
+    return pid !== undefined && !isProcessAlive(Number(pid));
+  });
+  await Promise.all(stale.map((name) => rm(path.join(dir, name), { force: true })));
+  return stale;
+}
+
+function isProcessAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function syncDirectory(dir: string): Promise<void> {

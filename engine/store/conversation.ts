@@ -1,10 +1,43 @@
 import path from 'node:path';
 import { messageSchema, type Message } from '../contract/index.js';
+import { AppendLog } from './appendLog.js';
 import { readJsonl, type JsonlRead } from './jsonl.js';
 
 export const conversationFile = (stateDir: string): string => path.join(stateDir, 'conversation.jsonl');
+const label = 'conversation.jsonl';
 
 /** The chat history: user messages and final summaries, oldest first. */
 export function loadConversation(stateDir: string): Promise<JsonlRead<Message>> {
-  return readJsonl(conversationFile(stateDir), messageSchema, 'conversation.jsonl');
+  return readJsonl(conversationFile(stateDir), messageSchema, label);
+}
+
+export interface LoadedConversation {
+  messages: Message[];
+  /** One sentence per line that was skipped or will be cut off. */
+  warnings: string[];
+}
+
+/** The one writer of `.workbench/conversation.jsonl`: appends messages, and cuts the history back for undo. */
+export class ConversationStore {
+  private readonly log: AppendLog<Message>;
+
+  constructor(stateDir: string) {
+    this.log = new AppendLog({ file: conversationFile(stateDir), schema: messageSchema, label });
+  }
+
+  async load(): Promise<LoadedConversation> {
+    const { records, warnings } = await this.log.load();
+    return { messages: records, warnings };
+  }
+
+  async append(message: Message): Promise<void> {
+    await this.log.append(messageSchema.parse(message));
+  }
+
+  /** Removes the message and everything after it; every byte before it stays as it was, corrupt lines included. */
+  async truncateAt(messageId: string): Promise<void> {
+    if (!(await this.log.truncateAt((message) => message.id === messageId))) {
+      throw new Error(`Cannot cut the conversation at message "${messageId}": there is no message with that id.`);
+    }
+  }
 }

@@ -1,8 +1,12 @@
+import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import type { z } from 'zod';
 
 export interface JsonlRead<T> {
   records: T[];
+  /** Byte offset in the file where each record's line starts (parallel to records), so the file can be cut there. */
+  offsets: number[];
   /** One readable sentence per line that was skipped. */
   warnings: string[];
   /** Byte length of the intact prefix; a torn last line (no trailing newline, unparsable) lies beyond it. */
@@ -21,11 +25,12 @@ export async function readJsonl<T>(file: string, schema: z.ZodType<T>, label: st
     buffer = await readFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      return { records: [], warnings: [], intactBytes: 0, tornTail: false };
+      return { records: [], offsets: [], warnings: [], intactBytes: 0, tornTail: false };
     }
     throw error;
   }
   const records: T[] = [];
+  const offsets: number[] = [];
   const warnings: string[] = [];
   let offset = 0;
   let lineNumber = 0;
@@ -37,8 +42,10 @@ export async function readJsonl<T>(file: string, schema: z.ZodType<T>, label: st
     lineNumber += 1;
     if (text) {
       const record = parseLine(text, schema);
-      if (record.ok) records.push(record.value);
-      else if (newline === -1) {
+      if (record.ok) {
+        records.push(record.value);
+        offsets.push(offset);
+      } else if (newline === -1) {
         tornTail = true;
         warnings.push(`${label}: line ${lineNumber} is an incomplete write and will be cut off (${record.error})`);
         break;
@@ -46,7 +53,29 @@ export async function readJsonl<T>(file: string, schema: z.ZodType<T>, label: st
     }
     offset = newline === -1 ? buffer.length : newline + 1;
   }
-  return { records, warnings, intactBytes: tornTail ? offset : buffer.length, tornTail };
+  return { records, offsets, warnings, intactBytes: tornTail ? offset : buffer.length, tornTail };
+}
+
+/**
+ * The first record `isTarget` accepts, or null. Reads the file as a stream, so a large log is never held
+ * whole; lines that do not parse are passed over.
+ */
+export async function findJsonl<T>(file: string, schema: z.ZodType<T>, isTarget: (record: T) => boolean): Promise<T | null> {
+  const input = createReadStream(file);
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      const record = line.trim() ? parseLine(line.trim(), schema) : null;
+      if (record?.ok && isTarget(record.value)) return record.value;
+    }
+    return null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  } finally {
+    lines.close();
+    input.destroy();
+  }
 }
 
 function parseLine<T>(text: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; error: string } {

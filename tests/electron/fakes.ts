@@ -40,7 +40,7 @@ export class FakeWorkbench implements Workbench {
       name: path.basename(this.folder),
       fileCount: 0,
       conversation: [],
-      rpi: { hasResearch: false, hasPlan: false, items: [], allDone: false },
+      rpi: { hasResearch: false, hasPlan: false, items: [], originalCount: null, allDone: false },
       running: false,
       lastSeq: 0,
       warnings: [],

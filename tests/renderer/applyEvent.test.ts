@@ -8,7 +8,7 @@ const snapshot: Snapshot = {
   name: 'demo',
   fileCount: 3,
   conversation: [],
-  rpi: { hasResearch: false, hasPlan: false, items: [], allDone: false },
+  rpi: { hasResearch: false, hasPlan: false, items: [], originalCount: null, allDone: false },
   running: false,
   lastSeq: 4,
   warnings: [],
@@ -55,7 +55,7 @@ describe('applyEvent', () => {
   });
 
   it('replaces the plan items on plan-updated', () => {
-    const items = [{ index: 0, number: 1, label: 'Parse', description: '', status: 'done' as const }];
+    const items = [{ index: 0, number: 1, label: 'Parse', description: '', status: 'done' as const, rawLine: '- [x] 1. Parse' }];
     expect(play(ready, { type: 'plan-updated', runId: 'r', items }).rpi).toMatchObject({ hasPlan: true, items, allDone: true });
   });
 

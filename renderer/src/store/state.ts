@@ -26,7 +26,7 @@ export interface WorkbenchState {
   error: string | null;
 }
 
-export const emptyRpi: RpiState = { hasResearch: false, hasPlan: false, items: [], allDone: false };
+export const emptyRpi: RpiState = { hasResearch: false, hasPlan: false, items: [], originalCount: null, allDone: false };
 
 export const initialState: WorkbenchState = {
   connection: 'connecting',

@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../../engine/store/atomicWrite.js';
-import { useTempFolders } from '../../support/tempFolder.js';
+import { removeStaleTempFiles, writeFileAtomic } from '../../../engine/store/atomicWrite.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 describe('writeFileAtomic', () => {
   const tempFolder = useTempFolders();
@@ -62,5 +63,34 @@ describe('writeFileAtomic', () => {
     const dir = await tempFolder();
     await expect(writeFileAtomic(path.join(dir, 'missing', 'plan.md'), 'x')).rejects.toThrow(/ENOENT/);
     expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+describe('removeStaleTempFiles', () => {
+  const tempFolder = useTempFolders();
+  const exitedPid = (): number => {
+    const { pid } = spawnSync(process.execPath, ['-e', '']);
+    if (pid === undefined) throw new Error('could not start a child node process');
+    return pid;
+  };
+
+  it('removes the temp files of writers that are no longer running and nothing else', async () => {
+    const dir = await tempFolder();
+    const dead = exitedPid();
+    const stale = [`.plan.md.${dead}.0a1b2c3d.tmp`, `.research.md.${dead}.ffffffff.tmp`];
+    const kept = [
+      `.plan.md.${process.pid}.0a1b2c3d.tmp`, // this process: may be a write in progress
+      `.plan.md.${process.ppid}.0a1b2c3d.tmp`, // a live process
+      `.plan.md.${dead}.notahex1.tmp`, // not the writer's name pattern
+      `plan.md.${dead}.0a1b2c3d.tmp`,
+      'plan.md',
+    ];
+    await writeTree(dir, Object.fromEntries([...stale, ...kept].map((name) => [name, 'x'])));
+    expect((await removeStaleTempFiles(dir)).sort()).toEqual(stale.sort());
+    expect((await readdir(dir)).sort()).toEqual(kept.sort());
+  });
+
+  it('finds nothing to remove in a folder that does not exist', async () => {
+    expect(await removeStaleTempFiles(path.join(await tempFolder(), 'missing'))).toEqual([]);
   });
 });

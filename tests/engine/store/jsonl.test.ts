@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { readJsonl } from '../../../engine/store/jsonl.js';
+import { findJsonl, readJsonl } from '../../../engine/store/jsonl.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 
 const entrySchema = z.object({ n: z.number() });
@@ -19,6 +19,7 @@ describe('readJsonl', () => {
     const content = '{"n":1}\n{"n":2}\n';
     expect(await read(content)).toEqual({
       records: [{ n: 1 }, { n: 2 }],
+      offsets: [0, 8],
       warnings: [],
       intactBytes: Buffer.byteLength(content),
       tornTail: false,
@@ -27,7 +28,7 @@ describe('readJsonl', () => {
 
   it('returns nothing, without warnings, for a missing file', async () => {
     const file = path.join(await tempFolder(), 'absent.jsonl');
-    expect(await readJsonl(file, entrySchema, 'absent.jsonl')).toEqual({ records: [], warnings: [], intactBytes: 0, tornTail: false });
+    expect(await readJsonl(file, entrySchema, 'absent.jsonl')).toEqual({ records: [], offsets: [], warnings: [], intactBytes: 0, tornTail: false });
   });
 
   it('reports a torn last line and where the intact part ends', async () => {
@@ -35,6 +36,7 @@ describe('readJsonl', () => {
     const result = await read(`${intact}{"n":`);
     expect(result).toEqual({
       records: [{ n: 1 }, { n: 2 }],
+      offsets: [0, 8],
       warnings: ['log.jsonl: line 3 is an incomplete write and will be cut off (not valid JSON)'],
       intactBytes: Buffer.byteLength(intact),
       tornTail: true,
@@ -52,6 +54,7 @@ describe('readJsonl', () => {
     const content = '{"n":1}\n{"n":2}';
     expect(await read(content)).toEqual({
       records: [{ n: 1 }, { n: 2 }],
+      offsets: [0, 8],
       warnings: [],
       intactBytes: Buffer.byteLength(content),
       tornTail: false,
@@ -81,6 +84,42 @@ describe('readJsonl', () => {
   });
 
   it('reads an empty file as empty', async () => {
-    expect(await read('')).toEqual({ records: [], warnings: [], intactBytes: 0, tornTail: false });
+    expect(await read('')).toEqual({ records: [], offsets: [], warnings: [], intactBytes: 0, tornTail: false });
+  });
+
+  it('gives the byte offset where each record starts, past skipped lines and multi-byte characters', async () => {
+    const lines = ['{"n":1,"note":"café ☕"}', '{broken}', '', '{"n":2}\r', '  {"n":3}'];
+    const content = `${lines.join('\n')}\n`;
+    const result = await read(content);
+    expect(result.records).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    const buffer = Buffer.from(content);
+    expect(result.offsets.map((offset) => buffer.subarray(offset).toString('utf8').split('\n')[0])).toEqual([lines[0], lines[3], lines[4]]);
+    expect(result.offsets[1]).toBe(Buffer.byteLength(`${lines[0]}\n${lines[1]}\n\n`));
+  });
+});
+
+describe('findJsonl', () => {
+  const tempFolder = useTempFolders();
+  const isTwo = (entry: { n: number }) => entry.n === 2;
+
+  it('returns the first record that matches, passing over lines that do not parse', async () => {
+    const file = path.join(await tempFolder(), 'log.jsonl');
+    await writeFile(file, '{"n":1}\n{"n":2,\n{"n":"2"}\r\n{"n":2,"first":true}\r\n{"n":2}\n');
+    expect(await findJsonl(file, z.looseObject({ n: z.number() }), isTwo)).toEqual({ n: 2, first: true });
+  });
+
+  it('reads a file larger than one stream chunk', async () => {
+    const file = path.join(await tempFolder(), 'log.jsonl');
+    const filler = Array.from({ length: 2_000 }, (_, n) => JSON.stringify({ n: n + 10, pad: 'x'.repeat(500) }));
+    await writeFile(file, `${filler.join('\n')}\n{"n":2}\n`);
+    expect(await findJsonl(file, entrySchema, isTwo)).toEqual({ n: 2 });
+    expect(await findJsonl(file, entrySchema, (entry) => entry.n === 1_500)).toEqual({ n: 1_500 });
+  });
+
+  it('returns null when nothing matches or there is no file', async () => {
+    const dir = await tempFolder();
+    await writeFile(path.join(dir, 'log.jsonl'), '{"n":1}\n{"n":');
+    expect(await findJsonl(path.join(dir, 'log.jsonl'), entrySchema, isTwo)).toBeNull();
+    expect(await findJsonl(path.join(dir, 'absent.jsonl'), entrySchema, isTwo)).toBeNull();
   });
 });

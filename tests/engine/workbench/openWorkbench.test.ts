@@ -129,7 +129,7 @@ describe('openWorkbench', () => {
       expect(snapshot).toMatchObject({
         fileCount: 0,
         conversation: [],
-        rpi: { hasResearch: false, hasPlan: false, items: [], allDone: false },
+        rpi: { hasResearch: false, hasPlan: false, items: [], originalCount: null, allDone: false },
       });
     });
 
@@ -202,10 +202,19 @@ describe('openWorkbench', () => {
       expect(rpi).toEqual({
         hasResearch: true,
         hasPlan: true,
+        originalCount: 2,
         allDone: true,
         items: [
-          { index: 0, number: 1, label: 'Parse statement', description: 'read bank.csv', status: 'done' },
-          { index: 1, number: 2, label: 'Write workbook', description: 'one sheet per month', status: 'failed', failure: 'disk full' },
+          { index: 0, number: 1, label: 'Parse statement', description: 'read bank.csv', status: 'done', rawLine: '- [x] 1. Parse statement — read bank.csv' },
+          {
+            index: 1,
+            number: 2,
+            label: 'Write workbook',
+            description: 'one sheet per month',
+            status: 'failed',
+            failure: 'disk full',
+            rawLine: '- [!] 2. Write workbook — one sheet per month [Failed: disk full]',
+          },
         ],
       });
     });

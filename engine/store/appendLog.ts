@@ -1,0 +1,97 @@
+import { mkdir, open, truncate } from 'node:fs/promises';
+import path from 'node:path';
+import type { z } from 'zod';
+import { findJsonl, readJsonl, type JsonlRead } from './jsonl.js';
+import { SerialQueue } from './serialQueue.js';
+
+export interface AppendLogOptions<T> {
+  file: string;
+  schema: z.ZodType<T>;
+  /** Names the file in warnings, e.g. "conversation.jsonl". */
+  label: string;
+}
+
+/**
+ * A JSON-lines file that only grows by whole records, or is cut at a record for undo. Each append is one
+ * O_APPEND write of `JSON + "\n"`; a torn last line left by a crash is cut off before the first append.
+ * Operations run one at a time. Keep one AppendLog per file: it remembers how the file ends.
+ */
+export class AppendLog<T> {
+  private readonly queue = new SerialQueue();
+  private readonly file: string;
+  private lastRead: Pick<JsonlRead<T>, 'tornTail' | 'intactBytes'> | null = null;
+  /** True once the file is known to end with a complete line, so appends need no check. */
+  private endsClean = false;
+
+  constructor(private readonly options: AppendLogOptions<T>) {
+    this.file = options.file;
+  }
+
+  /** Every intact record with its offset; a torn last line reported here is cut off by the next append. */
+  load(): Promise<JsonlRead<T>> {
+    return this.queue.run(() => this.read());
+  }
+
+  append(record: T): Promise<void> {
+    const line = `${JSON.stringify(record)}\n`;
+    return this.queue.run(async () => {
+      const data = Buffer.from((await this.prepareEnd()) + line);
+      const handle = await open(this.file, 'a');
+      try {
+        let written = 0;
+        while (written < data.length) written += (await handle.write(data, written)).bytesWritten;
+      } catch (error) {
+        this.lastRead = null; // a failed write may have left a torn line: read again before the next append
+        this.endsClean = false;
+        throw error;
+      } finally {
+        await handle.close();
+      }
+    });
+  }
+
+  /** Cuts the file at the first record `isTarget` accepts, keeping every byte before it; false when none does. */
+  truncateAt(isTarget: (record: T) => boolean): Promise<boolean> {
+    return this.queue.run(async () => {
+      const { records, offsets } = await this.read();
+      const offset = offsets[records.findIndex(isTarget)];
+      if (offset === undefined) return false;
+      await truncate(this.file, offset);
+      this.endsClean = true;
+      return true;
+    });
+  }
+
+  /** The first record `isTarget` accepts, read as a stream after any append in flight has landed. */
+  find(isTarget: (record: T) => boolean): Promise<T | null> {
+    return this.queue.run(() => findJsonl(this.file, this.options.schema, isTarget));
+  }
+
+  private async read(): Promise<JsonlRead<T>> {
+    const result = await readJsonl(this.file, this.options.schema, this.options.label);
+    this.lastRead = result;
+    this.endsClean = false;
+    return result;
+  }
+
+  /** Cuts a torn tail and returns the newline a complete but unterminated last line still needs. */
+  private async prepareEnd(): Promise<string> {
+    if (this.endsClean) return '';
+    const { tornTail, intactBytes } = this.lastRead ?? (await this.read());
+    await mkdir(path.dirname(this.file), { recursive: true });
+    if (tornTail) await truncate(this.file, intactBytes);
+    this.endsClean = true;
+    return intactBytes > 0 && (await lastByte(this.file)) !== '\n' ? '\n' : '';
+  }
+}
+
+async function lastByte(file: string): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const { buffer } = await handle.read({ buffer: Buffer.alloc(1), position: size - 1 });
+    return buffer.toString('latin1');
+  } finally {
+    await handle.close();
+  }
+}

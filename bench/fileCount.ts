@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { countFiles } from '../engine/workspace/walkFiles.js';
-import { ensureRipgrep, format, medianMs } from './tools.js';
+import { ensureRipgrep, format, interleavedMedians } from './tools.js';
 
 /** A tree of `dirs` × `filesPerDir` small files, a nested .gitignore every 10th folder, and an ignored build/. */
 async function generateTree(root: string, dirs: number, filesPerDir: number): Promise<void> {
@@ -28,8 +28,10 @@ export async function benchFileCount(): Promise<void> {
     const reference = spawnSync(rg, ['--files', '--hidden', '--no-require-git', '-g', '!.git', root], { encoding: 'utf8', maxBuffer: 1 << 28 });
     const theirs = reference.stdout.split('\n').filter(Boolean).length;
     if (ours !== theirs) console.log(`  note: engine counts ${ours} files, rg --files lists ${theirs}`);
-    const engineMs = await medianMs(5, () => countFiles(root));
-    const rgMs = await medianMs(5, () => spawnSync(rg, ['--files', '--hidden', '--no-require-git', '-g', '!.git', root], { maxBuffer: 1 << 28 }));
+    const [engineMs = 0, rgMs = 0] = await interleavedMedians(5, [
+      () => countFiles(root),
+      () => spawnSync(rg, ['--files', '--hidden', '--no-require-git', '-g', '!.git', root], { maxBuffer: 1 << 28 }),
+    ]);
     console.log(`file count, ${ours.toLocaleString()} files (20,500 on disk, .gitignore honoured)`);
     console.log(`  engine countFiles  ${format(engineMs)}`);
     console.log(`  rg --files         ${format(rgMs)}`);

@@ -1,8 +1,22 @@
 // `npm run bench`: measurements reported as ratios against a reference run side by side in the same
-// run. Not a test: nothing here passes or fails on time.
-import { benchFileCount } from './fileCount.js';
+// run. Not a test: nothing here passes or fails on time. Each benchmark runs in its own Node process,
+// so the peak memory it prints is its own.
+import { spawnSync } from 'node:child_process';
 
-const peakRss = () => `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`;
+const benchmarks: [file: string, entry: string][] = [
+  ['./bench/fileCount.ts', 'benchFileCount'],
+  ['./bench/fileMap.ts', 'benchFileMap'],
+  ['./bench/search.ts', 'benchSearch'],
+];
 
-await benchFileCount();
-console.log(`peak memory of the benchmark process (max RSS) ${peakRss()}`);
+let failed = false;
+for (const [file, entry] of benchmarks) {
+  const script = `const m = await import(${JSON.stringify(file)}); await m.${entry}(); console.log('  peak memory (max RSS) ' + (process.resourceUsage().maxRSS / 1024).toFixed(0) + ' MB');`;
+  const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' });
+  if (run.status !== 0) {
+    console.error(`bench: ${entry} failed (exit ${run.status ?? run.signal})`);
+    failed = true;
+  }
+  console.log('');
+}
+process.exitCode = failed ? 1 : 0;

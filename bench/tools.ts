@@ -1,3 +1,5 @@
+import type { ToolContext } from '../engine/tools/tool.js';
+import { Workspace } from '../engine/workspace/workspace.js';
 import { execFileSync, spawnSync } from 'node:child_process';
 
 /** Makes sure ripgrep (the reference the file benchmarks compare against) is installed; apt where missing. */
@@ -10,16 +12,25 @@ export function ensureRipgrep(): string {
   return 'rg';
 }
 
-/** Median wall time of `runs` runs of `fn`, in milliseconds. */
-export async function medianMs(runs: number, fn: () => unknown): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    const start = performance.now();
-    await fn();
-    times.push(performance.now() - start);
+/**
+ * Median milliseconds of each function over `runs` rounds, run in turns within each round so that load
+ * from elsewhere on the machine hits the engine and its reference alike.
+ */
+export async function interleavedMedians(runs: number, fns: readonly (() => unknown)[]): Promise<number[]> {
+  const times = fns.map(() => [] as number[]);
+  for (let run = 0; run < runs; run += 1) {
+    for (const [index, fn] of fns.entries()) {
+      const start = performance.now();
+      await fn();
+      times[index]!.push(performance.now() - start);
+    }
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] ?? 0;
+  return times.map((list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? 0);
+}
+
+/** A real tool context on `root`, as the executor gives one, for calling a tool's run directly. */
+export async function benchToolContext(root: string): Promise<ToolContext> {
+  return { workspace: await Workspace.at(root), signal: new AbortController().signal, recall: async () => null, childEnv: {}, log: () => {} };
 }
 
 export const format = (ms: number) => `${ms.toFixed(1)} ms`;

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
-import { writeFileAtomic } from '../store/atomicWrite.js';
+import { removeStaleTempFiles, writeFileAtomic } from '../store/atomicWrite.js';
 
 /**
  * One JSON file in the config directory, validated on read. A file that is not valid is moved aside
@@ -38,6 +38,7 @@ export class JsonConfigFile<T> {
 
   async write(value: T): Promise<void> {
     await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    await removeStaleTempFiles(path.dirname(this.file)); // left by a writer that was killed mid-write
     await writeFileAtomic(this.file, `${JSON.stringify(value, null, 2)}\n`, 0o600);
   }
 }

@@ -1,19 +1,28 @@
 import { randomBytes } from 'node:crypto';
-import { open, readdir, rename, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
 const tempNamePattern = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+export interface AtomicWriteChecks {
+  /** Runs on the open temp file before anything is written (e.g. to check where it really is). */
+  beforeWrite?: (handle: FileHandle) => Promise<void>;
+  /** Runs just before the rename puts the new content in place. */
+  beforeRename?: () => Promise<void>;
+}
 
 /**
  * Replaces a file so that a reader (or a crash) sees either the old or the new content, never a mix:
  * write a temp file in the same directory, fsync it, rename it over the target, fsync the directory.
  * A writer killed midway leaves its temp file behind; removeStaleTempFiles cleans those up.
  */
-export async function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
+export async function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o644, checks: AtomicWriteChecks = {}): Promise<void> {
   const dir = path.dirname(file);
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', mode);
+  const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode);
   try {
+    await checks.beforeWrite?.(handle);
     await handle.writeFile(data);
     await handle.sync();
   } catch (error) {
@@ -23,6 +32,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, m
   }
   await handle.close();
   try {
+    await checks.beforeRename?.();
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true });

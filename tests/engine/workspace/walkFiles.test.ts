@@ -76,6 +76,41 @@ describe('walkFiles', () => {
     expect([...(await listFiles(root))].sort()).toEqual(fromGit);
   });
 
+  it('agrees with git when a deeper .gitignore re-includes a folder that a shallower one ignores by name', async (context) => {
+    const root = await tempFolder();
+    await writeTree(root, {
+      '.gitignore': 'build/\n*.tmp\n',
+      'build/out.js': '',
+      'src/.gitignore': '!build/\n',
+      'src/build/kept.js': '',
+      'src/build/scratch.tmp': '',
+      'src/app.ts': '',
+    });
+    const fromGit = gitVisibleFiles(root);
+    if (fromGit === null) {
+      context.skip('no git binary on PATH to compare with');
+      return;
+    }
+    expect(fromGit).toContain('src/build/kept.js');
+    expect([...(await listFiles(root))].sort()).toEqual(fromGit);
+  });
+
+  it('walks a subfolder with the .gitignore files above it applied', async () => {
+    const root = await tempFolder();
+    await writeTree(root, project);
+    const found: string[] = [];
+    for await (const file of walkFiles(root, { from: 'src/lib' })) found.push(file.relPath);
+    expect(found).toEqual(['src/lib/code.ts', 'src/lib/local-only/y.ts']);
+  });
+
+  it('walks a folder that .gitignore ignores when asked for it by name, applying only the .gitignore files inside it', async () => {
+    const root = await tempFolder();
+    await writeTree(root, { '.gitignore': 'build/\n*.log\n', 'build/out.js': '', 'build/trace.log': '', 'build/.gitignore': '*.map\n', 'build/out.js.map': '' });
+    const found: string[] = [];
+    for await (const file of walkFiles(root, { from: 'build' })) found.push(file.relPath);
+    expect(found).toEqual(['build/.gitignore', 'build/out.js', 'build/trace.log']);
+  });
+
   it('never enters .git/ or .workbench/, at any depth, whatever .gitignore says', async () => {
     const root = await tempFolder();
     await writeTree(root, {

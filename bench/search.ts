@@ -1,0 +1,143 @@
+import { spawnSync } from 'node:child_process';
+import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { candidateFiles } from '../engine/search/candidateFiles.js';
+import { searchFiles } from '../engine/tools/searchFiles.js';
+import { benchToolContext, ensureRipgrep, format, interleavedMedians } from './tools.js';
+
+/** Bump when the generated tree changes, so a stale cached tree is not reused. */
+const treeVersion = 'v1';
+const targetBytes = 200 * 1024 * 1024;
+const pattern = 'retry(Count|Delay)\\s*=\\s*\\d+';
+const plantedLine = (n: number) => `    const retry${n % 2 ? 'Count' : 'Delay'} = ${n % 900};`;
+
+/** A small seeded generator, so every run builds the same tree. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const words = ('user account order item cart price total amount value count index list map set queue cache store state ' +
+  'event handler request response client server session token config option setting path file folder name label title ' +
+  'message error result status level range limit offset page size width height color style theme layout view model ' +
+  'record field column row table query filter sort group key hash node tree edge graph parse render format load save').split(' ');
+
+/** Source-like lines: declarations, calls, conditions, comments, imports, closing braces. */
+function linePool(next: () => number, count: number): string[] {
+  const word = () => words[Math.floor(next() * words.length)]!;
+  const Word = () => word().replace(/^./, (c) => c.toUpperCase());
+  const templates = [
+    () => `  const ${word()}${Word()} = ${word()}${Word()}(${word()}, ${Math.floor(next() * 1000)});`,
+    () => `  if (${word()}.${word()} > ${Math.floor(next() * 100)}) return ${word()}${Word()};`,
+    () => `  // ${word()} ${word()} ${word()} ${word()} ${word()} ${word()} ${word()}`,
+    () => `import { ${Word()}${Word()} } from './${word()}/${word()}${Word()}.js';`,
+    () => `export function ${word()}${Word()}(${word()}: ${Word()}, ${word()}: number): ${Word()} | null {`,
+    () => `    ${word()}${Word()}.push({ ${word()}: ${word()}, ${word()}: '${word()} ${word()}' });`,
+    () => '  }',
+    () => '',
+  ];
+  return Array.from({ length: count }, () => templates[Math.floor(next() * templates.length)]!());
+}
+
+function fileText(next: () => number, lines: readonly string[], bytes: number, plant: boolean): string {
+  const out: string[] = [];
+  let size = 0;
+  const plantAt = plant ? Math.floor(next() * (bytes / 40)) : -1;
+  while (size < bytes) {
+    const line = out.length === plantAt ? plantedLine(out.length) : lines[Math.floor(next() * lines.length)]!;
+    out.push(line);
+    size += line.length + 1;
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** Mostly small files, some medium, a few large; the odd one is very large. */
+function fileSize(next: () => number): number {
+  const roll = next();
+  if (roll < 0.0003) return 4_000_000 + Math.floor(next() * 6_000_000);
+  if (roll < 0.02) return 64_000 + Math.floor(next() * 500_000);
+  if (roll < 0.27) return 8_000 + Math.floor(next() * 32_000);
+  return 300 + Math.floor(next() * 7_700);
+}
+
+/**
+ * About 200 MB of searchable source in nested packages, plus what must not be searched: an ignored
+ * node_modules/, generated files ignored by nested .gitignore files, and binary files; all of them hold
+ * matches too, so a search that reads them reports a different count from ripgrep.
+ */
+async function generateTree(root: string): Promise<void> {
+  const next = random(42);
+  const lines = linePool(next, 20_000);
+  await mkdir(root, { recursive: true });
+  await writeFile(path.join(root, '.gitignore'), 'node_modules/\n*.log\n');
+  let written = 0;
+  for (let folder = 0; written < targetBytes; folder += 1) {
+    const dir = path.join(root, `pkg${folder % 40}`, `src${Math.floor(folder / 40) % 8}`, `mod${folder}`);
+    await mkdir(dir, { recursive: true });
+    if (folder % 25 === 0) {
+      await writeFile(path.join(dir, '.gitignore'), '*.gen.ts\n');
+      await writeFile(path.join(dir, 'schema.gen.ts'), fileText(next, lines, 20_000, true));
+    }
+    if (folder % 30 === 0) await writeFile(path.join(dir, 'icon.bin'), Buffer.concat([Buffer.from([0x89, 0, 1, 2]), Buffer.from(fileText(next, lines, 30_000, true))]));
+    const files = Array.from({ length: 12 }, (_, index) =>
+      index === 11 ? { name: 'trace.log', size: 2_000, plant: true } : { name: `f${index}.ts`, size: fileSize(next), plant: next() < 0.03 },
+    );
+    await Promise.all(files.map((file) => writeFile(path.join(dir, file.name), fileText(next, lines, file.size, file.plant))));
+    written += files.reduce((sum, file) => sum + file.size, 0);
+  }
+  const ignored = path.join(root, 'node_modules', 'dep');
+  await mkdir(ignored, { recursive: true });
+  await Promise.all(Array.from({ length: 400 }, (_, index) => writeFile(path.join(ignored, `m${index}.js`), fileText(next, lines, 50_000, true))));
+}
+
+/** The generated tree, reused from an earlier run of the same version (it takes a while to write). */
+async function benchTree(): Promise<string> {
+  const root = path.join(os.tmpdir(), `rpi-bench-search-${treeVersion}`);
+  const done = `${root}.complete`;
+  if (await access(done).then(() => true, () => false)) return root;
+  await rm(root, { recursive: true, force: true });
+  console.log(`bench: writing a ~200 MB tree to ${root} (kept for later runs)…`);
+  await generateTree(root);
+  await writeFile(done, '');
+  return root;
+}
+
+/** The files a search of `root` reads (.gitignore honoured) and their total size. */
+async function searchedSize(root: string): Promise<{ files: number; mb: string }> {
+  let files = 0;
+  let bytes = 0;
+  for await (const relPath of candidateFiles({ root, from: '', signal: new AbortController().signal })) {
+    files += 1;
+    bytes += (await stat(path.join(root, relPath))).size;
+  }
+  return { files, mb: (bytes / 1024 / 1024).toFixed(0) };
+}
+
+/** search_files on the tree against `rg` on the same tree, median of 5 runs each, page cache warm for both. */
+export async function benchSearch(): Promise<void> {
+  const rg = ensureRipgrep();
+  const root = await benchTree();
+  const context = await benchToolContext(root);
+  const args = searchFiles.parameters.parse({ pattern, max_results: 1000 });
+  const engine = () => searchFiles.run(args, context);
+  const rgArgs = ['--hidden', '--no-require-git', pattern, root];
+  const reference = () => spawnSync(rg, rgArgs, { encoding: 'utf8', maxBuffer: 1 << 28 });
+
+  const coldStart = performance.now();
+  const ours = Number(/^([\d,]+) matching lines? in/.exec(await engine())?.[1]?.replace(/,/g, '') ?? NaN);
+  const coldMs = performance.now() - coldStart;
+  const theirs = reference().stdout.split('\n').filter(Boolean).length;
+  const [engineMs = 0, rgMs = 0] = await interleavedMedians(5, [engine, reference]);
+  const searched = await searchedSize(root);
+  console.log(`search /${pattern}/, ${searched.files.toLocaleString('en-US')} files, ${searched.mb} MB not ignored (reference: rg ${rgArgs.slice(0, 2).join(' ')} PATTERN ROOT)`);
+  console.log(`  engine search_files  ${format(engineMs)}  (${ours} matching lines; first run, starting its workers: ${format(coldMs)})`);
+  console.log(`  rg                   ${format(rgMs)}  (${theirs} matching lines)`);
+  console.log(`  ratio engine / rg    ${(engineMs / rgMs).toFixed(2)}×`);
+  console.log(`  match counts ${ours === theirs ? 'agree' : 'DIFFER'}`);
+}

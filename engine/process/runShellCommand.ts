@@ -1,0 +1,165 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
+import { killProcessTree } from './killProcessTree.js';
+import { LineLog } from './lineLog.js';
+import { OutputCapture, type OutputCaptureLimits } from './outputCapture.js';
+
+export interface RunShellCommandOptions {
+  readonly command: string;
+  /** Absolute path of the folder to run in. */
+  readonly cwd: string;
+  /** The child's whole environment; nothing is added from this process's own. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  /** Aborting stops the command and its processes, as the timeout does. */
+  readonly signal: AbortSignal;
+  /** Receives output lines as they arrive, up to a budget. */
+  readonly log: (line: string) => void;
+  readonly output: OutputCaptureLimits;
+  /** How long the processes get after SIGTERM before SIGKILL; killProcessTree's default when left out. */
+  readonly graceMs?: number;
+  /**
+   * How long the output may stay open once the shell has exited — a background process still holding
+   * it — before the rest of the process group is stopped and the command counts as finished.
+   */
+  readonly drainMs?: number;
+}
+
+export type StopReason = 'timeout' | 'cancel';
+
+export interface CommandOutcome {
+  /** The shell's exit code; null when a signal ended it. */
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  /** From start until the shell exited. */
+  readonly durationMs: number;
+  /** Why the workbench stopped the command, when it did. */
+  readonly stoppedBy: StopReason | null;
+  /** stdout and stderr interleaved in arrival order: all of it, or its head and tail around a note. */
+  readonly output: string;
+  readonly outputBytes: number;
+  /** Processes that were still running when the shell exited (background jobs) and were stopped then. */
+  readonly leftoversStopped: number;
+}
+
+/** The shell could not be started at all, e.g. because the folder does not exist. */
+export class CommandStartError extends Error {
+  override name = 'CommandStartError';
+}
+
+const defaultDrainMs = 500;
+const maxLogLines = 5000;
+const maxLogLineChars = 2000;
+
+/**
+ * Runs `command` through the platform shell (/bin/sh -c, or cmd.exe /d /s /c on Windows) with stdin
+ * closed, in a process group of its own so the whole group can be stopped. Stopped at the timeout or on
+ * abort with every process it started; processes left behind when the shell exits are stopped too.
+ * Resolves only once those processes are gone (or SIGKILL has been sent), never later than the drain
+ * window after the shell exits, even when an escaped descendant keeps the output open.
+ * Throws CommandStartError when the shell cannot start.
+ */
+export async function runShellCommand(options: RunShellCommandOptions): Promise<CommandOutcome> {
+  const started = performance.now();
+  const child = spawnShell(options);
+  const pid = await startOf(child, options.cwd);
+  const capture = new OutputCapture(options.output);
+  const lines = new LineLog({ log: options.log, maxLines: maxLogLines, maxLineChars: maxLogLineChars });
+  for (const [name, stream] of [['stdout', child.stdout], ['stderr', child.stderr]] as const) {
+    stream.on('data', (chunk: Buffer) => {
+      capture.add(chunk);
+      lines.write(name, chunk);
+    });
+  }
+  const outputClosed = Promise.all([closeOf(child.stdout), closeOf(child.stderr)]);
+  const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
+  const stop = stopAtTimeoutOrAbort({ pid, ...options });
+
+  const [exitCode, signal] = await exited;
+  const durationMs = performance.now() - started;
+  stop.disarm();
+  await stop.done();
+  const drainMs = options.drainMs ?? defaultDrainMs;
+  await settledWithin(outputClosed, drainMs);
+  const leftoversStopped = await killProcessTree({ pid, graceMs: options.graceMs, rootExited: true });
+  await settledWithin(outputClosed, drainMs);
+  child.stdout.destroy();
+  child.stderr.destroy();
+  lines.end();
+  return { exitCode, signal, durationMs, stoppedBy: stop.reason(), output: capture.text(), outputBytes: capture.totalBytes, leftoversStopped };
+}
+
+type ShellProcess = ChildProcessByStdio<null, Readable, Readable>;
+
+function spawnShell({ command, cwd, env }: RunShellCommandOptions): ShellProcess {
+  const windows = process.platform === 'win32';
+  const [file, args] = windows ? ['cmd.exe', ['/d', '/s', '/c', `"${command}"`]] : ['/bin/sh', ['-c', command]];
+  return spawn(file, args, {
+    cwd,
+    env: { ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: !windows,
+    windowsHide: true,
+    windowsVerbatimArguments: windows,
+  });
+}
+
+/** Resolves with the shell's pid once it runs; a failure to start becomes a CommandStartError. */
+async function startOf(child: ShellProcess, cwd: string): Promise<number> {
+  const failure = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
+    child.once('spawn', () => resolve(null));
+    child.once('error', resolve);
+  });
+  if (failure === null && child.pid !== undefined) return child.pid;
+  const folder = await stat(cwd).catch(() => null);
+  if (!folder) throw new CommandStartError(`Could not start the command: the folder ${cwd} does not exist.`);
+  if (!folder.isDirectory()) throw new CommandStartError(`Could not start the command: ${cwd} is not a folder.`);
+  throw new CommandStartError(`Could not start the command: ${failure?.message ?? 'the shell did not start'}.`);
+}
+
+interface Stop {
+  /** Why the tree was stopped, or null when it was not. */
+  reason(): StopReason | null;
+  /** No stop starts after this; the shell has exited. */
+  disarm(): void;
+  /** Settles when a stop that began has finished (at once when none did). */
+  done(): Promise<unknown>;
+}
+
+function stopAtTimeoutOrAbort({ pid, timeoutMs, signal, graceMs }: RunShellCommandOptions & { pid: number }): Stop {
+  let reason: StopReason | null = null;
+  let stopping: Promise<unknown> = Promise.resolve();
+  const stop = (why: StopReason) => {
+    if (reason !== null) return;
+    reason = why;
+    stopping = killProcessTree({ pid, graceMs });
+    stopping.catch(() => {});
+  };
+  const timer = setTimeout(() => stop('timeout'), timeoutMs);
+  const onAbort = () => stop('cancel');
+  signal.addEventListener('abort', onAbort, { once: true });
+  if (signal.aborted) onAbort();
+  return {
+    reason: () => reason,
+    disarm: () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    },
+    done: () => stopping,
+  };
+}
+
+function closeOf(stream: Readable): Promise<void> {
+  return new Promise((resolve) => stream.once('close', () => resolve()));
+}
+
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  const timer = new AbortController();
+  try {
+    await Promise.race([promise, delay(ms, undefined, { signal: timer.signal })]);
+  } finally {
+    timer.abort();
+  }
+}

@@ -1,0 +1,238 @@
+import type * as NodeFs from 'node:fs';
+import type { MessagePort } from 'node:worker_threads';
+
+/** The regex as `new RegExp(source, flags)` takes it; flags always include 'g' and 'm'. */
+export interface RegexSpec {
+  source: string;
+  flags: string;
+  /** Text every match contains (see requiredLiteral); a file without it is not run through the regex. */
+  literal: { text: string; /** Offset of its rarest byte (see rarestByteOffset), the one searched for. */ anchor: number } | null;
+}
+
+/** One search as its workers see it; it comes with every batch, as a worker serves many searches in turn. */
+export interface MatchJob {
+  /** Tells searches apart, so a worker sets up each regex once. */
+  id: number;
+  /** Real path of the workspace root; files are opened below it and must still be inside once open. */
+  root: string;
+  regex: RegexSpec;
+  /** Matches a batch needs at most: the files of a batch are contiguous in search order. */
+  limit: number;
+  maxLineChars: number;
+  /** A NUL byte in this many leading bytes makes a file binary. */
+  sniffLength: number;
+  /** Larger files are read and searched in pieces of about this size, cut at line ends. */
+  chunkBytes: number;
+}
+
+export interface MatchWorkerData {
+  /** Int32Array [sequence number + 1 of the file being searched (0: idle), when it began: ms since `epoch`, wrapping]. */
+  progress: SharedArrayBuffer;
+  epoch: number;
+}
+
+export interface MatchBatch {
+  id: number;
+  job: MatchJob;
+  /** Sequence number of the first file, for the progress slots. */
+  first: number;
+  /** Paths from the root, '/' separators. */
+  files: string[];
+}
+
+export interface FileMatches {
+  path: string;
+  /** Line numbers (1-based) and their text, in line order. */
+  lines: number[];
+  texts: string[];
+}
+
+export interface BatchResult {
+  id: number;
+  matches: FileMatches[];
+  /** Text files searched; the rest of the batch was binary, unreadable, or skipped after `limit`. */
+  searched: number;
+  binary: number;
+  unreadable: number;
+}
+
+type Found = Omit<FileMatches, 'path'>;
+
+/** Which file of the search a worker is on, and how many matches it may still take. */
+interface Place {
+  sequence: number;
+  limit: number;
+}
+
+export interface MatchWorkerDeps {
+  fs: typeof NodeFs;
+  port: MessagePort;
+  data: MatchWorkerData;
+}
+
+/**
+ * The body of a search worker thread. It runs from its own source text (see workerSource), so it
+ * must stay self-contained: no imports, no module-level values, everything through `deps`. That is
+ * what lets the same code run under tsx or vitest and inside the esbuild CJS bundles.
+ */
+export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
+  const progress = new Int32Array(data.progress);
+  const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0 } = fs.constants;
+  const openFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
+  let buffer = Buffer.allocUnsafe(256 * 1024);
+  let search: Prepared | undefined;
+
+  interface Prepared {
+    job: MatchJob;
+    regex: RegExp;
+    literal: { bytes: Buffer; anchor: number } | null;
+    rootPrefix: string;
+  }
+
+  port.on('message', (batch: MatchBatch) => {
+    if (batch.job.id !== search?.job.id) search = prepare(batch.job);
+    const result = searchBatch(search, batch);
+    Atomics.store(progress, 0, 0);
+    port.postMessage(result);
+  });
+
+  function prepare(job: MatchJob): Prepared {
+    const { regex, root } = job;
+    return {
+      job,
+      regex: new RegExp(regex.source, regex.flags),
+      literal: regex.literal && { bytes: Buffer.from(regex.literal.text), anchor: regex.literal.anchor },
+      rootPrefix: root.endsWith('/') || root.endsWith('\\') ? root : `${root}/`,
+    };
+  }
+
+  function searchBatch(search: Prepared, batch: MatchBatch): BatchResult {
+    const result: BatchResult = { id: batch.id, matches: [], searched: 0, binary: 0, unreadable: 0 };
+    let found = 0;
+    for (let index = 0; index < batch.files.length && found < search.job.limit; index += 1) {
+      const path = batch.files[index]!;
+      const outcome = searchFile(search, path, { sequence: batch.first + index, limit: search.job.limit - found });
+      if (outcome === 'binary') result.binary += 1;
+      else if (outcome === 'unreadable') result.unreadable += 1;
+      else {
+        result.searched += 1;
+        if (outcome.lines.length > 0) result.matches.push({ path, ...outcome });
+        found += outcome.lines.length;
+      }
+    }
+    return result;
+  }
+
+  function searchFile(search: Prepared, path: string, place: Place): Found | 'binary' | 'unreadable' {
+    let fd: number;
+    try {
+      fd = fs.openSync(search.rootPrefix + path, openFlags);
+    } catch {
+      return 'unreadable';
+    }
+    try {
+      return isInside(search.rootPrefix, fd) ? searchOpenFile(search, fd, place) : 'unreadable';
+    } catch {
+      return 'unreadable';
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /** Where the descriptor really points (Linux /proc), so a folder swapped for a symlink is caught. */
+  function isInside(rootPrefix: string, fd: number): boolean {
+    let real: string;
+    try {
+      real = fs.readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      return true;
+    }
+    return real.startsWith(rootPrefix);
+  }
+
+  /**
+   * Reads the file into the worker's buffer, whole when it fits in `chunkBytes`, else in pieces cut at
+   * line ends, and matches each piece. Most files fit the first read, so the size is asked only when not.
+   */
+  function searchOpenFile(search: Prepared, fd: number, { sequence, limit }: Place): Found | 'binary' {
+    const { job } = search;
+    const found: Found = { lines: [], texts: [] };
+    let carried = 0;
+    let firstLine = 1;
+    for (let first = true; ; first = false) {
+      Atomics.store(progress, 0, sequence + 1);
+      Atomics.store(progress, 1, (Date.now() - data.epoch) | 0);
+      const end = carried + fs.readSync(fd, buffer, carried, buffer.length - carried, null);
+      if (first && buffer.subarray(0, Math.min(end, job.sniffLength)).includes(0)) return 'binary';
+      const atEnd = end < buffer.length;
+      if (!atEnd && buffer.length < job.chunkBytes) {
+        const larger = Buffer.allocUnsafe(Math.min(job.chunkBytes, Math.max(fs.fstatSync(fd).size + 1, buffer.length * 2)));
+        buffer.copy(larger, 0, 0, end);
+        buffer = larger;
+        carried = end;
+        continue;
+      }
+      const cut = atEnd ? end : buffer.lastIndexOf(10, end - 1) + 1 || end;
+      if (mayMatch(search, cut)) matchLines(search, buffer.toString('utf8', 0, cut), { firstLine, limit, found });
+      if (atEnd || found.lines.length >= limit) return found;
+      firstLine += countNewlines(cut);
+      buffer.copy(buffer, 0, cut, end);
+      carried = end - cut;
+    }
+  }
+
+  /** Whether the first `end` bytes of the buffer hold the literal: found by its rarest byte, checked byte by byte. */
+  function mayMatch({ literal }: Prepared, end: number): boolean {
+    if (!literal) return true;
+    const { bytes, anchor } = literal;
+    const view = buffer.subarray(0, end);
+    for (let at = view.indexOf(bytes[anchor]!, anchor); at !== -1; at = view.indexOf(bytes[anchor]!, at + 1)) {
+      const start = at - anchor;
+      if (start + bytes.length > end) return false;
+      let same = 0;
+      while (same < bytes.length && view[start + same] === bytes[same]) same += 1;
+      if (same === bytes.length) return true;
+    }
+    return false;
+  }
+
+  function countNewlines(end: number): number {
+    let count = 0;
+    for (let at = buffer.indexOf(10); at !== -1 && at < end; at = buffer.indexOf(10, at + 1)) count += 1;
+    return count;
+  }
+
+  /** Adds the lines of `text` where a match starts; one entry per line however many matches it has. */
+  function matchLines({ regex, job }: Prepared, text: string, into: { firstLine: number; limit: number; found: Found }): void {
+    const { limit, found } = into;
+    regex.lastIndex = 0;
+    let line = into.firstLine;
+    let lineStart = 0;
+    while (found.lines.length < limit) {
+      const match = regex.exec(text);
+      if (!match) return;
+      const at = match.index;
+      if (at === text.length && (at === 0 || text.charCodeAt(at - 1) === 10)) return;
+      let newline = text.indexOf('\n', lineStart);
+      while (newline !== -1 && newline < at) {
+        line += 1;
+        lineStart = newline + 1;
+        newline = text.indexOf('\n', lineStart);
+      }
+      const lineEnd = newline === -1 ? text.length : newline;
+      found.lines.push(line);
+      found.texts.push(excerpt(text, { start: lineStart, end: lineEnd, at, maxChars: job.maxLineChars }));
+      regex.lastIndex = Math.max(at + match[0].length, lineEnd + 1);
+      if (regex.lastIndex > text.length) return;
+    }
+  }
+
+  /** The line, or for a long one the part around the match, marked with … where cut. */
+  function excerpt(text: string, { start, end, at, maxChars }: { start: number; end: number; at: number; maxChars: number }): string {
+    const stop = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    if (stop - start <= maxChars) return text.slice(start, stop);
+    const from = Math.max(start, Math.min(at - Math.floor(maxChars / 3), stop - maxChars));
+    const to = from + maxChars;
+    return `${from > start ? '…' : ''}${text.slice(from, to)}${to < stop ? '…' : ''}`;
+  }
+}

@@ -1,0 +1,121 @@
+import type { BatchResult, MatchBatch, MatchJob, RegexSpec } from './matchWorker.js';
+import { borrowWorker, progressEpoch, returnWorker, type SearchWorker } from './workerShelf.js';
+
+export interface MatcherPoolOptions {
+  root: string;
+  regex: RegexSpec;
+  /** Matches any one batch needs at most. */
+  limit: number;
+  workers: number;
+  maxLineChars: number;
+  sniffLength: number;
+  chunkBytes: number;
+  /** Aborting terminates the workers and rejects every pending search with the signal's reason. */
+  signal: AbortSignal;
+}
+
+interface Pending {
+  batch: MatchBatch;
+  resolve: (result: BatchResult) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Lane {
+  lent: SearchWorker;
+  queue: Pending[];
+  detach: () => void;
+}
+
+/** Batches a worker holds at once: one being searched and one waiting, so it never idles between them. */
+const laneDepth = 2;
+let jobs = 0;
+
+/**
+ * The worker threads of one search, fed batches of files. The regex runs off the main thread so a
+ * pattern that backtracks for ever cannot freeze the engine: the pool says which file a worker has
+ * been on for how long (`slowest`), and failing (the signal, or a worker error) terminates the
+ * workers, which stops a regex mid-run. On close, idle workers go back to be reused.
+ */
+export class MatcherPool {
+  private readonly job: MatchJob;
+  private lanes: Lane[];
+  private readonly waitingForRoom: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private ended: { error: unknown } | null = null;
+  private nextBatch = 0;
+  private readonly onAbort = () => this.fail(this.options.signal.reason);
+
+  constructor(private readonly options: MatcherPoolOptions) {
+    const { root, regex, limit, maxLineChars, sniffLength, chunkBytes } = options;
+    this.job = { id: jobs++, root, regex, limit, maxLineChars, sniffLength, chunkBytes };
+    this.lanes = Array.from({ length: options.workers }, () => this.lend(borrowWorker()));
+    options.signal.addEventListener('abort', this.onAbort, { once: true });
+    if (options.signal.aborted) this.onAbort();
+  }
+
+  /** Resolves once a worker can take another batch; rejects once the pool has failed. */
+  room(): Promise<void> {
+    if (this.ended) return Promise.reject(this.ended.error);
+    if (this.lanes.some((lane) => lane.queue.length < laneDepth)) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waitingForRoom.push({ resolve, reject }));
+  }
+
+  /** Searches `files` (paths from the root) on the least busy worker; `first` is the first one's sequence number. */
+  search(files: string[], first: number): Promise<BatchResult> {
+    if (this.ended) return Promise.reject(this.ended.error);
+    const lane = this.lanes.reduce((best, candidate) => (candidate.queue.length < best.queue.length ? candidate : best));
+    const batch: MatchBatch = { id: this.nextBatch++, job: this.job, first, files };
+    return new Promise((resolve, reject) => {
+      lane.queue.push({ batch, resolve, reject });
+      lane.lent.worker.postMessage(batch);
+    });
+  }
+
+  /** The file a worker has been searching the longest right now, or null when all are idle. */
+  slowest(): { path: string; ms: number } | null {
+    const now = Date.now() - progressEpoch;
+    let slowest: { path: string; ms: number } | null = null;
+    for (const { lent, queue } of this.lanes) {
+      const sequence = Atomics.load(lent.progress, 0) - 1;
+      const batch = queue.find(({ batch: { first, files } }) => sequence >= first && sequence < first + files.length)?.batch;
+      const ms = (now - Atomics.load(lent.progress, 1)) | 0;
+      if (batch && (!slowest || ms > slowest.ms)) slowest = { path: batch.files[sequence - batch.first]!, ms };
+    }
+    return slowest;
+  }
+
+  /** Gives idle workers back for later searches and terminates busy ones; pending searches are rejected. */
+  close(): void {
+    if (this.ended) return;
+    for (const lane of this.lanes.filter((candidate) => candidate.queue.length === 0)) {
+      lane.detach();
+      returnWorker(lane.lent);
+    }
+    this.lanes = this.lanes.filter((lane) => lane.queue.length > 0);
+    this.fail(new Error('the search was closed'));
+  }
+
+  private lend(lent: SearchWorker): Lane {
+    const queue: Pending[] = [];
+    const onMessage = (result: BatchResult) => {
+      queue.shift()?.resolve(result);
+      for (const waiter of this.waitingForRoom.splice(0)) waiter.resolve();
+    };
+    const onError = (error: unknown) => this.fail(error);
+    const onExit = (code: number) => this.fail(new Error(`a search worker stopped unexpectedly (exit code ${code})`));
+    lent.worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+    return { lent, queue, detach: () => lent.worker.off('message', onMessage).off('error', onError).off('exit', onExit) };
+  }
+
+  /** Ends the pool: every worker still lent is terminated, whatever it is doing. */
+  private fail(error: unknown): void {
+    if (this.ended) return;
+    this.ended = { error };
+    this.options.signal.removeEventListener('abort', this.onAbort);
+    for (const lane of this.lanes) {
+      lane.detach();
+      void lane.lent.worker.terminate();
+      for (const pending of lane.queue.splice(0)) pending.reject(error);
+    }
+    for (const waiter of this.waitingForRoom.splice(0)) waiter.reject(error);
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * Printable ASCII from most to least frequent in source code, as measured over 80 MB of JavaScript,
+ * TypeScript, JSON and Markdown. Bytes not listed (control bytes, UTF-8 beyond ASCII) are rarer still.
+ */
+const commonFirst = ' etrnosai\nlcudp.mhf,")(g:=y;\tb/*-v0{}A1\'SwxE_`TCk2IPRD|[]ONB34LFjM65&8\\>79U?q!H+V@QG$#zW<KYJXZ^%~';
+
+/**
+ * The offset of the byte in `bytes` least likely to occur in source text. A byte search (memchr) for
+ * it stops least often, so looking for a literal by its rarest byte is several times faster than by
+ * its first, which is what Buffer.indexOf does for short needles.
+ */
+export function rarestByteOffset(bytes: Uint8Array): number {
+  let rarest = 0;
+  let rarestRank = -1;
+  bytes.forEach((byte, offset) => {
+    const index = commonFirst.indexOf(String.fromCharCode(byte));
+    const rank = byte < 0x80 && index !== -1 ? index : commonFirst.length;
+    if (rank > rarestRank) [rarest, rarestRank] = [offset, rank];
+  });
+  return rarest;
+}

@@ -1,0 +1,68 @@
+import { Worker } from 'node:worker_threads';
+import { runMatchWorker, type MatchWorkerData } from './matchWorker.js';
+
+/** A search worker thread and its shared progress slots (see MatchWorkerData). */
+export interface SearchWorker {
+  readonly worker: Worker;
+  readonly progress: Int32Array;
+}
+
+/** The origin of the workers' progress stamps. */
+export const progressEpoch = Date.now();
+
+const maxIdle = 8;
+const idleMs = 60_000;
+const idle: SearchWorker[] = [];
+let idleTimer: NodeJS.Timeout | undefined;
+
+/**
+ * A worker for one search: a kept one if any, else a new one. Workers are kept between searches
+ * because starting one costs tens of milliseconds of CPU, more than many whole searches take.
+ */
+export function borrowWorker(): SearchWorker {
+  const kept = idle.pop();
+  if (!kept) return startWorker();
+  kept.worker.ref();
+  return kept;
+}
+
+/** Takes back a worker with nothing left to do. Kept workers never keep the process alive and end after a minute unused. */
+export function returnWorker(lent: SearchWorker): void {
+  if (idle.length >= maxIdle) {
+    void lent.worker.terminate();
+    return;
+  }
+  lent.worker.unref();
+  idle.push(lent);
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => idle.splice(0).forEach(({ worker }) => void worker.terminate()), idleMs).unref();
+}
+
+function startWorker(): SearchWorker {
+  const progress = new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT);
+  const workerData: MatchWorkerData = { progress, epoch: progressEpoch };
+  const searchWorker = { worker: new Worker(workerSource(), { eval: true, workerData }), progress: new Int32Array(progress) };
+  const forget = () => {
+    const at = idle.indexOf(searchWorker);
+    if (at !== -1) idle.splice(at, 1);
+  };
+  searchWorker.worker.on('error', forget).on('exit', forget);
+  return searchWorker;
+}
+
+let source: string | undefined;
+
+/**
+ * The worker's code as text, run with `eval: true`: a separate worker file could not be found from
+ * inside the esbuild bundles, while a function's own source travels with it. tsx compiles with
+ * keepNames, which wraps nested functions in an `__name` helper; the stub makes that a no-op.
+ */
+function workerSource(): string {
+  source ??= [
+    "'use strict';",
+    'const __name = (target) => target;',
+    "const { parentPort, workerData } = require('node:worker_threads');",
+    `(${runMatchWorker.toString()})({ fs: require('node:fs'), port: parentPort, data: workerData });`,
+  ].join('\n');
+  return source;
+}

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import type { Phase } from '../contract/index.js';
+import type { ToolLog } from '../store/toolLog.js';
+import { PathRefusedError } from '../workspace/pathRules.js';
+import { phaseTools } from './phaseTools.js';
+import { resultForContext } from './resultCap.js';
+import { ToolError, type Tool, type ToolContext } from './tool.js';
+import { toolCatalog } from './toolCatalog.js';
+
+/** One call as the model sent it; `arguments` is JSON text, or an object from servers that send one. */
+export interface ToolCallRequest {
+  name: string;
+  arguments: unknown;
+}
+
+export interface ExecutedToolCall {
+  /** The tool-log id of this call. */
+  id: number;
+  ok: boolean;
+  /** The full result, as stored in the tool log. */
+  result: string;
+  /** What the model reads: the result, or its head and a note naming recall_tool_result and the id. */
+  contextText: string;
+  durationMs: number;
+  /** Set when the call never reached the tool: not allowed in this phase, or arguments that don't fit. */
+  refused?: 'phase' | 'arguments';
+}
+
+export interface ExecuteOptions {
+  phase: Phase;
+  runId: string;
+  context: ToolContext;
+  /** Where every call is recorded; it assigns the ids the model recalls results by. */
+  log: Pick<ToolLog, 'append'>;
+  /** The catalog to look tools up in; the full one unless a test narrows it. */
+  catalog?: ReadonlyMap<string, Tool>;
+}
+
+/**
+ * Runs one tool call from the model: checks the phase allows it, parses and validates its arguments,
+ * runs it, and records it in the tool log. Never throws for anything the model did: every failure is a
+ * result the model can read. A call outside the phase's tool set is refused and logged, never run.
+ */
+export async function executeToolCall(call: ToolCallRequest, options: ExecuteOptions): Promise<ExecutedToolCall> {
+  const started = performance.now();
+  const outcome = await outcomeOf(call, options);
+  const durationMs = Math.round(performance.now() - started);
+  const { id } = await options.log.append({
+    runId: options.runId,
+    phase: options.phase,
+    tool: call.name,
+    args: outcome.args,
+    result: outcome.result,
+    ok: outcome.ok,
+    durationMs,
+    ts: Date.now(),
+  });
+  const contextText = call.name === 'recall_tool_result' ? outcome.result : resultForContext(outcome.result, id);
+  return { id, ok: outcome.ok, result: outcome.result, contextText, durationMs, ...(outcome.refused ? { refused: outcome.refused } : {}) };
+}
+
+interface Outcome {
+  ok: boolean;
+  result: string;
+  args: unknown;
+  refused?: 'phase' | 'arguments';
+}
+
+async function outcomeOf(call: ToolCallRequest, { phase, context, catalog = toolCatalog }: ExecuteOptions): Promise<Outcome> {
+  const allowed = phaseTools[phase];
+  const tool = catalog.get(call.name);
+  if (!tool || !allowed.includes(call.name)) {
+    const known = tool ? `${call.name} is not available in the ${phase} phase` : `there is no tool named "${call.name}"`;
+    const offer = allowed.length ? `Tools you can use now: ${allowed.join(', ')}.` : 'No tools can be used now.';
+    return { ok: false, result: `Refused: ${known}. ${offer}`, args: call.arguments, refused: 'phase' };
+  }
+  const parsed = parseArguments(call.arguments);
+  if (!parsed.ok) return { ok: false, result: `Invalid arguments for ${tool.name}: ${parsed.error}`, args: call.arguments, refused: 'arguments' };
+  const validated = tool.parameters.safeParse(parsed.value);
+  if (!validated.success) {
+    const problems = validated.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
+    return { ok: false, result: `Invalid arguments for ${tool.name}: ${problems}. ${parameterHint(tool)}`, args: parsed.value, refused: 'arguments' };
+  }
+  try {
+    return { ok: true, result: await tool.run(validated.data, context), args: parsed.value };
+  } catch (error) {
+    return { ok: false, result: failureText(tool, error, context.signal), args: parsed.value };
+  }
+}
+
+function parseArguments(raw: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return { ok: true, value: {} };
+  if (typeof raw !== 'string') return isPlainObject(raw) ? { ok: true, value: raw } : { ok: false, error: 'they must be a JSON object.' };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    return { ok: false, error: `they are not valid JSON (${(error as Error).message}). Send one JSON object, e.g. {"path": "src/app.ts"}.` };
+  }
+  return isPlainObject(value) ? { ok: true, value } : { ok: false, error: 'they must be a JSON object, e.g. {"path": "src/app.ts"}.' };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parameterHint(tool: Tool): string {
+  const names = Object.keys(z.toJSONSchema(tool.parameters, { io: 'input' }).properties ?? {});
+  return names.length ? `Parameters of ${tool.name}: ${names.join(', ')}.` : '';
+}
+
+function failureText(tool: Tool, error: unknown, signal: AbortSignal): string {
+  if (error instanceof ToolError || error instanceof PathRefusedError) return error.message;
+  if (signal.aborted) return `${tool.name} was cancelled by the user.`;
+  const code = (error as NodeJS.ErrnoException).code;
+  const message = error instanceof Error ? error.message : String(error);
+  return `${tool.name} failed: ${code ? `${code}: ` : ''}${message}`;
+}

@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { z } from 'zod';
+import type { Workspace } from '../workspace/workspace.js';
+import { fileKindOf, formatSize, sniffLength } from './fileKind.js';
+import { countLines } from './lineReader.js';
+import { ToolError, defineTool } from './tool.js';
+
+/** Past this size the line count is skipped: counting would read the whole file for one number. */
+const lineCountLimit = 64 * 1024 * 1024;
+
+export const getFileInfo = defineTool({
+  name: 'get_file_info',
+  description:
+    'Facts about one file or folder without reading it: type, size, line count, whether it is binary (and what kind), ' +
+    'last modified time, and whether .gitignore ignores it. Use it before read_file on files that may be large or binary.',
+  parameters: z.object({
+    path: z.string().describe('Path relative to the project folder.'),
+  }),
+  mutates: false,
+  async run({ path: requested }, { workspace }) {
+    const target = await workspace.resolve(requested, 'read');
+    const info = await workspace.stat(target).catch(() => null);
+    if (!info) throw new ToolError(`${requested} does not exist.`);
+    const facts: string[] = [];
+    const lexical = requested.replace(/\\/g, '/').replace(/^\.\/+/, '').replace(/\/+$/, '');
+    if (target.rel !== lexical && target.rel !== '') facts.push(`reached through a symlink; real path ${target.rel}`);
+    facts.push(`modified ${info.mtime.toISOString()}`);
+    const ignored = target.rel !== '' && (await isIgnored(workspace, target.rel, info.isDirectory()));
+    if (ignored) facts.push('ignored by .gitignore');
+    if (info.isDirectory()) {
+      const entries = await workspace.list(target);
+      return [`${requested}: folder with ${entries.length} entries`, ...facts].join('\n');
+    }
+    const handle = await workspace.openForRead(target);
+    try {
+      const head = Buffer.alloc(Math.min(sniffLength, info.size));
+      await handle.read(head, 0, head.length, 0);
+      const kind = fileKindOf(head);
+      const size = `${formatSize(info.size)} (${info.size.toLocaleString('en-US')} bytes)`;
+      if (kind.binary) return [`${requested}: binary file, ${kind.description}, ${size}`, ...facts].join('\n');
+      const lines = info.size > lineCountLimit ? 'line count skipped (over 64 MB)' : `${(await countLines(handle)).toLocaleString('en-US')} lines`;
+      return [`${requested}: text file, ${size}, ${lines}`, ...facts].join('\n');
+    } finally {
+      await handle.close();
+    }
+  },
+});
+
+async function isIgnored(workspace: Workspace, rel: string, isDirectory: boolean): Promise<boolean> {
+  const parent = path.posix.dirname(rel);
+  const rules = await workspace.ignoreRulesFor(parent === '.' ? '' : parent);
+  return rules.ignores(rel, isDirectory);
+}

@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+import type { Workspace } from '../workspace/workspace.js';
+
+/** What a tool may touch: the folder, the abort signal, earlier results, a line log. Never the session. */
+export interface ToolContext {
+  readonly workspace: Workspace;
+  /** Aborted when the user cancels the run; long tools stop and clean up. */
+  readonly signal: AbortSignal;
+  /** Earlier full results, for recall_tool_result. */
+  readonly recall: (id: number) => Promise<RecalledResult | null>;
+  /** Environment for child processes: the host's, with every secret already removed. */
+  readonly childEnv: Readonly<Record<string, string>>;
+  /** Progress lines a host may show while the tool runs (e.g. command output); not sent to the model. */
+  readonly log: (line: string) => void;
+}
+
+export interface RecalledResult {
+  tool: string;
+  result: string;
+  ok: boolean;
+}
+
+/**
+ * A failure the model should read and can act on ("old_text matches 3 times …"). Anything else a
+ * handler throws is reported as an internal error of the tool.
+ */
+export class ToolError extends Error {
+  override name = 'ToolError';
+}
+
+export interface Tool<Params = unknown> {
+  readonly name: string;
+  /** Written for the model: what the tool does, when to use it, what it returns. */
+  readonly description: string;
+  /** Validated before the handler runs; sent to the model as JSON Schema. */
+  readonly parameters: z.ZodType<Params>;
+  /** Whether it changes the folder or runs a program (needs approval, never in Research or Plan). */
+  readonly mutates: boolean;
+  /** Returns the result text the model reads; throws ToolError or PathRefusedError for failures. */
+  run(args: Params, context: ToolContext): Promise<string>;
+}
+
+/** Defines a tool with its parameter type inferred from the schema. */
+export function defineTool<Schema extends z.ZodType>(tool: Tool<z.output<Schema>> & { parameters: Schema }): Tool<z.output<Schema>> {
+  return tool;
+}

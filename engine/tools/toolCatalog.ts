@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import type { Phase } from '../contract/index.js';
+import { deleteFile } from './deleteFile.js';
+import { editFile } from './editFile.js';
+import { getFileInfo } from './getFileInfo.js';
+import { getFileMap } from './getFileMap.js';
+import { listFiles } from './listFiles.js';
+import { moveFile } from './moveFile.js';
+import { phaseTools } from './phaseTools.js';
+import { readFile } from './readFile.js';
+import { recallToolResult } from './recallToolResult.js';
+import { runCommand } from './runCommand.js';
+import { searchFiles } from './searchFiles.js';
+import type { Tool } from './tool.js';
+import { writeFile } from './writeFile.js';
+
+/** Every tool of DESIGN §5, by name. */
+export const toolCatalog: ReadonlyMap<string, Tool> = new Map(
+  [listFiles, getFileInfo, getFileMap, readFile, searchFiles, recallToolResult, writeFile, editFile, deleteFile, moveFile, runCommand].map(
+    (tool) => [tool.name, tool as Tool],
+  ),
+);
+
+/** The tools a phase may call, in catalog order. */
+export function toolsForPhase(phase: Phase): Tool[] {
+  const allowed = new Set(phaseTools[phase]);
+  return [...toolCatalog.values()].filter((tool) => allowed.has(tool.name));
+}
+
+/** A tool as the Chat Completions API takes it: name, description, JSON Schema of the parameters. */
+export interface ToolDefinition {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+export function toolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
+  return tools.map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: parametersSchema(tool) },
+  }));
+}
+
+function parametersSchema(tool: Tool): Record<string, unknown> {
+  // 'input' so that parameters with defaults are optional for the model, as they are for the handler.
+  const { $schema: _, ...schema } = z.toJSONSchema(tool.parameters, { io: 'input' });
+  return schema;
+}

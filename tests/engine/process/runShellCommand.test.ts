@@ -1,0 +1,94 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CommandStartError, runShellCommand, type RunShellCommandOptions } from '../../../engine/process/runShellCommand.js';
+import { useTempFolders } from '../../support/tempFolder.js';
+import { processTreeScript, recordedPids, survivors, useProcessCleanup, watchedLog } from './processProbe.js';
+
+function options(cwd: string, command: string, overrides: Partial<RunShellCommandOptions> = {}): RunShellCommandOptions {
+  return {
+    command,
+    cwd,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    timeoutMs: 20_000,
+    signal: new AbortController().signal,
+    log: () => {},
+    output: { headBytes: 1024, tailBytes: 1024 },
+    graceMs: 200,
+    ...overrides,
+  };
+}
+
+describe.skipIf(process.platform === 'win32')('runShellCommand', () => {
+  const tempFolder = useTempFolders();
+  const cleanUp = useProcessCleanup();
+
+  it('reports exit code, output of both streams and duration', async () => {
+    const root = await tempFolder();
+    const outcome = await runShellCommand(options(root, 'echo out; echo err >&2; exit 3'));
+    expect(outcome).toMatchObject({ exitCode: 3, signal: null, stoppedBy: null, outputBytes: 8, leftoversStopped: 0 });
+    expect(outcome.output.split('\n').sort()).toEqual(['', 'err', 'out']);
+    expect(outcome.durationMs).toBeGreaterThan(0);
+  });
+
+  it('gives the child exactly the environment it is handed', async () => {
+    const root = await tempFolder();
+    const outcome = await runShellCommand(options(root, 'env', { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ONLY: 'this' } }));
+    const names = outcome.output.trim().split('\n').map((line) => line.split('=')[0]);
+    expect(names).toContain('ONLY');
+    expect(names).not.toContain('HOME');
+  });
+
+  it('logs lines while the command still runs', async () => {
+    const root = await tempFolder();
+    const watched = watchedLog();
+    const running = runShellCommand(options(root, 'echo first; while [ ! -e go ]; do sleep 0.05; done; echo second', { log: watched.log }));
+    await watched.seen('first');
+    await writeFile(path.join(root, 'go'), '');
+    await running;
+    expect(watched.lines).toEqual(['first', 'second']);
+  });
+
+  it('stops the whole tree at the timeout, with SIGKILL when SIGTERM is ignored', async () => {
+    const root = cleanUp(await tempFolder());
+    const watched = watchedLog();
+    const running = runShellCommand(options(root, await processTreeScript(root, { ignoreTerm: true }), { timeoutMs: 1000, log: watched.log }));
+    await watched.seen('ready');
+    const outcome = await running;
+    expect(outcome).toMatchObject({ exitCode: null, signal: 'SIGKILL', stoppedBy: 'timeout', output: 'ready\n' });
+    expect(Object.keys(await recordedPids(root))).toHaveLength(5);
+    expect(await survivors(root)).toEqual({});
+  });
+
+  it('stops the whole tree on abort', async () => {
+    const root = cleanUp(await tempFolder());
+    const watched = watchedLog();
+    const abort = new AbortController();
+    const running = runShellCommand(options(root, await processTreeScript(root, { ignoreTerm: false }), { signal: abort.signal, log: watched.log }));
+    await watched.seen('ready');
+    abort.abort();
+    expect(await running).toMatchObject({ signal: 'SIGTERM', stoppedBy: 'cancel' });
+    expect(await survivors(root)).toEqual({});
+  });
+
+  it('stops background processes still running when the shell exits, and does not wait for them', async () => {
+    const root = cleanUp(await tempFolder());
+    const outcome = await runShellCommand(options(root, 'sleep 300 & echo $! > background.pid; echo done'));
+    expect(outcome).toMatchObject({ exitCode: 0, stoppedBy: null, output: 'done\n', leftoversStopped: 1 });
+    expect(await survivors(root)).toEqual({});
+  });
+
+  it('finishes within the drain window when an escaped process keeps the output open', async () => {
+    const root = cleanUp(await tempFolder());
+    const command = "setsid sh -c 'echo $$ > escaped.pid; exec sleep 300' & while [ ! -s escaped.pid ]; do sleep 0.05; done; echo done";
+    const outcome = await runShellCommand(options(root, command, { drainMs: 100 }));
+    expect(outcome).toMatchObject({ exitCode: 0, output: 'done\n' });
+  });
+
+  it('throws CommandStartError naming the folder when it does not exist', async () => {
+    const missing = path.join(await tempFolder(), 'missing');
+    const error: unknown = await runShellCommand(options(missing, 'true')).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(CommandStartError);
+    expect((error as Error).message).toBe(`Could not start the command: the folder ${missing} does not exist.`);
+  });
+});

@@ -41,7 +41,8 @@ export function returnWorker(lent: SearchWorker): void {
 function startWorker(): SearchWorker {
   const progress = new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT);
   const workerData: MatchWorkerData = { progress, epoch: progressEpoch };
-  const searchWorker = { worker: new Worker(workerSource(), { eval: true, workerData }), progress: new Int32Array(progress) };
+  // execArgv: [] because the worker's source is plain CommonJS: the host's flags (a loader, --input-type=module) must not apply to it.
+  const searchWorker = { worker: new Worker(workerSource(), { eval: true, workerData, execArgv: [] }), progress: new Int32Array(progress) };
   const forget = () => {
     const at = idle.indexOf(searchWorker);
     if (at !== -1) idle.splice(at, 1);

@@ -10,13 +10,13 @@ const repoRoot = path.resolve(import.meta.dirname, '../../..');
 /** The options scripts/build-node.mjs bundles dist/cli/main.cjs and dist/electron/main.cjs with. */
 const buildNodeOptions = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, packages: 'external' } as const;
 
-/** A tiny program that runs search_files the way the CLI would: argv[2] is the folder, argv[3] the pattern. */
+/** A tiny program that runs search_files the way the CLI would: its last two arguments are the folder and the pattern. */
 const entry = `
 import { searchFiles } from './engine/tools/searchFiles.js';
 import { Workspace } from './engine/workspace/workspace.js';
 
 void (async () => {
-  const [folder, pattern] = process.argv.slice(2);
+  const [folder, pattern] = process.argv.slice(-2);
   const workspace = await Workspace.at(folder!);
   const context = { workspace, signal: new AbortController().signal, recall: async () => null, childEnv: {}, log: () => {} };
   process.stdout.write(await searchFiles.run(searchFiles.parameters.parse({ pattern }), context));
@@ -42,5 +42,13 @@ describe('search worker in the esbuild bundles', () => {
       env: { ...process.env, NODE_PATH: path.join(repoRoot, 'node_modules') },
     });
     expect(run.stdout).toBe('1 matching line in 1 file:\nsrc/a.ts:1: export const needle = 1;');
+
+    // Workers inherit the host's Node flags; an ES-module host (as `npm run bench` is) must not make the worker ESM.
+    const fromModuleHost = await promisify(execFile)(
+      process.execPath,
+      ['--input-type=module', '-e', `await import(${JSON.stringify(outfile)})`, path.join(dir, 'project'), 'need(le)'],
+      { env: { ...process.env, NODE_PATH: path.join(repoRoot, 'node_modules') } },
+    );
+    expect(fromModuleHost.stdout).toBe(run.stdout);
   });
 });

@@ -3,6 +3,7 @@ import { MatcherPool } from './matcherPool.js';
 import type { RegexSpec } from './matchWorker.js';
 import { OrderedResults, type SearchTally } from './orderedResults.js';
 import { SearchTimeoutError } from './searchErrors.js';
+import { sniffLength } from '../tools/fileKind.js';
 
 export interface SearchLimits {
   /** How long the regex may spend on one file (or one `chunkBytes` piece of a large one). */
@@ -25,8 +26,6 @@ export const defaultSearchLimits: SearchLimits = {
   chunkBytes: 8 * 1024 * 1024,
 };
 
-/** Leading bytes that decide text or binary, as git and ripgrep judge it (a NUL byte means binary). */
-const sniffLength = 8192;
 
 export interface SearchRequest {
   /** Real path of the workspace root. */

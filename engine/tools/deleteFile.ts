@@ -11,7 +11,7 @@ export const deleteFile = defineTool({
   mutates: true,
   async run({ path }, { workspace }) {
     const target = await workspace.resolve(path, 'write', { followLink: false });
-    const info = await workspace.stat(target).catch(() => null);
+    const info = await workspace.statIfExists(target);
     if (!info) throw new ToolError(`${path} does not exist, so there is nothing to delete.`);
     const what = info.isSymbolicLink()
       ? `symlink ${target.rel} (what it points to is kept)`

@@ -1,3 +1,5 @@
+import type { FileHandle } from 'node:fs/promises';
+
 /** What a file's first bytes say it is; the name is shown to the model when a binary file is refused. */
 const signatures: readonly { name: string; bytes: readonly number[]; at?: number }[] = [
   { name: 'PNG image', bytes: [0x89, 0x50, 0x4e, 0x47] },
@@ -17,6 +19,13 @@ const signatures: readonly { name: string; bytes: readonly number[]; at?: number
 export const sniffLength = 8192;
 
 export type FileKind = { binary: false } | { binary: true; description: string };
+
+/** Judges an open file by its first `sniffLength` bytes. */
+export async function sniffFileKind(handle: FileHandle): Promise<FileKind> {
+  const head = Buffer.alloc(sniffLength);
+  const { bytesRead } = await handle.read(head, 0, sniffLength, 0);
+  return fileKindOf(head.subarray(0, bytesRead));
+}
 
 /** Judges a file by its first `sniffLength` bytes. */
 export function fileKindOf(head: Uint8Array): FileKind {

@@ -16,10 +16,7 @@ export interface ListableFolder {
 export async function listableFolder(workspace: Workspace, requested: string): Promise<ListableFolder> {
   const target = await workspace.resolve(requested, 'read');
   refuseHiddenFolder(target, 'listed');
-  const info = await workspace.stat(target).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
-    throw error;
-  });
+  const info = await workspace.statIfExists(target);
   if (!info) throw new ToolError(`${requested} does not exist. Use list_files on its parent folder to see what is there.`);
   if (!info.isDirectory()) {
     throw new ToolError(`${requested} is a file, not a folder. Use get_file_info for its size and line count, or read_file to read it.`);

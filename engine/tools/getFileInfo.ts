@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { Workspace } from '../workspace/workspace.js';
-import { fileKindOf, formatSize, sniffLength } from './fileKind.js';
+import { formatSize, sniffFileKind } from './fileKind.js';
 import { countLines } from './lineReader.js';
 import { ToolError, defineTool } from './tool.js';
 
@@ -19,7 +19,7 @@ export const getFileInfo = defineTool({
   mutates: false,
   async run({ path: requested }, { workspace }) {
     const target = await workspace.resolve(requested, 'read');
-    const info = await workspace.stat(target).catch(() => null);
+    const info = await workspace.statIfExists(target);
     if (!info) throw new ToolError(`${requested} does not exist.`);
     const facts: string[] = [];
     const lexical = requested.replace(/\\/g, '/').replace(/^\.\/+/, '').replace(/\/+$/, '');
@@ -33,9 +33,7 @@ export const getFileInfo = defineTool({
     }
     const handle = await workspace.openForRead(target);
     try {
-      const head = Buffer.alloc(Math.min(sniffLength, info.size));
-      await handle.read(head, 0, head.length, 0);
-      const kind = fileKindOf(head);
+      const kind = await sniffFileKind(handle);
       const size = `${formatSize(info.size)} (${info.size.toLocaleString('en-US')} bytes)`;
       if (kind.binary) return [`${requested}: binary file, ${kind.description}, ${size}`, ...facts].join('\n');
       const lines = info.size > lineCountLimit ? 'line count skipped (over 64 MB)' : `${(await countLines(handle)).toLocaleString('en-US')} lines`;

@@ -1,6 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { Workspace } from '../workspace/workspace.js';
-import { fileKindOf, sniffLength } from './fileKind.js';
+import { sniffFileKind } from './fileKind.js';
 import { countLines } from './lineReader.js';
 
 /** 'uncounted': a text file left out of the byte budget, or one that could not be read. */
@@ -45,9 +45,7 @@ async function lineCountOf(workspace: Workspace, relPath: string, countable: boo
     return { kind: 'uncounted' };
   }
   try {
-    const head = Buffer.alloc(sniffLength);
-    const { bytesRead } = await handle.read(head, 0, sniffLength, 0);
-    if (fileKindOf(head.subarray(0, bytesRead)).binary) return { kind: 'binary' };
+    if ((await sniffFileKind(handle)).binary) return { kind: 'binary' };
     return countable ? { kind: 'text', lines: await countLines(handle) } : { kind: 'uncounted' };
   } finally {
     await handle.close();

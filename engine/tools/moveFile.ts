@@ -15,7 +15,7 @@ export const moveFile = defineTool({
   async run({ from, to }, { workspace }) {
     const source = await workspace.resolve(from, 'write', { followLink: false });
     const destination = await workspace.resolve(to, 'write', { followLink: false });
-    if (!(await workspace.stat(source).catch(() => null))) throw new ToolError(`${from} does not exist, so it cannot be moved.`);
+    if (!(await workspace.statIfExists(source))) throw new ToolError(`${from} does not exist, so it cannot be moved.`);
     if (destination.real.startsWith(source.real + path.sep)) throw new ToolError(`${to} is inside ${from}; a folder cannot be moved into itself.`);
     await workspace.move(source, destination);
     return `Moved ${source.rel} to ${destination.rel}.`;

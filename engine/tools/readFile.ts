@@ -1,6 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
-import { fileKindOf, formatSize, sniffLength } from './fileKind.js';
+import { formatSize, sniffFileKind } from './fileKind.js';
 import { readLines } from './lineReader.js';
 import { ToolError, defineTool } from './tool.js';
 
@@ -25,14 +25,12 @@ export const readFile = defineTool({
   mutates: false,
   async run({ path, offset = 1, limit = defaultLimit }, { workspace }) {
     const target = await workspace.resolve(path, 'read');
-    const info = await workspace.stat(target).catch(() => null);
+    const info = await workspace.statIfExists(target);
     if (!info) throw new ToolError(`${path} does not exist. Use list_files or get_file_map to see what is there.`);
     if (info.isDirectory()) throw new ToolError(`${path} is a folder, not a file. Use list_files or get_file_map to see its contents.`);
     const handle = await workspace.openForRead(target);
     try {
-      const head = Buffer.alloc(Math.min(sniffLength, info.size));
-      await handle.read(head, 0, head.length, 0);
-      const kind = fileKindOf(head);
+      const kind = await sniffFileKind(handle);
       if (kind.binary) {
         throw new ToolError(`${path} is a binary file (${kind.description}, ${formatSize(info.size)}); read_file shows text files only.`);
       }

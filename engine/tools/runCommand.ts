@@ -31,7 +31,7 @@ export const runCommand = defineTool({
   mutates: true,
   async run({ command, cwd, timeout_s }, { workspace, signal, childEnv, log }) {
     const folder = await workspace.resolve(cwd, 'read');
-    const info = await workspace.stat(folder).catch(() => null);
+    const info = await workspace.statIfExists(folder);
     if (!info) throw new ToolError(`The folder ${cwd} does not exist. Give cwd relative to the project folder, or leave it out to run in the project folder.`);
     if (!info.isDirectory()) throw new ToolError(`${cwd} is a file, not a folder. Give a folder as cwd.`);
     if (signal.aborted) return 'cancelled by the user before it started; nothing was run';

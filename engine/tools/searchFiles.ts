@@ -66,10 +66,7 @@ export const searchFiles = searchFilesTool();
 
 async function searchableKind(workspace: Workspace, target: WorkspacePath): Promise<'folder' | 'file'> {
   refuseHiddenFolder(target, 'searched');
-  const info = await workspace.stat(target).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
-    throw error;
-  });
+  const info = await workspace.statIfExists(target);
   if (!info) throw new ToolError(`${target.requested} does not exist. Use list_files or get_file_map to see what is there.`);
   if (info.isDirectory()) return 'folder';
   if (info.isFile()) return 'file';

@@ -64,6 +64,17 @@ export class Workspace {
     return target.keepsLink ? lstat(target.real) : stat(target.real);
   }
 
+  /** Like stat, but null when nothing is there; a refusal or any other failure still throws. */
+  async statIfExists(target: WorkspacePath): Promise<Stats | null> {
+    try {
+      return await this.stat(target);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+      throw error;
+    }
+  }
+
   /** Lists a checked folder, re-checked now. */
   async list(target: WorkspacePath) {
     await this.recheck(target);

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { appendPlanItems, extractNewPlanItems, markPlanItem, parsePlan, withOriginalCount } from '../../../engine/rpi/planFile.js';
-
-const designExample = `# Execution Plan
-<!-- original_count: 3 -->
-
-## Items
-- [ ] 1. Parse statement — read bank.csv and normalise dates and amounts
-- [x] 2. Categorise — ...
-- [!] 3. Write workbook — ... [Failed: write_xlsx rejected sheet name]
-`;
+import { designPlanExample as designExample } from '../../support/planExample.js';
 
 describe('parsePlan', () => {
   it('reads the DESIGN §3 example', () => {

@@ -15,17 +15,9 @@ import {
   writePlan,
   writeResearch,
 } from '../../../engine/rpi/rpiState.js';
+import { designPlanExample as plan } from '../../support/planExample.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { useEngineChildren } from '../workbench/engineChild.js';
-
-const plan = `# Execution Plan
-<!-- original_count: 3 -->
-
-## Items
-- [ ] 1. Parse statement — read bank.csv and normalise dates and amounts
-- [x] 2. Categorise — ...
-- [!] 3. Write workbook — ... [Failed: write_xlsx rejected sheet name]
-`;
 
 const nothing = { hasResearch: false, hasPlan: false, items: [], originalCount: null, allDone: false };
 

@@ -37,8 +37,8 @@ const maxFrameBytes = 4 * 1024 * 1024;
  * opened fails here with the engine's message.
  */
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
-  const workbench = await openWorkbench(options.folder);
   const settings = new SettingsStore({ configDir: options.configDir, cipher: noKeyStorage(browserKeyNote), env: options.env ?? process.env });
+  const workbench = await openWorkbench(options.folder, { llmSettings: () => settings.llmSettings(), env: options.env ?? process.env });
   const recent = new RecentFolders(options.configDir);
   const dispatch = createDispatch(browserHandlers(workbench, settings, recent));
   const rendererDir = path.resolve(options.rendererDir);

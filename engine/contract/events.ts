@@ -8,6 +8,7 @@ const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   z.object({ type: z.literal(type), ...base, ...shape });
 
 export const runStatusSchema = z.enum(['done', 'failed', 'cancelled']);
+export type RunStatus = z.infer<typeof runStatusSchema>;
 export const approvalDecisionSchema = z.enum(['approved', 'denied', 'edited', 'expired']);
 
 export const workbenchEventSchema = z.discriminatedUnion('type', [
@@ -41,9 +42,16 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
     promptTokens: z.number().int().nonnegative(),
     completionTokens: z.number().int().nonnegative(),
     contextWindow: z.number().int().positive(),
+    /** True when the server sent no usage and the counts were estimated with a tokenizer. */
+    estimated: z.boolean().optional(),
   }),
   event('warning', { message: z.string() }),
-  event('run-finished', { status: runStatusSchema, error: z.string().optional() }),
+  event('run-finished', {
+    status: runStatusSchema,
+    error: z.string().optional(),
+    /** The phase a failed or cancelled run stopped in; its error is that phase's. */
+    phase: phaseSchema.optional(),
+  }),
 ]);
 
 export type WorkbenchEvent = z.infer<typeof workbenchEventSchema>;

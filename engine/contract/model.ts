@@ -52,6 +52,7 @@ export const snapshotSchema = z.object({
 export type Snapshot = z.infer<typeof snapshotSchema>;
 
 export const toolModeSchema = z.enum(['native', 'text', 'auto'], { error: 'must be "native", "text" or "auto"' });
+export type ToolMode = z.infer<typeof toolModeSchema>;
 
 export const publicSettingsSchema = z.object({
   baseUrl: z.string(),

@@ -17,19 +17,24 @@ export interface SharedHandlerDeps {
  * only they know whether a folder can be picked or switched.
  */
 export function sharedHandlers(deps: SharedHandlerDeps): Pick<RequestHandlers, SharedChannel> {
-  const runsUnavailable = async (): Promise<never> => {
-    throw new Error('agent runs are not part of this build yet; the folder is open read-only');
+  const approvalsUnavailable = async (): Promise<never> => {
+    throw new Error('approvals, undo and regenerate are not part of this build yet');
+  };
+  const workbench = (): Workbench => {
+    const current = deps.currentWorkbench();
+    if (!current) throw new Error('No folder is open: open a project folder first.');
+    return current;
   };
   return {
     'workbench:snapshot': async () => (await deps.currentWorkbench()?.snapshot()) ?? null,
     'settings:get': () => deps.settings.get(),
     'settings:set': (patch) => deps.settings.update(patch),
     'folders:recent': () => deps.recent.list(),
-    'session:send': runsUnavailable,
-    'session:cancel': runsUnavailable,
-    'session:resume': runsUnavailable,
-    'session:approve': runsUnavailable,
-    'session:undo': runsUnavailable,
-    'session:regenerate': runsUnavailable,
+    'session:send': async ({ prompt }) => ({ messageId: (await workbench().send(prompt)).messageId }),
+    'session:cancel': async () => ({ cancelled: await workbench().cancel() }),
+    'session:resume': async () => ({ runId: (await workbench().resume()).runId }),
+    'session:approve': approvalsUnavailable,
+    'session:undo': approvalsUnavailable,
+    'session:regenerate': approvalsUnavailable,
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { toolModeSchema, type PublicSettings } from '../contract/index.js';
+import type { LlmSettings } from '../llm/llmTypes.js';
 import { JsonConfigFile } from './jsonConfigFile.js';
 import type { KeyCipher } from './keyCipher.js';
 
@@ -66,6 +67,12 @@ export class SettingsStore {
     if (fromEnv) return fromEnv;
     const stored = (await this.file.read()).apiKeyEncrypted;
     return stored ? this.cipher.decrypt(Buffer.from(stored, 'base64')) : null;
+  }
+
+  /** What a run needs to reach the model, the key decrypted; read afresh before each run. */
+  async llmSettings(): Promise<LlmSettings> {
+    const [stored, apiKey] = await Promise.all([this.file.read(), this.apiKey()]);
+    return { baseUrl: stored.baseUrl, apiKey, model: stored.model, contextWindow: stored.contextWindow, toolMode: stored.toolMode };
   }
 
   private toPublic(stored: StoredSettings): PublicSettings {

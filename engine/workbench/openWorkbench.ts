@@ -2,11 +2,14 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Snapshot, WorkbenchEvent } from '../contract/index.js';
 import { readRpiState } from '../rpi/rpiState.js';
-import { loadConversation } from '../store/conversation.js';
+import { ConversationStore } from '../store/conversation.js';
+import { openToolLog } from '../store/toolLog.js';
 import { countFiles } from '../workspace/walkFiles.js';
+import { Workspace } from '../workspace/workspace.js';
 import { EventBus } from './eventBus.js';
 import { checkFolder } from './folderCheck.js';
 import { acquireFolderLock } from './folderLock.js';
+import { RunController, type RunOptions, type StartedRun } from './runController.js';
 
 export const stateDirName = '.workbench';
 
@@ -14,6 +17,15 @@ export const stateDirName = '.workbench';
 export interface Workbench {
   /** The real absolute path of the opened folder. */
   readonly folder: string;
+  /**
+   * Appends the message to the conversation, clears the previous run's research and plan, and starts a
+   * run. Refused (RunRefusedError) while a run is active or when no model is configured.
+   */
+  send(prompt: string): Promise<StartedRun>;
+  /** Continues the run that stopped (cancel, crash, failure) at its first pending step. */
+  resume(): Promise<StartedRun>;
+  /** Stops the active run promptly, leaving it resumable; resolves when it has stopped. */
+  cancel(): Promise<boolean>;
   snapshot(): Promise<Snapshot>;
   subscribe(listener: (event: WorkbenchEvent) => void): () => void;
   close(): Promise<void>;
@@ -23,13 +35,22 @@ export interface Workbench {
  * Opens a project folder: checks it, creates `.workbench/` (git-ignored from inside), and takes the
  * folder's lock. Throws a FolderError or FolderLockedError whose message can be shown as is.
  */
-export async function openWorkbench(folder: string): Promise<Workbench> {
+export async function openWorkbench(folder: string, options: RunOptions = {}): Promise<Workbench> {
   const root = await checkFolder(folder);
   const stateDir = path.join(root, stateDirName);
   await mkdir(stateDir, { recursive: true });
   await ensureSelfIgnored(stateDir);
   const lock = await acquireFolderLock(root, stateDir);
   const bus = new EventBus();
+  const conversation = new ConversationStore(stateDir);
+  let runs: RunController;
+  try {
+    const toolLog = await openToolLog(stateDir);
+    runs = new RunController({ stateDir, workspace: await Workspace.at(root), bus, conversation, toolLog, options });
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
   let closed = false;
 
   const assertOpen = () => {
@@ -38,22 +59,29 @@ export async function openWorkbench(folder: string): Promise<Workbench> {
 
   return {
     folder: root,
+    send(prompt) {
+      assertOpen();
+      return runs.send(prompt);
+    },
+    resume() {
+      assertOpen();
+      return runs.resume();
+    },
+    cancel: () => runs.cancel(),
     async snapshot() {
       assertOpen();
-      const [conversation, rpi, fileCount] = await Promise.all([
-        loadConversation(stateDir),
-        readRpiState(stateDir),
-        countFiles(root),
-      ]);
+      const lastSeq = bus.lastSeq;
+      const running = runs.running;
+      const [history, rpi, fileCount] = await Promise.all([conversation.load(), readRpiState(stateDir), countFiles(root)]);
       return {
         folder: root,
         name: path.basename(root),
         fileCount,
-        conversation: conversation.records,
+        conversation: history.messages,
         rpi,
-        running: false,
-        lastSeq: bus.lastSeq,
-        warnings: conversation.warnings,
+        running,
+        lastSeq,
+        warnings: history.warnings,
       };
     },
     subscribe(listener) {
@@ -63,6 +91,7 @@ export async function openWorkbench(folder: string): Promise<Workbench> {
     async close() {
       if (closed) return;
       closed = true;
+      await runs.cancel();
       bus.clear();
       await lock.release();
     },

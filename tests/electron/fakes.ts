@@ -34,6 +34,15 @@ export class FakeWorkbench implements Workbench {
   private readonly listeners = new Set<(event: WorkbenchEvent) => void>();
   closed = false;
   constructor(readonly folder: string) {}
+  async send(): Promise<never> {
+    throw new Error('FakeWorkbench runs nothing');
+  }
+  async resume(): Promise<never> {
+    throw new Error('FakeWorkbench runs nothing');
+  }
+  async cancel() {
+    return false;
+  }
   async snapshot(): Promise<Snapshot> {
     return {
       folder: this.folder,

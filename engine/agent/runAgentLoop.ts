@@ -1,0 +1,272 @@
+import type { Phase, UnsequencedEvent } from '../contract/index.js';
+import { LlmError, type ChatMessage, type LlmClient, type LlmReply, type LlmToolCall } from '../llm/llmTypes.js';
+import { correctionMessage, parseTextReply, textToolInstructions, textToolResultMessage } from '../llm/textToolProtocol.js';
+import type { ToolLog } from '../store/toolLog.js';
+import { executeToolCall, type ExecutedToolCall } from '../tools/executeToolCall.js';
+import type { Tool, ToolContext } from '../tools/tool.js';
+import { toolDefinitions } from '../tools/toolCatalog.js';
+import { ErrorBudget, firstLine, type LoopLimits } from './loopLimits.js';
+import type { ToolModeState } from './toolMode.js';
+
+/** Everything one loop needs; each phase (and each plan item) builds a fresh one (seed 003 §4a). */
+export interface AgentLoopConfig {
+  phase: Phase;
+  runId: string;
+  llm: LlmClient;
+  toolMode: ToolModeState;
+  /** The fresh context: system prompt and the phase's own user message(s). */
+  messages: readonly ChatMessage[];
+  tools: readonly Tool[];
+  /** Model calls allowed, the last one included. */
+  maxTurns: number;
+  limits: LoopLimits;
+  /** At the turn cap, ask once more without tools for a final answer instead of failing. */
+  finalAnswerAtCap: boolean;
+  /** Streams the model's text (the summary only); internal phases leave it out. */
+  onTextDelta?: (text: string) => void;
+  /** The tool context; its signal is replaced by the loop's own, which also fires on timeout. */
+  toolContext: Omit<ToolContext, 'signal'>;
+  /** Continues the tool-log ids of earlier phases and runs. */
+  toolLog: Pick<ToolLog, 'append'>;
+  emit: (event: UnsequencedEvent) => void;
+  /** Hands out run-wide unique ids for tool-started / tool-finished. */
+  nextCallId: () => string;
+  contextWindow: number;
+  signal: AbortSignal;
+}
+
+export interface TurnUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export type LoopFailure = 'cancelled' | 'timeout' | 'turn-cap' | 'tool-errors' | 'model';
+
+export type AgentLoopResult = (
+  | { ok: true; text: string }
+  | { ok: false; failure: LoopFailure; error: string; llmError?: LlmError }
+) & { turns: number; toolCalls: number; usage: TurnUsage[] };
+
+/**
+ * The agent loop: ask the model, run the tools it calls, hand the results back, until it answers
+ * without a tool call or a limit stops it. Anything the model does wrong (unknown tool, arguments that
+ * are not JSON, a refused path, a malformed action block) goes back to it as a result and counts as an
+ * error; only the model server failing, a limit, or the user's cancel ends the loop early.
+ */
+export async function runAgentLoop(config: AgentLoopConfig): Promise<AgentLoopResult> {
+  const loop = new LoopRun(config);
+  try {
+    return await loop.run();
+  } finally {
+    loop.dispose();
+  }
+}
+
+class LoopRun {
+  private readonly history: ChatMessage[];
+  private readonly budget: ErrorBudget;
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private readonly onOuterAbort = () => this.controller.abort();
+  private timedOut = false;
+  private turns = 0;
+  private toolCalls = 0;
+  private readonly usage: TurnUsage[] = [];
+
+  constructor(private readonly config: AgentLoopConfig) {
+    this.history = [...config.messages];
+    this.budget = new ErrorBudget(config.limits);
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.controller.abort();
+    }, config.limits.timeoutMs);
+    if (config.signal.aborted) this.controller.abort();
+    else config.signal.addEventListener('abort', this.onOuterAbort, { once: true });
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.config.signal.removeEventListener('abort', this.onOuterAbort);
+  }
+
+  async run(): Promise<AgentLoopResult> {
+    try {
+      while (this.turns < this.config.maxTurns) {
+        const reply = await this.ask(this.config.tools);
+        const step = await this.act(reply);
+        if (step.kind === 'final') return this.finish({ ok: true, text: step.text });
+        const exhausted = this.budget.exhausted();
+        if (exhausted) return this.fail('tool-errors', `Stopped after too many tool errors: ${exhausted}`);
+      }
+      if (!this.config.finalAnswerAtCap) {
+        return this.fail('turn-cap', `Stopped at the limit of ${this.config.maxTurns} model turns before finishing.`);
+      }
+      this.history.push({ role: 'user', content: turnCapMessage(this.config.maxTurns) });
+      const last = await this.ask([]);
+      const text = this.config.toolMode.mode === 'text' ? textOutsideActions(last.text) : last.text;
+      return this.finish({ ok: true, text });
+    } catch (error) {
+      return this.failure(error);
+    }
+  }
+
+  /** One model call; in text mode the tools travel in the system prompt instead of the request. */
+  private async ask(tools: readonly Tool[]): Promise<LlmReply> {
+    this.throwIfStopped();
+    this.turns += 1;
+    const definitions = toolDefinitions(tools);
+    for (;;) {
+      const textMode = this.config.toolMode.mode === 'text';
+      try {
+        const reply = await this.config.llm.complete(
+          {
+            messages: textMode && definitions.length > 0 ? withTextTools(this.history, textToolInstructions(definitions)) : this.history,
+            ...(textMode ? {} : { tools: definitions }),
+          },
+          { signal: this.controller.signal, ...(this.config.onTextDelta ? { onTextDelta: this.config.onTextDelta } : {}) },
+        );
+        this.recordUsage(reply);
+        return reply;
+      } catch (error) {
+        if (error instanceof LlmError && error.kind === 'tools-unsupported' && this.config.toolMode.fallBackToText()) {
+          this.config.emit({ type: 'warning', runId: this.config.runId, message: `${error.message} Switching to the text tool protocol for this run.` });
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  private async act(reply: LlmReply): Promise<{ kind: 'final'; text: string } | { kind: 'continue' }> {
+    if (reply.toolCalls.length > 0) {
+      await this.runNativeCalls(reply);
+      return { kind: 'continue' };
+    }
+    const names = this.config.tools.map((tool) => tool.name);
+    const parsed = names.length > 0 ? parseTextReply(reply.text, names) : ({ kind: 'final', text: reply.text } as const);
+    if (parsed.kind === 'final') return { kind: 'final', text: parsed.text };
+    // In native mode an action block is only acted on when `auto` may switch to the text protocol.
+    const textMode = this.config.toolMode.mode === 'text' || (parsed.kind === 'call' && this.config.toolMode.fallBackToText());
+    if (!textMode) return { kind: 'final', text: reply.text };
+    this.history.push({ role: 'assistant', content: reply.text });
+    if (parsed.kind === 'malformed') {
+      this.budget.record(false, parsed.problem);
+      this.history.push({ role: 'user', content: correctionMessage(parsed.problem) });
+      return { kind: 'continue' };
+    }
+    const done = await this.runCall({ name: parsed.name, arguments: parsed.arguments });
+    this.history.push({ role: 'user', content: textToolResultMessage(parsed.name, done.contextText) });
+    return { kind: 'continue' };
+  }
+
+  private async runNativeCalls(reply: LlmReply): Promise<void> {
+    this.history.push({
+      role: 'assistant',
+      content: reply.text || null,
+      tool_calls: reply.toolCalls.map((call) => ({
+        id: call.id,
+        type: 'function' as const,
+        function: { name: call.name, arguments: argumentsText(call.arguments) },
+      })),
+    });
+    for (const call of reply.toolCalls) {
+      // Every call of the turn gets its answer, so the history stays valid even when the loop stops next.
+      const done = await this.runCall(call);
+      this.history.push({ role: 'tool', tool_call_id: call.id, content: done.contextText });
+    }
+  }
+
+  private async runCall(call: Pick<LlmToolCall, 'name' | 'arguments'>): Promise<ExecutedToolCall> {
+    this.throwIfStopped();
+    const { phase, runId, emit } = this.config;
+    const callId = this.config.nextCallId();
+    this.toolCalls += 1;
+    emit({ type: 'tool-started', runId, callId, tool: call.name, args: argumentsForDisplay(call.arguments) });
+    const done = await executeToolCall(call, {
+      phase,
+      runId,
+      context: { ...this.config.toolContext, signal: this.controller.signal },
+      log: this.config.toolLog,
+    });
+    emit({ type: 'tool-finished', runId, callId, ok: done.ok, summary: firstLine(done.result), durationMs: done.durationMs });
+    this.budget.record(done.ok, done.result);
+    return done;
+  }
+
+  private recordUsage(reply: LlmReply): void {
+    const { promptTokens, completionTokens } = reply.usage;
+    this.usage.push({ promptTokens, completionTokens });
+    this.config.emit({
+      type: 'usage',
+      runId: this.config.runId,
+      phase: this.config.phase,
+      promptTokens,
+      completionTokens,
+      contextWindow: this.config.contextWindow,
+      estimated: reply.usage.estimated,
+    });
+  }
+
+  private throwIfStopped(): void {
+    if (this.controller.signal.aborted) throw new LlmError('cancelled', 'The run was cancelled.');
+  }
+
+  private failure(error: unknown): AgentLoopResult {
+    if (this.timedOut) {
+      const minutes = Math.round(this.config.limits.timeoutMs / 6000) / 10;
+      return this.fail('timeout', `Stopped at the time limit of ${minutes} minutes for this step.`);
+    }
+    if (this.config.signal.aborted) return this.fail('cancelled', 'Cancelled by the user.');
+    if (error instanceof LlmError) return this.fail('model', error.message, error);
+    throw error;
+  }
+
+  private fail(failure: LoopFailure, error: string, llmError?: LlmError): AgentLoopResult {
+    return this.finish({ ok: false as const, failure, error, ...(llmError ? { llmError } : {}) });
+  }
+
+  private finish<T extends { ok: boolean }>(result: T): T & Pick<AgentLoopResult, 'turns' | 'toolCalls' | 'usage'> {
+    return { ...result, turns: this.turns, toolCalls: this.toolCalls, usage: this.usage };
+  }
+}
+
+function withTextTools(history: readonly ChatMessage[], instructions: string): ChatMessage[] {
+  const [first, ...rest] = history;
+  if (first?.role === 'system' && typeof first.content === 'string') {
+    return [{ role: 'system', content: `${first.content}\n\n${instructions}` }, ...rest];
+  }
+  return [{ role: 'system', content: instructions }, ...history];
+}
+
+function turnCapMessage(maxTurns: number): string {
+  return (
+    `You have used all ${maxTurns} turns of this phase, so no more tools can be called. ` +
+    'Reply now with your final answer in the format asked for, from what you have found so far, and say what you could not check.'
+  );
+}
+
+/** A final answer forced at the turn cap may still carry an action block; the text around it is the answer. */
+function textOutsideActions(text: string): string {
+  return text.replace(/```(?:action|json)?[^\n]*\n[\s\S]*?(?:```|$)/g, '').trim() || text;
+}
+
+/** The history keeps arguments as JSON text, as the API requires, whatever form the server sent. */
+function argumentsText(raw: unknown): string {
+  if (typeof raw === 'string') return raw;
+  return JSON.stringify(raw ?? {});
+}
+
+/** Arguments for tool-started: the parsed object, or the raw text when it is not a JSON object. */
+function argumentsForDisplay(raw: unknown): Record<string, unknown> {
+  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) return raw as Record<string, unknown>;
+  if (typeof raw === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    } catch {
+      // Shown raw below; the executor answers the model with what is wrong.
+    }
+    return raw.trim() === '' ? {} : { raw };
+  }
+  return {};
+}

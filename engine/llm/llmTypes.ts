@@ -1,0 +1,100 @@
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ToolMode } from '../contract/index.js';
+import type { ToolDefinition } from '../tools/toolCatalog.js';
+
+/** A message as the Chat Completions API takes it. */
+export type ChatMessage = ChatCompletionMessageParam;
+
+/** Where and how to reach the model; resolved by the host from its settings before each run. */
+export interface LlmSettings {
+  baseUrl: string;
+  /** null for local servers that need none. */
+  apiKey: string | null;
+  model: string;
+  /** The model's context window in tokens, reported with every usage event. */
+  contextWindow: number;
+  toolMode: ToolMode;
+}
+
+/** One tool call of a reply, assembled from its stream fragments. */
+export interface LlmToolCall {
+  /** As the server sent it, or invented (`call_<n>`) when it sent none. */
+  id: string;
+  name: string;
+  /** JSON text as streamed, or an object from servers that send one; executeToolCall accepts both. */
+  arguments: unknown;
+}
+
+export interface LlmUsage {
+  promptTokens: number;
+  completionTokens: number;
+  /** True when the server sent no usage and the counts come from the tokenizer. */
+  estimated: boolean;
+}
+
+export interface LlmReply {
+  /** All text content of the reply (empty when it only called tools). */
+  text: string;
+  toolCalls: LlmToolCall[];
+  /** As sent by the server ('stop', 'tool_calls', 'length', …); a reply without one is an error, never returned. */
+  finishReason: string;
+  usage: LlmUsage;
+}
+
+export interface LlmRequest {
+  messages: ChatMessage[];
+  /** Native tools; omitted or empty means a call without tools. */
+  tools?: ToolDefinition[];
+}
+
+export interface CompleteOptions {
+  /** Aborts the call at once; the promise then rejects with an LlmError of kind 'cancelled'. */
+  signal: AbortSignal;
+  /**
+   * Text as it streams. Across a retried attempt the text is delivered once: a retry that repeats what
+   * was already delivered only delivers what is new.
+   */
+  onTextDelta?: (text: string) => void;
+}
+
+export interface LlmClient {
+  readonly baseUrl: string;
+  readonly model: string;
+  complete(request: LlmRequest, options: CompleteOptions): Promise<LlmReply>;
+}
+
+export type LlmErrorKind =
+  /** 401/403: the key is missing, wrong or not allowed. */
+  | 'auth'
+  /** 404 for the model: no such model on this server. */
+  | 'model-not-found'
+  /** No connection could be made (refused, DNS, TLS, timeout before headers). */
+  | 'unreachable'
+  /** 429 after the client's own retries. */
+  | 'rate-limited'
+  /** 5xx after retries, or any other unexpected status. */
+  | 'server'
+  /** 400/422: the server refused the request itself. */
+  | 'bad-request'
+  /** The server refused the request because this model or server has no tool calling. */
+  | 'tools-unsupported'
+  /** The stream ended without a finish_reason, after retries. */
+  | 'truncated'
+  /** No data for longer than the idle timeout after the headers, after retries. */
+  | 'stalled'
+  /** The connection dropped mid-stream, after retries. */
+  | 'dropped'
+  /** The caller's signal aborted the call. */
+  | 'cancelled';
+
+/** A failed model call, with one plain sentence a user can act on (it names the base URL and what to check). */
+export class LlmError extends Error {
+  override name = 'LlmError';
+  constructor(
+    readonly kind: LlmErrorKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,31 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { writeFileAtomic } from '../store/atomicWrite.js';
+import { rpiPaths } from './rpiState.js';
+
+/** What a stopped run needs to go on: the request it answers and when it began (for the changed-files list). */
+export const runRecordSchema = z.object({
+  messageId: z.string(),
+  request: z.string(),
+  startedAt: z.number(),
+});
+export type RunRecord = z.infer<typeof runRecordSchema>;
+
+const runFile = (stateDir: string) => `${rpiPaths(stateDir).dir}/run.json`;
+
+/** Written when a request starts a run; cleared with the rest of rpi/. */
+export async function writeRunRecord(stateDir: string, record: RunRecord): Promise<void> {
+  await mkdir(rpiPaths(stateDir).dir, { recursive: true });
+  await writeFileAtomic(runFile(stateDir), `${JSON.stringify(record)}\n`);
+}
+
+/** The record of the run in rpi/, or null when there is none or it cannot be read. */
+export async function readRunRecord(stateDir: string): Promise<RunRecord | null> {
+  const text = await readFile(runFile(stateDir), 'utf8').catch(() => null);
+  if (text === null) return null;
+  try {
+    return runRecordSchema.parse(JSON.parse(text));
+  } catch {
+    return null;
+  }
+}

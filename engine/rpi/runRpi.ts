@@ -1,0 +1,220 @@
+import type { Phase, PlanItem, UnsequencedEvent } from '../contract/index.js';
+import { runAgentLoop, type AgentLoopResult } from '../agent/runAgentLoop.js';
+import type { LoopLimits } from '../agent/loopLimits.js';
+import type { ToolModeState } from '../agent/toolMode.js';
+import type { LlmClient } from '../llm/llmTypes.js';
+import type { ToolLog } from '../store/toolLog.js';
+import { getFileMap } from '../tools/getFileMap.js';
+import type { ToolContext } from '../tools/tool.js';
+import { changedFilesSince, describeChanges } from './changedFiles.js';
+import { implementPhase, planPhase, researchPhase, summaryPhase, type PhaseSpec } from './phases.js';
+import { extractNewPlanItems } from './planFile.js';
+import { failureLinePattern } from './prompts.js';
+import { appendItems, markItem, readPlan, readResearch, readRpiState, writePlan, writeResearch } from './rpiState.js';
+
+/** Wall-clock limits per phase loop; the error caps are shared. */
+export interface RpiLimits {
+  timeoutMs: Record<Phase, number>;
+  maxConsecutiveErrors: number;
+  maxTotalErrors: number;
+}
+
+export const defaultRpiLimits: RpiLimits = {
+  timeoutMs: { research: 15 * 60_000, plan: 5 * 60_000, implement: 20 * 60_000, summary: 3 * 60_000 },
+  maxConsecutiveErrors: 3,
+  maxTotalErrors: 5,
+};
+
+/** One run of the orchestrator: what it answers, and everything it may use. */
+export interface RpiRun {
+  runId: string;
+  stateDir: string;
+  request: string;
+  /** When the request started its run; files changed since are the run's changes. */
+  startedAt: number;
+  llm: LlmClient;
+  toolMode: ToolModeState;
+  contextWindow: number;
+  toolContext: Omit<ToolContext, 'signal'>;
+  toolLog: Pick<ToolLog, 'append'>;
+  limits: RpiLimits;
+  emit: (event: UnsequencedEvent) => void;
+  /** Persists the summary as the assistant's message (and announces it) before the summary phase completes. */
+  saveSummary: (text: string) => Promise<void>;
+  signal: AbortSignal;
+}
+
+export type RpiOutcome =
+  | { status: 'done'; summary: string }
+  | { status: 'failed'; phase: Phase; error: string }
+  | { status: 'cancelled'; phase: Phase };
+
+type Stopped = Exclude<RpiOutcome, { status: 'done' }>;
+
+/** Ends the run from inside a phase with its outcome, already tagged with the phase. */
+class PhaseStopped extends Error {
+  constructor(readonly outcome: Stopped) {
+    super(outcome.status === 'failed' ? outcome.error : 'cancelled');
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Runs what the state on disk calls for: Research without research.md, Plan without plan.md, Implement
+ * while an item is pending, then the Summary. A run that stopped (cancel, crash, failure) therefore goes
+ * on where it stopped, and a done item is never run again.
+ */
+export async function runRpi(run: RpiRun): Promise<RpiOutcome> {
+  const orchestrator = new Orchestrator(run);
+  try {
+    const state = await readRpiState(run.stateDir);
+    if (!state.hasResearch) await orchestrator.phase('research', () => orchestrator.research());
+    if (!state.hasPlan) await orchestrator.phase('plan', () => orchestrator.plan());
+    if (!(await readRpiState(run.stateDir)).allDone) await orchestrator.phase('implement', () => orchestrator.implement());
+    const summary = await orchestrator.phase('summary', () => orchestrator.summary());
+    return { status: 'done', summary };
+  } catch (error) {
+    if (error instanceof PhaseStopped) return error.outcome;
+    throw error;
+  }
+}
+
+class Orchestrator {
+  private readonly emit: RpiRun['emit'];
+  private calls = 0;
+
+  constructor(private readonly run: RpiRun) {
+    this.emit = run.emit;
+  }
+
+  /** Announces a phase, runs it, and turns its failure into an outcome tagged with the phase. */
+  async phase<T>(phase: Phase, body: () => Promise<T>): Promise<T> {
+    const { runId } = this.run;
+    this.emit({ type: 'phase-started', runId, phase });
+    try {
+      const value = await body();
+      this.emit({ type: 'phase-completed', runId, phase, ok: true });
+      return value;
+    } catch (error) {
+      const outcome: Stopped = error instanceof PhaseStopped ? error.outcome : this.run.signal.aborted ? { status: 'cancelled', phase } : { status: 'failed', phase, error: messageOf(error) };
+      const message = outcome.status === 'failed' ? outcome.error : 'Cancelled by the user.';
+      this.emit({ type: 'phase-completed', runId, phase, ok: false, error: message });
+      throw error instanceof PhaseStopped ? error : new PhaseStopped(outcome);
+    }
+  }
+
+  async research(): Promise<void> {
+    const result = await this.loop(researchPhase, { request: this.run.request, manifest: await this.manifest(3) });
+    const text = this.textOrStop('research', result);
+    if (!text.trim()) this.stop('research', 'The model ended research without writing any findings.');
+    await writeResearch(this.run.stateDir, text);
+  }
+
+  async plan(): Promise<void> {
+    const research = (await readResearch(this.run.stateDir)) ?? '';
+    const result = await this.loop(planPhase, { request: this.run.request, research, manifest: await this.manifest(2) });
+    const text = this.textOrStop('plan', result);
+    if (!text.trim()) this.stop('plan', 'The model ended planning without writing a plan.');
+    await writePlan(this.run.stateDir, text);
+    this.emit({ type: 'plan-updated', runId: this.run.runId, items: (await readRpiState(this.run.stateDir)).items });
+  }
+
+  /** Each pending item in file order, in a fresh context; plan.md is re-read before every item. */
+  async implement(): Promise<void> {
+    for (;;) {
+      const { items } = await readRpiState(this.run.stateDir);
+      const item = items.find((candidate) => candidate.status === 'pending');
+      if (!item) return;
+      this.emit({ type: 'implement-progress', runId: this.run.runId, current: item.index + 1, total: items.length, label: item.label });
+      const first = await this.attempt(item, items);
+      const outcome = first.ok ? first : await this.attempt(item, items, first.reason);
+      const updated = outcome.ok
+        ? await this.completeItem(item, outcome.text)
+        : await markItem(this.run.stateDir, item.index, 'failed', outcome.reason);
+      this.emit({ type: 'plan-updated', runId: this.run.runId, items: updated });
+    }
+  }
+
+  async summary(): Promise<string> {
+    const { stateDir, request, startedAt } = this.run;
+    const planText = (await readPlan(stateDir)) ?? '';
+    const changes = await changedFilesSince(this.run.toolContext.workspace.root, stateDir, startedAt, this.run.signal);
+    const result = await this.loop(summaryPhase, { request, planText, changes: describeChanges(changes) }, (text) =>
+      this.emit({ type: 'summary-delta', runId: this.run.runId, text }),
+    );
+    const text = this.textOrStop('summary', result).trim();
+    if (!text) this.stop('summary', 'The model sent an empty summary.');
+    await this.run.saveSummary(text);
+    return text;
+  }
+
+  private async attempt(item: PlanItem, items: readonly PlanItem[], retryReason?: string): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+    const planText = (await readPlan(this.run.stateDir)) ?? '';
+    const input = { request: this.run.request, item, step: item.index + 1, items, planText, manifest: await this.manifest(3) };
+    const result = await this.loop(implementPhase, retryReason === undefined ? input : { ...input, retryReason });
+    if (!result.ok) {
+      // Cancel, and a model server that fails, stop the run with the item still pending (resumable);
+      // an item fails only for its own work: limits reached, or the model saying it could not do it.
+      if (result.failure === 'cancelled' || (result.failure === 'model' && result.llmError?.kind !== 'bad-request')) {
+        this.textOrStop('implement', result);
+      }
+      return { ok: false, reason: result.error };
+    }
+    const declared = [...result.text.matchAll(new RegExp(failureLinePattern, 'gim'))].at(-1)?.[1];
+    return declared ? { ok: false, reason: declared } : { ok: true, text: result.text };
+  }
+
+  private async completeItem(item: PlanItem, finalText: string): Promise<PlanItem[]> {
+    const items = await markItem(this.run.stateDir, item.index, 'done');
+    const proposed = extractNewPlanItems(finalText);
+    if (proposed.length === 0) return items;
+    const { warning } = await appendItems(this.run.stateDir, proposed);
+    if (warning) this.emit({ type: 'warning', runId: this.run.runId, message: warning });
+    return (await readRpiState(this.run.stateDir)).items;
+  }
+
+  private loop<Input>(spec: PhaseSpec<Input>, input: Input, onTextDelta?: (text: string) => void): Promise<AgentLoopResult> {
+    const { run } = this;
+    const limits: LoopLimits = {
+      timeoutMs: run.limits.timeoutMs[spec.phase],
+      maxConsecutiveErrors: run.limits.maxConsecutiveErrors,
+      maxTotalErrors: run.limits.maxTotalErrors,
+    };
+    return runAgentLoop({
+      phase: spec.phase,
+      runId: run.runId,
+      llm: run.llm,
+      toolMode: run.toolMode,
+      messages: spec.messages(input),
+      tools: spec.tools,
+      maxTurns: spec.maxTurns,
+      limits,
+      finalAnswerAtCap: spec.finalAnswerAtCap,
+      ...(onTextDelta ? { onTextDelta } : {}),
+      toolContext: run.toolContext,
+      toolLog: run.toolLog,
+      emit: run.emit,
+      nextCallId: () => `${run.runId}-${(this.calls += 1)}`,
+      contextWindow: run.contextWindow,
+      signal: run.signal,
+    });
+  }
+
+  /** The project's file map as the get_file_map tool shows it; the manifest each phase starts from. */
+  private async manifest(depth: number): Promise<string> {
+    return getFileMap.run({ path: '.', depth }, { ...this.run.toolContext, signal: this.run.signal });
+  }
+
+  private textOrStop(phase: Phase, result: AgentLoopResult): string {
+    if (result.ok) return result.text;
+    if (result.failure === 'cancelled') throw new PhaseStopped({ status: 'cancelled', phase });
+    return this.stop(phase, result.error);
+  }
+
+  private stop(phase: Phase, error: string): never {
+    throw new PhaseStopped({ status: 'failed', phase, error });
+  }
+}

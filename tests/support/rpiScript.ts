@@ -1,0 +1,69 @@
+import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import type { Phase, WorkbenchEvent } from '../../engine/contract/index.js';
+import type { RunOptions, Workbench } from '../../engine/index.js';
+import { implementPrompt, planPrompt, researchPrompt, summaryPrompt } from '../../engine/rpi/prompts.js';
+import type { FakeLlm, ScriptedTurn } from './fakeLlm/index.js';
+
+/** A turn that answers with text and no tool call: the phase's final answer. */
+export const say = (text: string, extra: Partial<ScriptedTurn> = {}): ScriptedTurn => ({ text, ...extra });
+
+/** A turn that calls one tool. */
+export const call = (name: string, args: Record<string, unknown> | string, extra: Partial<ScriptedTurn> = {}): ScriptedTurn => ({
+  toolCalls: [{ name, arguments: args }],
+  ...extra,
+});
+
+/** A plan in DESIGN §3's format with one pending item per label. */
+export function planText(...labels: string[]): string {
+  return `# Execution Plan\n\n## Items\n${labels.map((label, index) => `- [ ] ${index + 1}. ${label} — do ${label.toLowerCase()}`).join('\n')}\n`;
+}
+
+/** Run options that point a workbench at the fake model, with small limits so faults are seen quickly. */
+export function fakeModelOptions(llm: FakeLlm, overrides: Partial<RunOptions> & { toolMode?: 'native' | 'text' | 'auto' } = {}): RunOptions {
+  const { toolMode = 'native', ...rest } = overrides;
+  return {
+    llmSettings: async () => ({ baseUrl: llm.baseUrl, apiKey: null, model: 'fake-model', contextWindow: 32_000, toolMode }),
+    llmClient: { idleTimeoutMs: 1500, maxRetries: 2, streamRetries: 2 },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    ...rest,
+  };
+}
+
+/** Every event the workbench emits from now on, in order. */
+export function recordEvents(workbench: Workbench): WorkbenchEvent[] {
+  const events: WorkbenchEvent[] = [];
+  workbench.subscribe((event) => events.push(event));
+  return events;
+}
+
+/** The event types in order, with the phase of phase events: e.g. `phase-started:plan`. */
+export function eventTrail(events: readonly WorkbenchEvent[], types?: readonly WorkbenchEvent['type'][]): string[] {
+  return events
+    .filter((event) => !types || types.includes(event.type))
+    .map((event) => ('phase' in event && event.type.startsWith('phase-') ? `${event.type}:${event.phase}` : event.type));
+}
+
+const prompts: [Phase, string][] = [
+  ['research', researchPrompt],
+  ['plan', planPrompt],
+  ['implement', implementPrompt],
+  ['summary', summaryPrompt],
+];
+
+/** Which phase sent a recorded chat request, known by the system prompt it starts with. */
+export function phaseOfRequest(request: ChatCompletionCreateParams): Phase | null {
+  const system = request.messages[0];
+  const content = system?.role === 'system' && typeof system.content === 'string' ? system.content : '';
+  return prompts.find(([, prompt]) => content.startsWith(prompt))?.[0] ?? null;
+}
+
+/** All text a request carries (every message's content and tool-call arguments), to search for markers. */
+export function requestText(request: ChatCompletionCreateParams): string {
+  return JSON.stringify(request.messages);
+}
+
+/** The user message of a request (the phase's context), as text. */
+export function firstUserText(request: ChatCompletionCreateParams): string {
+  const user = request.messages.find((message) => message.role === 'user');
+  return typeof user?.content === 'string' ? user.content : '';
+}

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { completionBody, streamChunks, type ResponseMeta } from './chunks.js';
-import { missingChatParameters, modelNotFound, scriptFailure } from './errors.js';
+import { missingChatParameters, modelNotFound, scriptFailure, toolsUnsupported } from './errors.js';
 import { httpFaultResponse, streamCut } from './faults.js';
 import { planTurn, type PlannedTurn } from './plan.js';
 import { sendError, sendJson } from './respond.js';
@@ -11,6 +11,7 @@ import type { RecordedRequest } from './types.js';
 export interface ChatRouteContext {
   turns: TurnSource;
   models: readonly string[] | null;
+  toolsUnsupported: boolean;
   /** Where the fake's own failures are kept so a test can assert there were none. */
   scriptErrors: string[];
 }
@@ -20,6 +21,7 @@ interface ChatRequest {
   stream: boolean;
   includeUsage: boolean;
   messages: readonly unknown[];
+  hasTools: boolean;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -35,6 +37,7 @@ function readChatRequest(body: unknown): ChatRequest | null {
     stream: body['stream'] === true,
     includeUsage: isRecord(streamOptions) && streamOptions['include_usage'] === true,
     messages: body['messages'],
+    hasTools: Array.isArray(body['tools']) && body['tools'].length > 0,
   };
 }
 
@@ -52,7 +55,7 @@ function answerWithoutStream(response: ServerResponse, turn: PlannedTurn, meta: 
 }
 
 /**
- * POST /v1/chat/completions. Auth and model checks come first and consume no turn;
+ * POST /v1/chat/completions. Auth, model and tool-support checks come first and consume no turn;
  * every other answer, faults included, takes the next scripted turn.
  */
 export async function handleChatCompletion(
@@ -65,6 +68,7 @@ export async function handleChatCompletion(
   if (context.models !== null && !context.models.includes(request.model)) {
     return sendError(response, modelNotFound(request.model));
   }
+  if (context.toolsUnsupported && request.hasTools) return sendError(response, toolsUnsupported(request.model));
   const next = await context.turns.next(recorded);
   if (!next.ok) {
     context.scriptErrors.push(next.error);

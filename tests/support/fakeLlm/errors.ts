@@ -27,6 +27,11 @@ export function modelNotFound(model: string): ErrorResponse {
   );
 }
 
+/** What Ollama's OpenAI-compatible endpoint answers when the model has no tool calling. */
+export function toolsUnsupported(model: string): ErrorResponse {
+  return errorResponse(400, `registry.ollama.ai/library/${model}:latest does not support tools`, 'api_error', null);
+}
+
 export function rateLimited(retryAfterSeconds: number): ErrorResponse {
   return {
     ...errorResponse(

@@ -60,6 +60,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   const context: ChatRouteContext = {
     turns: new TurnSource(options.script),
     models: options.models ?? null,
+    toolsUnsupported: options.toolsUnsupported ?? false,
     scriptErrors: [],
   };
   const startedAt = Math.floor(Date.now() / 1000);

@@ -85,4 +85,9 @@ export interface FakeLlmOptions {
   models?: string[];
   /** When given, requests without `Authorization: Bearer <apiKey>` get 401. */
   apiKey?: string;
+  /**
+   * A model without tool calling: a chat request that carries `tools` gets Ollama's 400 "does not
+   * support tools" and consumes no turn.
+   */
+  toolsUnsupported?: boolean;
 }

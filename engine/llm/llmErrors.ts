@@ -1,0 +1,217 @@
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { LlmError } from './llmTypes.js';
+
+/** What every message names: where the server is and which model was asked for. */
+export interface ErrorContext {
+  baseUrl: string;
+  model: string;
+  /** Only so it can be cut out of anything a server echoes back; it is never put in a message. */
+  apiKey: string | null;
+  /** The SDK's own retries of 429, 5xx and connection failures that came before the error. */
+  maxRetries: number;
+}
+
+export type StreamFailureKind = 'dropped' | 'stalled' | 'truncated';
+
+const SERVER_MESSAGE_LIMIT = 200;
+
+/**
+ * How servers say that they, or the model loaded in them, cannot do native tool calling:
+ * Ollama "qwen:4b does not support tools" (400); vLLM "\"auto\" tool choice requires
+ * --enable-auto-tool-choice and --tool-call-parser to be set" (400); llama.cpp "tools param requires
+ * --jinja flag" (400, 500 in some versions); OpenAI "tools is not supported in this model" (400);
+ * Azure "Functions are not supported for this API version or this model version" (400); Gemini "Tool
+ * use with function calling is unsupported" (400); and 501 Not Implemented from smaller servers.
+ */
+const TOOLS_UNSUPPORTED_PATTERNS = [
+  /\b(?:does not|doesn't|do not|don't|cannot|can't) support (?:native )?(?:tools?|tool[ _-]?(?:use|calls?|calling)|functions?|function[ _-]?(?:calls?|calling))\b/i,
+  /\b(?:tools?|tool[ _-]?(?:use|calls?|calling|choice)|functions|function[ _-]?calling)\b[^.]{0,60}\b(?:not supported|unsupported|not enabled|not available)\b/i,
+  /--enable-auto-tool-choice|tools? param(?:eter)? requires --jinja/i,
+];
+const TOOLS_UNSUPPORTED_STATUSES = new Set([400, 404, 422, 500, 501]);
+
+/** A base URL fit to show: without any user name or password it may carry. */
+function shownUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    if (url.username === '' && url.password === '') return baseUrl;
+    url.username = '';
+    url.password = '';
+    return url.toString();
+  } catch {
+    return baseUrl;
+  }
+}
+
+/** The server's own words, trimmed to one short line with no key in it. */
+function serverWords(error: APIError, apiKey: string | null): string {
+  const body: unknown = error.error;
+  let words: string;
+  if (typeof body === 'string') words = body;
+  else if (typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string') words = body.message;
+  else words = error.message.replace(/^\d{3} /, '').replace(/^status code \(no body\)$/, '');
+  if (apiKey) words = words.split(apiKey).join('[key]');
+  words = words.replace(/\bsk-[\w*-]{4,}/g, '[key]').replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '');
+  return words.length > SERVER_MESSAGE_LIMIT ? `${words.slice(0, SERVER_MESSAGE_LIMIT)}…` : words;
+}
+
+function statusWith(status: number, words: string): string {
+  return words === '' ? `HTTP ${status}` : `HTTP ${status}: ${words}`;
+}
+
+function afterRetries(maxRetries: number): string {
+  return maxRetries > 0 ? ` after ${maxRetries} ${maxRetries === 1 ? 'retry' : 'retries'}` : '';
+}
+
+export function saysToolsUnsupported(words: string): boolean {
+  return TOOLS_UNSUPPORTED_PATTERNS.some((pattern) => pattern.test(words));
+}
+
+/** The error code of the first cause that has one (ECONNREFUSED, ENOTFOUND, UND_ERR_…), if any. */
+function connectionCode(error: unknown): string | null {
+  for (let cause = error, depth = 0; typeof cause === 'object' && cause !== null && depth < 5; depth++) {
+    if ('code' in cause && typeof cause.code === 'string') return cause.code;
+    if (cause instanceof AggregateError) {
+      const inner = connectionCode(cause.errors[0]);
+      if (inner) return inner;
+    }
+    cause = 'cause' in cause ? cause.cause : undefined;
+  }
+  return null;
+}
+
+export function cancelledError(context: ErrorContext): LlmError {
+  return new LlmError('cancelled', `The call to the model server at ${shownUrl(context.baseUrl)} was cancelled.`);
+}
+
+function statusError(error: APIError & { status: number }, context: ErrorContext): LlmError {
+  const url = shownUrl(context.baseUrl);
+  const { status } = error;
+  const words = serverWords(error, context.apiKey);
+  if (status === 401 || status === 403) {
+    return new LlmError(
+      'auth',
+      `The model server at ${url} rejected the API key (HTTP ${status}). Check the API key in Settings or OPENAI_API_KEY.`,
+      status,
+    );
+  }
+  if (TOOLS_UNSUPPORTED_STATUSES.has(status) && saysToolsUnsupported(words)) {
+    return new LlmError(
+      'tools-unsupported',
+      `The model "${context.model}" at ${url} cannot use native tool calling (${statusWith(status, words)}). ` +
+        'Choose a model with tool support, or set the tool mode to "text" in Settings.',
+      status,
+    );
+  }
+  if (status === 404 && (error.code === 'model_not_found' || /model/i.test(words))) {
+    return new LlmError(
+      'model-not-found',
+      `The model server at ${url} has no model named "${context.model}" (HTTP 404). Check the model name in Settings.`,
+      status,
+    );
+  }
+  if (status === 404) {
+    return new LlmError(
+      'server',
+      `The model server at ${url} has no chat completions endpoint (${statusWith(status, words)}). ` +
+        'Check the base URL: OpenAI-compatible servers usually serve it under /v1.',
+      status,
+    );
+  }
+  if (status === 429) {
+    return new LlmError(
+      'rate-limited',
+      `The model server at ${url} is still rate-limiting requests${afterRetries(context.maxRetries)} (${statusWith(status, words)}). ` +
+        'Wait a minute and try again, or check the usage limits of your account.',
+      status,
+    );
+  }
+  if (status === 400 || status === 422) {
+    return new LlmError(
+      'bad-request',
+      `The model server at ${url} refused the request (${statusWith(status, words)}). ` +
+        'Check the model name and the server settings, such as its context length.',
+      status,
+    );
+  }
+  return new LlmError(
+    'server',
+    `The model server at ${url} failed${afterRetries(context.maxRetries)} (${statusWith(status, words)}). ` +
+      "Try again later, or check the server's logs.",
+    status,
+  );
+}
+
+/** An error that came mid-stream as `data: {"error": …}`: the server gave up on the reply. */
+function streamedError(error: APIError, context: ErrorContext): LlmError {
+  const url = shownUrl(context.baseUrl);
+  const words = serverWords(error, context.apiKey);
+  if (saysToolsUnsupported(words)) {
+    return new LlmError(
+      'tools-unsupported',
+      `The model "${context.model}" at ${url} cannot use native tool calling (${words}). ` +
+        'Choose a model with tool support, or set the tool mode to "text" in Settings.',
+    );
+  }
+  return new LlmError(
+    'server',
+    `The model server at ${url} reported an error in the middle of a reply (${words || 'no details'}). ` +
+      "Try again, or check the server's logs.",
+  );
+}
+
+/**
+ * Turns anything the SDK throws into an LlmError whose message is one sentence naming the base URL and
+ * what to check. `callerAborted` says whether the caller's signal caused it.
+ */
+export function llmErrorFrom(error: unknown, context: ErrorContext, callerAborted: boolean): LlmError {
+  if (error instanceof LlmError) return error;
+  if (callerAborted || error instanceof APIUserAbortError) return cancelledError(context);
+  const url = shownUrl(context.baseUrl);
+  if (error instanceof APIConnectionError) {
+    const reason = error instanceof APIConnectionTimeoutError ? 'timed out' : (connectionCode(error) ?? 'connection failed');
+    return new LlmError(
+      'unreachable',
+      `Cannot reach the model server at ${url} (${reason}). Check the base URL and that the server is running.`,
+    );
+  }
+  if (error instanceof APIError) {
+    return error.status === undefined ? streamedError(error, context) : statusError(error as APIError & { status: number }, context);
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  return new LlmError(
+    'server',
+    `The call to the model server at ${url} failed unexpectedly (${detail}). Check the base URL and the server's logs.`,
+  );
+}
+
+/** The turn failed this way on every attempt; `attempts` counts them all, the first included. */
+export function streamFailureError(kind: StreamFailureKind, context: ErrorContext & { attempts: number; idleTimeoutMs: number }): LlmError {
+  const url = shownUrl(context.baseUrl);
+  const times = context.attempts === 1 ? '' : `, ${context.attempts} times in a row`;
+  switch (kind) {
+    case 'dropped':
+      return new LlmError(
+        'dropped',
+        `The connection to the model server at ${url} dropped in the middle of a reply${times}. ` +
+          "Check the network and the server's logs, then try again.",
+      );
+    case 'stalled':
+      return new LlmError(
+        'stalled',
+        `The model server at ${url} sent nothing for ${formatSeconds(context.idleTimeoutMs)} in the middle of a reply${times}. ` +
+          'Check that the server is not overloaded, then try again.',
+      );
+    case 'truncated':
+      return new LlmError(
+        'truncated',
+        `The model server at ${url} ended a reply without finishing it (no finish_reason)${times}. ` +
+          "Check the server's logs, then try again.",
+      );
+  }
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return seconds === 1 ? '1 second' : `${Number(seconds.toFixed(seconds < 1 ? 2 : 0))} seconds`;
+}

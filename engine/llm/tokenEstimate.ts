@@ -1,0 +1,78 @@
+import type { ToolDefinition } from '../tools/toolCatalog.js';
+import type { ChatMessage, LlmToolCall } from './llmTypes.js';
+
+/**
+ * Token counts for servers that report no usage, with the o200k_base encoding (GPT-4o and later). Other
+ * models tokenize differently, so these are estimates; the overheads follow OpenAI's published way of
+ * counting chat messages.
+ */
+
+const TOKENS_PER_MESSAGE = 3;
+const TOKENS_PER_NAME = 1;
+/** Every reply is primed with `<|start|>assistant<|message|>`. */
+const TOKENS_PER_REPLY = 3;
+const TOKENS_PER_TOOL_CALL = 3;
+
+type CountTokens = (text: string) => number;
+
+let counter: Promise<CountTokens> | undefined;
+
+/** The encoder is a few megabytes of ranks: it is loaded on first use, not when the engine starts. */
+function loadCounter(): Promise<CountTokens> {
+  counter ??= import('gpt-tokenizer/encoding/o200k_base').then(({ countTokens }) => {
+    // Text that happens to contain `<|endoftext|>` and the like is counted as text, not refused.
+    const options = { disallowedSpecial: new Set<string>() };
+    return (text: string) => (text === '' ? 0 : countTokens(text, options));
+  });
+  return counter;
+}
+
+function argumentText(args: unknown): string {
+  if (typeof args === 'string') return args;
+  return args === undefined || args === null ? '' : JSON.stringify(args);
+}
+
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part: unknown) => (typeof part === 'object' && part !== null && 'text' in part && typeof part.text === 'string' ? part.text : ''))
+    .join('');
+}
+
+function toolCallsText(message: ChatMessage): string {
+  if (message.role !== 'assistant' || !message.tool_calls) return '';
+  return message.tool_calls
+    .map((call) => (call.type === 'function' ? call.function.name + argumentText(call.function.arguments) : ''))
+    .join('');
+}
+
+function messageTokens(message: ChatMessage, count: CountTokens): number {
+  const name = 'name' in message && typeof message.name === 'string' ? message.name : '';
+  const toolCallId = message.role === 'tool' ? message.tool_call_id : '';
+  return (
+    TOKENS_PER_MESSAGE +
+    count(message.role) +
+    count(contentText(message.content)) +
+    count(toolCallsText(message)) +
+    count(toolCallId) +
+    (name === '' ? 0 : TOKENS_PER_NAME + count(name))
+  );
+}
+
+/** What a request costs: every message with its overhead, the reply priming, and the tool definitions. */
+export async function estimatePromptTokens(messages: readonly ChatMessage[], tools: readonly ToolDefinition[] = []): Promise<number> {
+  const count = await loadCounter();
+  const messageTotal = messages.reduce((sum, message) => sum + messageTokens(message, count), 0);
+  const toolTotal = tools.length === 0 ? 0 : count(JSON.stringify(tools));
+  return messageTotal + TOKENS_PER_REPLY + toolTotal;
+}
+
+/** What a reply cost: its text and, per tool call, the name, the arguments and a small overhead. */
+export async function estimateCompletionTokens(text: string, toolCalls: readonly LlmToolCall[] = []): Promise<number> {
+  const count = await loadCounter();
+  return toolCalls.reduce(
+    (sum, call) => sum + TOKENS_PER_TOOL_CALL + count(call.name) + count(argumentText(call.arguments)),
+    count(text),
+  );
+}

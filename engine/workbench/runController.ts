@@ -117,9 +117,6 @@ export class RunController {
       const controller = new AbortController();
       const finished = this.execute(runId, record, settings, controller.signal);
       this.active = { controller, finished };
-      void finished.finally(() => {
-        if (this.active?.finished === finished) this.active = null;
-      });
       return { messageId: record.messageId, runId, finished };
     } finally {
       this.starting = false;
@@ -167,6 +164,8 @@ export class RunController {
       // Only the engine itself failing gets here (a disk error, a bug): the run ends, the state stays.
       result = { runId, status: 'failed', error: `The run stopped on an internal error: ${error instanceof Error ? error.message : String(error)}` };
     }
+    // Idle before run-finished goes out, so a snapshot taken on that event says the run is over.
+    this.active = null;
     bus.emit({
       type: 'run-finished',
       runId,

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +7,8 @@ import { WebSocket } from 'ws';
 import { startBrowserHost, type BrowserHost } from '../../cli/serve/browserHost.js';
 import type { SocketServerMessage } from '../../engine/contract/index.js';
 import { openWorkbench } from '../../engine/index.js';
+import { startFakeLlm } from '../support/fakeLlm/index.js';
+import { call, planText, say } from '../support/rpiScript.js';
 
 let root: string;
 let folder: string;
@@ -144,6 +146,32 @@ describe('browser host over WebSocket', () => {
     const other = await waitFor(socket, messages, response(3));
     expect(other).toMatchObject({ response: { ok: false, error: expect.stringContaining('serves') } });
     socket.close();
+  });
+
+  it('runs a request end to end: settings over the socket, events pushed to the page, the summary saved', async () => {
+    const llm = await startFakeLlm({ script: [say('research'), say(planText('Note')), call('write_file', { path: 'note.txt', content: 'hi\n' }), say('done'), say('Wrote note.txt.')] });
+    try {
+      const { socket, messages } = await connect(`?token=${token()}`, { origin: origin() });
+      socket.send(JSON.stringify({ type: 'request', id: 1, channel: 'settings:set', payload: { baseUrl: llm.baseUrl, model: 'fake-model', toolMode: 'native' } }));
+      expect(await waitFor(socket, messages, response(1))).toMatchObject({ response: { ok: true } });
+      socket.send(JSON.stringify({ type: 'request', id: 2, channel: 'session:send', payload: { prompt: 'Write a note' } }));
+      expect(await waitFor(socket, messages, response(2))).toMatchObject({ response: { ok: true, value: { messageId: expect.any(String) } } });
+      socket.send(JSON.stringify({ type: 'request', id: 3, channel: 'session:resume', payload: {} }));
+      expect(await waitFor(socket, messages, response(3))).toMatchObject({ response: { ok: false, error: expect.stringContaining('already in progress') } });
+
+      const finished = await waitFor(socket, messages, (message) => message.type === 'event' && message.event.type === 'run-finished');
+      expect(finished).toMatchObject({ event: { status: 'done' } });
+      const kinds = messages.flatMap((message) => (message.type === 'event' ? [message.event.type] : []));
+      expect(kinds).toEqual(expect.arrayContaining(['run-started', 'phase-started', 'implement-progress', 'tool-finished', 'summary-delta', 'message-added']));
+      expect(await readFile(path.join(folder, 'note.txt'), 'utf8')).toBe('hi\n');
+      socket.send(JSON.stringify({ type: 'request', id: 4, channel: 'workbench:snapshot', payload: {} }));
+      expect(await waitFor(socket, messages, response(4))).toMatchObject({
+        response: { ok: true, value: { running: false, conversation: [{ text: 'Write a note' }, { role: 'assistant', text: 'Wrote note.txt.' }] } },
+      });
+      socket.close();
+    } finally {
+      await llm.close();
+    }
   });
 
   it('answers a frame that is not a request with an error and stays open', async () => {

@@ -239,10 +239,17 @@ describe('the RPI orchestrator through the workbench facade', () => {
     llm().enqueue(say(research, { delayMs: 100 }), say('# Execution Plan\n\n## Items\n'), say('Nothing.'));
     const workbench = await open(root, fakeModelOptions(llm()));
 
+    const runningAtFinish = new Promise<boolean>((resolve) =>
+      workbench.subscribe((event) => {
+        if (event.type === 'run-finished') void workbench.snapshot().then((snapshot) => resolve(snapshot.running));
+      }),
+    );
     const first = await workbench.send('First');
     await expect(workbench.send('Second')).rejects.toThrow('A run is already in progress in this folder');
+    await expect(workbench.resume()).rejects.toThrow('A run is already in progress in this folder');
     expect((await workbench.snapshot()).running).toBe(true);
     expect((await first.finished).status).toBe('done');
+    expect(await runningAtFinish).toBe(false);
     expect((await workbench.snapshot()).conversation.map((message) => message.text)).toEqual(['First', 'Nothing.']);
   });
 

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import type { UnsequencedEvent } from '../../../engine/contract/index.js';
+import { runAgentLoop, type AgentLoopConfig } from '../../../engine/agent/runAgentLoop.js';
+import { defaultLoopLimits } from '../../../engine/agent/loopLimits.js';
+import { ToolModeState } from '../../../engine/agent/toolMode.js';
+import { createLlmClient } from '../../../engine/llm/openaiClient.js';
+import { openToolLog } from '../../../engine/store/toolLog.js';
+import { toolsForPhase } from '../../../engine/tools/toolCatalog.js';
+import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
+import { call, requestText, say } from '../../support/rpiScript.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { toolContextFor } from '../../support/toolContext.js';
+
+describe('runAgentLoop', () => {
+  const tempFolder = useTempFolders('rpi-loop-');
+  const llm = useFakeLlm();
+
+  async function loop(overrides: Partial<AgentLoopConfig> = {}) {
+    const root = await tempFolder();
+    await writeTree(root, { 'a.txt': 'alpha\n' });
+    const events: UnsequencedEvent[] = [];
+    const { signal: _, ...toolContext } = await toolContextFor(root);
+    let calls = 0;
+    const result = await runAgentLoop({
+      phase: 'implement',
+      runId: 'run-test',
+      llm: createLlmClient({ baseUrl: llm().baseUrl, apiKey: null, model: 'fake-model' }),
+      toolMode: new ToolModeState('native'),
+      messages: [
+        { role: 'system', content: 'You are a test.' },
+        { role: 'user', content: 'Do the thing.' },
+      ],
+      tools: toolsForPhase('implement'),
+      maxTurns: 10,
+      limits: defaultLoopLimits,
+      finalAnswerAtCap: false,
+      toolContext,
+      toolLog: await openToolLog(`${root}/.workbench`),
+      emit: (event) => events.push(event),
+      nextCallId: () => `c${(calls += 1)}`,
+      contextWindow: 8000,
+      signal: new AbortController().signal,
+      ...overrides,
+    });
+    return { result, events, root };
+  }
+
+  it('returns the final text with the turns and tool calls it took, answering every call of a turn', async () => {
+    llm().enqueue(
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }, { name: 'get_file_info', arguments: { path: 'a.txt' } }] },
+      say('All done.'),
+    );
+    const { result, events } = await loop();
+    expect(result).toMatchObject({ ok: true, text: 'All done.', turns: 2, toolCalls: 2 });
+    const second = llm().chatRequests()[1]!;
+    expect(second.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool']);
+    expect(requestText(second)).toContain('alpha');
+    expect(events.map((event) => event.type)).toEqual(['usage', 'tool-started', 'tool-finished', 'tool-started', 'tool-finished', 'usage']);
+    expect(events[1]).toMatchObject({ callId: 'c1', tool: 'read_file', args: { path: 'a.txt' } });
+  });
+
+  it('stops after three failed tool calls in a row: unknown tool, invalid JSON, a refused path', async () => {
+    llm().enqueue(
+      call('shell', { command: 'ls' }),
+      call('read_file', '{"path": "a.txt"'),
+      call('read_file', { path: '../outside.txt' }),
+      say('never asked'),
+    );
+    const { result, events } = await loop();
+    expect(result).toMatchObject({ ok: false, failure: 'tool-errors', turns: 3 });
+    expect(!result.ok && result.error).toMatch(/3 tool calls in a row failed\. The last one: Refused path "\.\.\/outside\.txt"/);
+    expect(events.filter((event) => event.type === 'tool-finished').map((event) => event.type === 'tool-finished' && event.ok)).toEqual([false, false, false]);
+    expect(llm().chatRequests()).toHaveLength(3);
+    expect(requestText(llm().chatRequests()[2]!)).toContain('there is no tool named \\"shell\\"');
+  });
+
+  it('stops after five failed calls in all, even with successes between them', async () => {
+    const bad = call('read_file', { path: 'missing.txt' });
+    const good = call('read_file', { path: 'a.txt' });
+    llm().enqueue(bad, bad, good, bad, bad, good, bad, say('never asked'));
+    const { result } = await loop();
+    expect(result).toMatchObject({ ok: false, failure: 'tool-errors', turns: 7 });
+    expect(!result.ok && result.error).toMatch(/5 tool calls failed in this step/);
+  });
+
+  it('fails at the turn cap, or asks once more without tools for a final answer when the phase wants one', async () => {
+    llm().enqueue(call('read_file', { path: 'a.txt' }), call('read_file', { path: 'a.txt' }));
+    const capped = await loop({ maxTurns: 2 });
+    expect(capped.result).toMatchObject({ ok: false, failure: 'turn-cap', turns: 2 });
+
+    llm().enqueue(call('read_file', { path: 'a.txt' }), call('read_file', { path: 'a.txt' }), say('Findings so far.'));
+    const answered = await loop({ maxTurns: 2, finalAnswerAtCap: true });
+    expect(answered.result).toMatchObject({ ok: true, text: 'Findings so far.', turns: 3 });
+    const last = llm().chatRequests().at(-1)!;
+    expect(last.tools).toBeUndefined();
+    expect(requestText(last)).toContain('You have used all 2 turns');
+  });
+
+  it('stops at its wall-clock limit, also inside a running command', async () => {
+    llm().enqueue(call('run_command', { command: 'sleep 30' }), say('never asked'));
+    const { result, events } = await loop({ limits: { ...defaultLoopLimits, timeoutMs: 400 } });
+    expect(result).toMatchObject({ ok: false, failure: 'timeout' });
+    expect(!result.ok && result.error).toMatch(/time limit/);
+    expect(events.find((event) => event.type === 'tool-finished')).toMatchObject({ summary: expect.stringMatching(/cancelled/) });
+  });
+
+  it('ends as cancelled when its signal aborts while the model is streaming', async () => {
+    const controller = new AbortController();
+    llm().enqueue(say('a long answer that streams slowly', { delayMs: 200 }));
+    const deltas: string[] = [];
+    const { result } = await loop({
+      signal: controller.signal,
+      onTextDelta: (text) => {
+        deltas.push(text);
+        controller.abort();
+      },
+    });
+    expect(result).toMatchObject({ ok: false, failure: 'cancelled', turns: 1 });
+    expect(deltas).toHaveLength(1);
+  });
+
+  it('streams text only when asked to', async () => {
+    llm().enqueue(say('streamed words here'));
+    const deltas: string[] = [];
+    const { result } = await loop({ tools: [], onTextDelta: (text) => deltas.push(text) });
+    expect(result).toMatchObject({ ok: true, text: 'streamed words here' });
+    expect(deltas.join('')).toBe('streamed words here');
+    expect(deltas.length).toBeGreaterThan(1);
+  });
+});

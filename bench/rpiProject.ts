@@ -95,10 +95,13 @@ export function moduleSource(entity: Entity, style: ErrorStyle): string {
   const filterType = tsType[fields.find((field) => field.name === filter)?.kind ?? 'text'];
   const numeric = fields.filter((field) => field.kind === 'amount' || field.kind === 'count');
   const flags = fields.filter((field) => field.kind === 'flag');
-  const totals = numeric.map((field) => `    ${field.name}: items.reduce((sum, item) => sum + item.${field.name}, 0),`);
+  const summary = [
+    ...numeric.map((field) => `    ${field.name}: items.reduce((sum, item) => sum + item.${field.name}, 0),`),
+    ...flags.map((field) => `    ${field.name}: items.filter((item) => item.${field.name}).length,`),
+  ];
   return `/**
- * ${type} records: ${entity.about}. Kept in memory behind a small store; the HTTP layer (src/http.ts)
- * turns what the store throws into responses.
+ * ${type} records: ${entity.about}. Kept in memory behind a small store;
+ * the HTTP layer (src/http.ts) turns what the store throws into responses.
  */
 ${pieces.imports}
 
@@ -173,13 +176,12 @@ ${pieces.badLimit}
 export function summarize${type}s(items: readonly ${type}[]) {
   return {
     count: items.length,
-${totals.join('\n')}
-${flags.map((field) => `    ${field.name}: items.filter((item) => item.${field.name}).length,`).join('\n')}
+${summary.join('\n')}
     newest: items.reduce((latest, item) => Math.max(latest, item.createdAt), 0),
   };
 }
 
-/** One line for logs and the admin list, e.g. \`${module.slice(0, 3)}_1 ${fields.map((field) => field.name).slice(0, 2).join(' ')}\`. */
+/** One line for logs and the admin list: the id, then every field as name=value. */
 export function describe${type}(item: ${type}): string {
   return [item.id, ${fields.map((field) => `\`${field.name}=\${String(item.${field.name})}\``).join(', ')}].join(' ');
 }

@@ -7,10 +7,16 @@ const benchmarks: [file: string, entry: string][] = [
   ['./bench/fileCount.ts', 'benchFileCount'],
   ['./bench/fileMap.ts', 'benchFileMap'],
   ['./bench/search.ts', 'benchSearch'],
+  ['./bench/rpiTokens.ts', 'benchRpiTokens'],
 ];
 
-let failed = false;
-for (const [file, entry] of benchmarks) {
+// `npm run bench -- rpi search`: only the benchmarks whose file or entry contains one of the words.
+const filters = process.argv.slice(2).map((word) => word.toLowerCase());
+const chosen = benchmarks.filter(([file, entry]) => filters.length === 0 || filters.some((word) => `${file} ${entry}`.toLowerCase().includes(word)));
+if (chosen.length === 0) console.error(`bench: no benchmark matches ${filters.join(', ')}`);
+
+let failed = chosen.length === 0;
+for (const [file, entry] of chosen) {
   const script = `const m = await import(${JSON.stringify(file)}); await m.${entry}(); console.log('  peak memory (max RSS) ' + (process.resourceUsage().maxRSS / 1024).toFixed(0) + ' MB');`;
   const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' });
   if (run.status !== 0) {

@@ -103,8 +103,7 @@ class LoopRun {
       }
       this.history.push({ role: 'user', content: turnCapMessage(this.config.maxTurns) });
       const last = await this.ask([]);
-      const text = this.config.toolMode.mode === 'text' ? textOutsideActions(last.text) : last.text;
-      return this.finish({ ok: true, text });
+      return this.finish({ ok: true, text: this.finalAnswerOf(last.text) });
     } catch (error) {
       return this.failure(error);
     }
@@ -207,6 +206,13 @@ class LoopRun {
     });
   }
 
+  /** A final answer forced at the turn cap may still carry an action block; the text around it is the answer. */
+  private finalAnswerOf(text: string): string {
+    if (this.config.toolMode.mode !== 'text') return text;
+    const parsed = parseTextReply(text, this.config.tools.map((tool) => tool.name));
+    return parsed.kind === 'call' && parsed.reasoning ? parsed.reasoning : text;
+  }
+
   private throwIfStopped(): void {
     if (this.controller.signal.aborted) throw new LlmError('cancelled', 'The run was cancelled.');
   }
@@ -243,11 +249,6 @@ function turnCapMessage(maxTurns: number): string {
     `You have used all ${maxTurns} turns of this phase, so no more tools can be called. ` +
     'Reply now with your final answer in the format asked for, from what you have found so far, and say what you could not check.'
   );
-}
-
-/** A final answer forced at the turn cap may still carry an action block; the text around it is the answer. */
-function textOutsideActions(text: string): string {
-  return text.replace(/```(?:action|json)?[^\n]*\n[\s\S]*?(?:```|$)/g, '').trim() || text;
 }
 
 /** The history keeps arguments as JSON text, as the API requires, whatever form the server sent. */

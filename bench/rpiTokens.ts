@@ -83,6 +83,8 @@ function rpiOptions(llm: FakeLlm): RunOptions {
   return {
     llmSettings: async () => ({ baseUrl: llm.baseUrl, apiKey: null, model: 'fake-model', contextWindow: 128_000, toolMode: 'native' }),
     env: commandEnv,
+    // No one is there to answer: every change runs, as under the "auto" policies (a checkpoint is still taken before each).
+    approvals: async () => ({ files: 'auto', commands: 'auto', timeoutSeconds: 600, reviewPlan: false }),
   };
 }
 

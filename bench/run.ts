@@ -8,6 +8,7 @@ const benchmarks: [file: string, entry: string][] = [
   ['./bench/fileMap.ts', 'benchFileMap'],
   ['./bench/search.ts', 'benchSearch'],
   ['./bench/rpiTokens.ts', 'benchRpiTokens'],
+  ['./bench/checkpoints.ts', 'benchCheckpoints'],
 ];
 
 // `npm run bench -- rpi search`: only the benchmarks whose file or entry contains one of the words.

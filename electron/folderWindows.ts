@@ -1,7 +1,7 @@
 import { BrowserWindow, dialog, type OpenDialogOptions, type WebContents } from 'electron';
 import { createDispatch, type Dispatch } from '../engine/contract/index.js';
 import { openWorkbench } from '../engine/index.js';
-import type { KeyCipher, RecentFolders, SettingsStore } from '../engine/settings/index.js';
+import type { AllowedCommands, KeyCipher, RecentFolders, SettingsStore } from '../engine/settings/index.js';
 import { createWindow, windowTitle } from './window.js';
 import { openInWindow, realFolder, windowHandlers, type WindowHandlerDeps } from './windowHandlers.js';
 import { WindowSession } from './windowSession.js';
@@ -11,6 +11,7 @@ export interface FolderWindowsOptions {
   entryUrl: string;
   settings: SettingsStore;
   recent: RecentFolders;
+  allowedCommands: AllowedCommands;
   cipher: KeyCipher;
   onRecentChanged(): void;
 }
@@ -45,8 +46,13 @@ export class FolderWindows {
     const holder = folder ? this.deps.sessionWithFolder(await realFolder(folder)) : undefined;
     if (holder) return holder.focus();
     const window = createWindow({ preloadPath: this.options.preloadPath });
-    const settings = this.options.settings;
-    const session = new WindowSession({ window, titleFor: windowTitle, open: (folder) => openWorkbench(folder, { llmSettings: () => settings.llmSettings() }) });
+    const { settings, allowedCommands } = this.options;
+    const session = new WindowSession({
+      window,
+      titleFor: windowTitle,
+      open: (folder) =>
+        openWorkbench(folder, { llmSettings: () => settings.llmSettings(), approvals: () => settings.approvalSettings(), allowedCommands }),
+    });
     const id = window.webContents.id;
     this.entries.set(id, { window, session, dispatch: createDispatch(windowHandlers(session, this.deps)) });
     window.on('closed', () => {

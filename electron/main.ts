@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { app, BrowserWindow, session, shell } from 'electron';
-import { configDir, RecentFolders, SettingsStore } from '../engine/settings/index.js';
+import { AllowedCommands, configDir, RecentFolders, SettingsStore } from '../engine/settings/index.js';
 import { registerAppScheme, serveRenderer } from './appProtocol.js';
 import { denyAllPermissions, guardWebContents } from './contentGuards.js';
 import { applyDevCsp } from './csp.js';
@@ -47,6 +47,7 @@ async function start(): Promise<void> {
     entryUrl: origins.entryUrl,
     settings: new SettingsStore({ configDir: dir, cipher }),
     recent,
+    allowedCommands: new AllowedCommands(dir),
     cipher,
     onRecentChanged: () => void refreshMenu(),
   });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { WebSocketServer } from 'ws';
 import { createDispatch, socketPath } from '../../engine/contract/index.js';
 import { openWorkbench } from '../../engine/index.js';
-import { RecentFolders, SettingsStore, noKeyStorage } from '../../engine/settings/index.js';
+import { AllowedCommands, RecentFolders, SettingsStore, noKeyStorage } from '../../engine/settings/index.js';
 import { AccessControl } from './accessControl.js';
 import { browserHandlers, browserKeyNote } from './browserHandlers.js';
 import { bridgeSocket } from './socketBridge.js';
@@ -38,7 +38,12 @@ const maxFrameBytes = 4 * 1024 * 1024;
  */
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const settings = new SettingsStore({ configDir: options.configDir, cipher: noKeyStorage(browserKeyNote), env: options.env ?? process.env });
-  const workbench = await openWorkbench(options.folder, { llmSettings: () => settings.llmSettings(), env: options.env ?? process.env });
+  const workbench = await openWorkbench(options.folder, {
+    llmSettings: () => settings.llmSettings(),
+    approvals: () => settings.approvalSettings(),
+    allowedCommands: new AllowedCommands(options.configDir),
+    env: options.env ?? process.env,
+  });
   const recent = new RecentFolders(options.configDir);
   const dispatch = createDispatch(browserHandlers(workbench, settings, recent));
   const rendererDir = path.resolve(options.rendererDir);

@@ -2,7 +2,7 @@ import type { Phase, UnsequencedEvent } from '../contract/index.js';
 import { LlmError, type ChatMessage, type LlmClient, type LlmReply, type LlmToolCall } from '../llm/llmTypes.js';
 import { correctionMessage, parseTextReply, textToolInstructions, textToolResultMessage } from '../llm/textToolProtocol.js';
 import type { ToolLog } from '../store/toolLog.js';
-import { executeToolCall, type ExecutedToolCall } from '../tools/executeToolCall.js';
+import { executeToolCall, type ExecutedToolCall, type ToolGuard } from '../tools/executeToolCall.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
 import { toolDefinitions } from '../tools/toolCatalog.js';
 import { ErrorBudget, firstLine, type LoopLimits } from './loopLimits.js';
@@ -28,6 +28,8 @@ export interface AgentLoopConfig {
   toolContext: Omit<ToolContext, 'signal'>;
   /** Continues the tool-log ids of earlier phases and runs. */
   toolLog: Pick<ToolLog, 'append'>;
+  /** Approval and checkpoint before a tool changes anything; every call runs when absent. */
+  guard?: ToolGuard;
   emit: (event: UnsequencedEvent) => void;
   /** Hands out run-wide unique ids for tool-started / tool-finished. */
   nextCallId: () => string;
@@ -186,9 +188,11 @@ class LoopRun {
       runId,
       context: { ...this.config.toolContext, signal: this.controller.signal },
       log: this.config.toolLog,
+      ...(this.config.guard ? { guard: this.config.guard } : {}),
     });
     emit({ type: 'tool-finished', runId, callId, ok: done.ok, summary: firstLine(done.result), durationMs: done.durationMs });
-    this.budget.record(done.ok, done.result);
+    // A "no" from the user is an answer, not a mistake of the model: it does not count against the limits.
+    if (done.refused !== 'denied' && done.refused !== 'expired') this.budget.record(done.ok, done.result);
     return done;
   }
 

@@ -10,6 +10,8 @@ export const requestChannels = [
   'session:approve',
   'session:undo',
   'session:regenerate',
+  'session:undo-preview',
+  'session:review-plan',
   'settings:get',
   'settings:set',
   'folders:recent',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messageSchema, phaseSchema, planItemSchema } from './model.js';
+import { approvalRequestSchema, messageSchema, phaseSchema, planItemSchema, planReviewSchema } from './model.js';
 
 /** Every event carries its workbench-wide sequence number and the run it belongs to (null outside a run). */
 const base = { seq: z.number().int().positive(), runId: z.string().nullable() };
@@ -17,7 +17,7 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
   event('phase-completed', { phase: phaseSchema, ok: z.boolean(), error: z.string().optional() }),
   event('implement-progress', { current: z.number().int(), total: z.number().int(), label: z.string() }),
   event('plan-updated', { items: z.array(planItemSchema) }),
-  event('plan-ready', { items: z.array(planItemSchema), riskyItems: z.array(z.number().int()) }),
+  event('plan-ready', planReviewSchema.shape),
   event('tool-started', { callId: z.string(), tool: z.string(), args: z.record(z.string(), z.unknown()) }),
   event('tool-finished', {
     callId: z.string(),
@@ -25,15 +25,13 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
     summary: z.string(),
     durationMs: z.number().nonnegative(),
   }),
-  event('approval-requested', {
+  event('approval-requested', approvalRequestSchema.shape),
+  event('approval-resolved', {
     requestId: z.string(),
-    tool: z.string(),
-    args: z.record(z.string(), z.unknown()),
-    /** The real, resolved path the action touches, when it touches one. */
-    path: z.string().optional(),
-    expiresAt: z.number(),
+    decision: approvalDecisionSchema,
+    /** The arguments the action ran with, when the user edited them. */
+    args: z.record(z.string(), z.unknown()).optional(),
   }),
-  event('approval-resolved', { requestId: z.string(), decision: approvalDecisionSchema }),
   event('summary-delta', { text: z.string() }),
   event('message-added', { message: messageSchema }),
   event('conversation-reset', { messages: z.array(messageSchema) }),

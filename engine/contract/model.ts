@@ -38,6 +38,30 @@ export const rpiStateSchema = z.object({
 });
 export type RpiState = z.infer<typeof rpiStateSchema>;
 
+/** An action waiting for the user's approval, as `approval-requested` announces it. */
+export const approvalRequestSchema = z.object({
+  requestId: z.string(),
+  tool: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  /** The real, resolved path the action touches, when it touches one. */
+  path: z.string().optional(),
+  /** Why this action needs the user, e.g. "file changes need your approval" or "it may hold secrets". */
+  reason: z.string(),
+  /** Whether "always allow this exact command in this folder" may be offered. */
+  canAlwaysAllow: z.boolean(),
+  expiresAt: z.number(),
+});
+export type ApprovalRequestView = z.infer<typeof approvalRequestSchema>;
+
+/** A plan waiting at the review gate, as `plan-ready` announces it. */
+export const planReviewSchema = z.object({
+  items: z.array(planItemSchema),
+  /** Items whose text names a risky action, with why. */
+  riskyItems: z.array(z.object({ index: z.number().int().nonnegative(), reason: z.string() })),
+  /** plan.md as it stands, for the user to edit. */
+  planText: z.string(),
+});
+
 export const snapshotSchema = z.object({
   folder: z.string(),
   name: z.string(),
@@ -48,11 +72,31 @@ export const snapshotSchema = z.object({
   /** The seq of the last event emitted before this snapshot was taken. */
   lastSeq: z.number().int().nonnegative(),
   warnings: z.array(z.string()),
+  /** Approvals waiting for an answer, so a reloaded page can show them. */
+  pendingApprovals: z.array(approvalRequestSchema).optional(),
+  /** The plan waiting at the review gate, or null. */
+  planReview: planReviewSchema.nullable().optional(),
 });
 export type Snapshot = z.infer<typeof snapshotSchema>;
 
 export const toolModeSchema = z.enum(['native', 'text', 'auto'], { error: 'must be "native", "text" or "auto"' });
 export type ToolMode = z.infer<typeof toolModeSchema>;
+
+export const fileApprovalSchema = z.enum(['ask', 'auto'], { error: 'must be "ask" or "auto"' });
+export const commandApprovalSchema = z.enum(['ask', 'allow-list', 'auto'], { error: 'must be "ask", "allow-list" or "auto"' });
+
+/** How actions that change the folder are approved; protected paths always ask, whatever these say. */
+export const approvalSettingsSchema = z.object({
+  /** Writes, edits, deletes and moves. */
+  files: fileApprovalSchema,
+  /** run_command: ask every time, run allow-listed commands without asking, or run all. */
+  commands: commandApprovalSchema,
+  /** An unanswered request expires (and is denied) after this long. */
+  timeoutSeconds: z.number().int().positive(),
+  /** Stop after Plan for the user to approve, edit or reject the plan. */
+  reviewPlan: z.boolean(),
+});
+export type ApprovalSettings = z.infer<typeof approvalSettingsSchema>;
 
 export const publicSettingsSchema = z.object({
   baseUrl: z.string(),
@@ -62,6 +106,7 @@ export const publicSettingsSchema = z.object({
   /** True when a key is stored (encrypted) or comes from the environment; the key itself never crosses. */
   apiKeySet: z.boolean(),
   apiKeySource: z.enum(['stored', 'environment', 'none']),
+  approvals: approvalSettingsSchema,
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RequestChannel } from './channels.js';
 import type { HostInfo, PublicSettings, RecentFolder, Snapshot } from './model.js';
-import { toolModeSchema } from './model.js';
+import { approvalSettingsSchema, toolModeSchema } from './model.js';
 
 const nonEmpty = (what = 'must be a non-empty string') =>
   z.string({ error: what }).trim().min(1, { error: what });
@@ -38,6 +38,16 @@ export const requestSchemas = {
   }),
   'session:undo': z.strictObject({ messageId: nonEmpty() }),
   'session:regenerate': z.strictObject({ messageId: nonEmpty() }),
+  'session:undo-preview': z.strictObject({ messageId: nonEmpty() }),
+  'session:review-plan': z.discriminatedUnion(
+    'decision',
+    [
+      z.strictObject({ decision: z.literal('approve') }),
+      z.strictObject({ decision: z.literal('edit'), plan: nonEmpty('must be the edited plan text') }),
+      z.strictObject({ decision: z.literal('reject') }),
+    ],
+    { error: 'decision must be "approve", "edit" (with the plan) or "reject"' },
+  ),
   'settings:get': empty,
   'settings:set': z.strictObject({
     baseUrl: httpUrl.optional(),
@@ -51,6 +61,17 @@ export const requestSchemas = {
       .max(10_000_000, { error: 'must be at most 10,000,000 tokens' })
       .optional(),
     toolMode: toolModeSchema.optional(),
+    approvals: approvalSettingsSchema
+      .extend({
+        timeoutSeconds: z
+          .number({ error: 'must be a number of seconds' })
+          .int({ error: 'must be a whole number of seconds' })
+          .min(10, { error: 'must be at least 10 seconds' })
+          .max(86_400, { error: 'must be at most 86,400 seconds (a day)' }),
+      })
+      .partial()
+      .strict()
+      .optional(),
   }),
   'folders:recent': empty,
   'folders:pick': empty,
@@ -64,9 +85,12 @@ export interface RequestResults {
   'session:send': { messageId: string };
   'session:cancel': { cancelled: boolean };
   'session:resume': { runId: string };
-  'session:approve': { decision: 'approve' | 'deny' };
+  'session:approve': { decision: 'approved' | 'edited' | 'denied' | 'expired' };
   'session:undo': { restoredFiles: string[] };
   'session:regenerate': { messageId: string };
+  /** Each file undo would touch: brought back, removed (created since), or recreated (deleted since). */
+  'session:undo-preview': { path: string; kind: 'file' | 'symlink' | 'folder'; change: 'restored' | 'removed' | 'recreated' }[];
+  'session:review-plan': { decision: 'approve' | 'edit' | 'reject' };
   'settings:get': PublicSettings;
   'settings:set': PublicSettings;
   'folders:recent': RecentFolder[];

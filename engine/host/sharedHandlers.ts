@@ -17,9 +17,6 @@ export interface SharedHandlerDeps {
  * only they know whether a folder can be picked or switched.
  */
 export function sharedHandlers(deps: SharedHandlerDeps): Pick<RequestHandlers, SharedChannel> {
-  const approvalsUnavailable = async (): Promise<never> => {
-    throw new Error('approvals, undo and regenerate are not part of this build yet');
-  };
   const workbench = (): Workbench => {
     const current = deps.currentWorkbench();
     if (!current) throw new Error('No folder is open: open a project folder first.');
@@ -33,8 +30,15 @@ export function sharedHandlers(deps: SharedHandlerDeps): Pick<RequestHandlers, S
     'session:send': async ({ prompt }) => ({ messageId: (await workbench().send(prompt)).messageId }),
     'session:cancel': async () => ({ cancelled: await workbench().cancel() }),
     'session:resume': async () => ({ runId: (await workbench().resume()).runId }),
-    'session:approve': approvalsUnavailable,
-    'session:undo': approvalsUnavailable,
-    'session:regenerate': approvalsUnavailable,
+    'session:approve': async ({ requestId, decision, args, alwaysAllow }) => ({
+      decision: await workbench().approve(requestId, { decision, ...(args ? { args } : {}), ...(alwaysAllow ? { alwaysAllow } : {}) }),
+    }),
+    'session:undo': async ({ messageId }) => ({ restoredFiles: await workbench().undo(messageId) }),
+    'session:regenerate': async ({ messageId }) => ({ messageId: (await workbench().regenerate(messageId)).messageId }),
+    'session:undo-preview': ({ messageId }) => workbench().previewUndo(messageId),
+    'session:review-plan': async (decision) => {
+      workbench().reviewPlan(decision);
+      return { decision: decision.decision };
+    },
   };
 }

@@ -90,6 +90,11 @@ export function extractNewPlanItems(modelText: string): string[] {
     .filter((line) => newItemPattern.test(line));
 }
 
+/** The plan without its `original_count` line, so that writing it again records its new item count. */
+export function withoutOriginalCount(planText: string): string {
+  return joinLines(splitLines(planText).filter((line) => !originalCountPattern.test(line.content)));
+}
+
 /** Records the plan's item count as `<!-- original_count: N -->` under its title, unless a readable one is there. */
 export function withOriginalCount(planText: string): string {
   const { items, originalCount } = parsePlan(planText);

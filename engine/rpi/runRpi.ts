@@ -6,9 +6,11 @@ import type { LlmClient } from '../llm/llmTypes.js';
 import type { ToolLog } from '../store/toolLog.js';
 import { getFileMap } from '../tools/getFileMap.js';
 import type { ToolContext } from '../tools/tool.js';
+import type { ToolGuard } from '../tools/executeToolCall.js';
+import type { PlanDecision } from '../approvals/planGate.js';
 import { changedFilesSince, describeChanges } from './changedFiles.js';
 import { implementPhase, planPhase, researchPhase, summaryPhase, type PhaseSpec } from './phases.js';
-import { extractNewPlanItems } from './planFile.js';
+import { extractNewPlanItems, withoutOriginalCount } from './planFile.js';
 import { failureLinePattern } from './prompts.js';
 import { appendItems, markItem, readPlan, readResearch, readRpiState, writePlan, writeResearch } from './rpiState.js';
 
@@ -41,13 +43,20 @@ export interface RpiRun {
   emit: (event: UnsequencedEvent) => void;
   /** Persists the summary as the assistant's message (and announces it) before the summary phase completes. */
   saveSummary: (text: string) => Promise<void>;
+  /** The plan review gate, when it is on and this run's plan is not approved yet. */
+  planReview?: {
+    review: (items: readonly PlanItem[], planText: string) => Promise<PlanDecision | { decision: 'cancelled' }>;
+    approved: () => Promise<void>;
+  };
+  /** Approval and checkpoint before each change; every call runs when absent. */
+  guard?: ToolGuard;
   signal: AbortSignal;
 }
 
 export type RpiOutcome =
   | { status: 'done'; summary: string }
   | { status: 'failed'; phase: Phase; error: string }
-  | { status: 'cancelled'; phase: Phase };
+  | { status: 'cancelled'; phase: Phase; reason?: string };
 
 type Stopped = Exclude<RpiOutcome, { status: 'done' }>;
 
@@ -73,6 +82,7 @@ export async function runRpi(run: RpiRun): Promise<RpiOutcome> {
     const state = await readRpiState(run.stateDir);
     if (!state.hasResearch) await orchestrator.phase('research', () => orchestrator.research());
     if (!state.hasPlan) await orchestrator.phase('plan', () => orchestrator.plan());
+    if (run.planReview) await orchestrator.review(run.planReview);
     if (!(await readRpiState(run.stateDir)).allDone) await orchestrator.phase('implement', () => orchestrator.implement());
     const summary = await orchestrator.phase('summary', () => orchestrator.summary());
     return { status: 'done', summary };
@@ -120,6 +130,23 @@ class Orchestrator {
     if (!text.trim()) this.stop('plan', 'The model ended planning without writing a plan.');
     await writePlan(this.run.stateDir, text);
     this.emit({ type: 'plan-updated', runId: this.run.runId, items: (await readRpiState(this.run.stateDir)).items });
+  }
+
+  /** The review gate between Plan and Implement: approve, approve an edited plan, or reject (the run stops, resumable). */
+  async review(gate: NonNullable<RpiRun['planReview']>): Promise<void> {
+    const { stateDir, runId } = this.run;
+    const { items } = await readRpiState(stateDir);
+    if (!items.some((item) => item.status === 'pending')) return;
+    const answer = await gate.review(items, (await readPlan(stateDir)) ?? '');
+    if (answer.decision === 'cancelled') throw new PhaseStopped({ status: 'cancelled', phase: 'plan' });
+    if (answer.decision === 'reject') {
+      throw new PhaseStopped({ status: 'cancelled', phase: 'plan', reason: 'The plan was rejected. Resume to review it again, or send a new message.' });
+    }
+    if (answer.decision === 'edit') {
+      await writePlan(stateDir, withoutOriginalCount(answer.plan));
+      this.emit({ type: 'plan-updated', runId, items: (await readRpiState(stateDir)).items });
+    }
+    await gate.approved();
   }
 
   /** Each pending item in file order, in a fresh context; plan.md is re-read before every item. */
@@ -196,6 +223,7 @@ class Orchestrator {
       ...(onTextDelta ? { onTextDelta } : {}),
       toolContext: run.toolContext,
       toolLog: run.toolLog,
+      ...(run.guard ? { guard: run.guard } : {}),
       emit: run.emit,
       nextCallId: () => `${run.runId}-${(this.calls += 1)}`,
       contextWindow: run.contextWindow,

@@ -1,4 +1,5 @@
 export { configDir } from './configDir.js';
 export { noKeyStorage, type KeyCipher } from './keyCipher.js';
+export { AllowedCommands } from './allowedCommands.js';
 export { RecentFolders } from './recentFolders.js';
-export { SettingsStore, defaultBaseUrl, type SettingsPatch } from './settingsStore.js';
+export { SettingsStore, defaultApprovalSettings, defaultBaseUrl, type SettingsPatch } from './settingsStore.js';

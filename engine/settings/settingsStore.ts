@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { toolModeSchema, type PublicSettings } from '../contract/index.js';
+import { approvalSettingsSchema, toolModeSchema, type ApprovalSettings, type PublicSettings } from '../contract/index.js';
 import type { LlmSettings } from '../llm/llmTypes.js';
 import { JsonConfigFile } from './jsonConfigFile.js';
 import type { KeyCipher } from './keyCipher.js';
@@ -13,7 +13,10 @@ const storedSettingsSchema = z.object({
   toolMode: toolModeSchema.default('auto'),
   /** base64 of the cipher's output; never the key itself. */
   apiKeyEncrypted: z.string().optional(),
+  approvals: approvalSettingsSchema.partial().default({}),
 });
+
+export const defaultApprovalSettings: ApprovalSettings = { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false };
 type StoredSettings = z.infer<typeof storedSettingsSchema>;
 
 export interface SettingsPatch {
@@ -23,6 +26,7 @@ export interface SettingsPatch {
   toolMode?: PublicSettings['toolMode'];
   /** A new key to store encrypted, or null to forget the stored one. */
   apiKey?: string | null;
+  approvals?: Partial<ApprovalSettings>;
 }
 
 export interface SettingsStoreOptions {
@@ -49,8 +53,8 @@ export class SettingsStore {
 
   async update(patch: SettingsPatch): Promise<PublicSettings> {
     const current = await this.file.read();
-    const { apiKey, ...plain } = patch;
-    const next: StoredSettings = { ...current, ...definedOnly(plain) };
+    const { apiKey, approvals, ...plain } = patch;
+    const next: StoredSettings = { ...current, ...definedOnly(plain), approvals: { ...current.approvals, ...definedOnly(approvals ?? {}) } };
     if (apiKey === null) delete next.apiKeyEncrypted;
     else if (apiKey !== undefined) {
       const available = this.cipher.availability();
@@ -75,6 +79,11 @@ export class SettingsStore {
     return { baseUrl: stored.baseUrl, apiKey, model: stored.model, contextWindow: stored.contextWindow, toolMode: stored.toolMode };
   }
 
+  /** The approval policies, timeout and plan review switch, defaults filled in. */
+  async approvalSettings(): Promise<ApprovalSettings> {
+    return { ...defaultApprovalSettings, ...(await this.file.read()).approvals };
+  }
+
   private toPublic(stored: StoredSettings): PublicSettings {
     const source = this.env.OPENAI_API_KEY?.trim() ? 'environment' : stored.apiKeyEncrypted ? 'stored' : 'none';
     return {
@@ -84,6 +93,7 @@ export class SettingsStore {
       toolMode: stored.toolMode,
       apiKeySet: source !== 'none',
       apiKeySource: source,
+      approvals: { ...defaultApprovalSettings, ...stored.approvals },
     };
   }
 }

@@ -22,9 +22,15 @@ export interface ExecutedToolCall {
   /** What the model reads: the result, or its head and a note naming recall_tool_result and the id. */
   contextText: string;
   durationMs: number;
-  /** Set when the call never reached the tool: not allowed in this phase, or arguments that don't fit. */
-  refused?: 'phase' | 'arguments';
+  /** Set when the call never reached the tool: not allowed in this phase, arguments that don't fit, or the user said no. */
+  refused?: Refusal;
 }
+
+export type Refusal = 'phase' | 'arguments' | 'denied' | 'expired';
+
+/** What stands between a validated call and its tool: approval, a checkpoint before a change. */
+export type ToolGuard = (tool: Tool, args: Record<string, unknown>, signal: AbortSignal) => Promise<GuardOutcome>;
+export type GuardOutcome = { proceed: true; args: Record<string, unknown> } | { proceed: false; result: string; refused: 'denied' | 'expired' };
 
 export interface ExecuteOptions {
   phase: Phase;
@@ -34,6 +40,8 @@ export interface ExecuteOptions {
   log: Pick<ToolLog, 'append'>;
   /** The catalog to look tools up in; the full one unless a test narrows it. */
   catalog?: ReadonlyMap<string, Tool>;
+  /** Runs after validation and before the tool; without it every call runs. */
+  guard?: ToolGuard;
 }
 
 /**
@@ -63,10 +71,10 @@ interface Outcome {
   ok: boolean;
   result: string;
   args: unknown;
-  refused?: 'phase' | 'arguments';
+  refused?: Refusal;
 }
 
-async function outcomeOf(call: ToolCallRequest, { phase, context, catalog = toolCatalog }: ExecuteOptions): Promise<Outcome> {
+async function outcomeOf(call: ToolCallRequest, { phase, context, catalog = toolCatalog, guard }: ExecuteOptions): Promise<Outcome> {
   const allowed = phaseTools[phase];
   const tool = catalog.get(call.name);
   if (!tool || !allowed.includes(call.name)) {
@@ -81,10 +89,20 @@ async function outcomeOf(call: ToolCallRequest, { phase, context, catalog = tool
     const problems = validated.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
     return { ok: false, result: `Invalid arguments for ${tool.name}: ${problems}. ${parameterHint(tool)}`, args: parsed.value, refused: 'arguments' };
   }
+  let args = parsed.value as Record<string, unknown>;
+  let input = validated.data;
   try {
-    return { ok: true, result: await tool.run(validated.data, context), args: parsed.value };
+    if (guard) {
+      const outcome = await guard(tool, args, context.signal);
+      if (!outcome.proceed) return { ok: false, result: outcome.result, args, refused: outcome.refused };
+      if (outcome.args !== args) {
+        args = outcome.args;
+        input = tool.parameters.parse(args);
+      }
+    }
+    return { ok: true, result: await tool.run(input, context), args };
   } catch (error) {
-    return { ok: false, result: failureText(tool, error, context.signal), args: parsed.value };
+    return { ok: false, result: failureText(tool, error, context.signal), args };
   }
 }
 

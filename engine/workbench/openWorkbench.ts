@@ -9,7 +9,10 @@ import { Workspace } from '../workspace/workspace.js';
 import { EventBus } from './eventBus.js';
 import { checkFolder } from './folderCheck.js';
 import { acquireFolderLock } from './folderLock.js';
-import { RunController, type RunOptions, type StartedRun } from './runController.js';
+import { ApprovalBroker, type ApprovalAnswer } from '../approvals/approvalBroker.js';
+import { PlanGate, type PlanDecision } from '../approvals/planGate.js';
+import { CheckpointStore, type RestoreChange } from '../checkpoints/checkpointStore.js';
+import { memoryAllowList, RunController, type RunOptions, type StartedRun } from './runController.js';
 
 export const stateDirName = '.workbench';
 
@@ -26,6 +29,16 @@ export interface Workbench {
   resume(): Promise<StartedRun>;
   /** Stops the active run promptly, leaving it resumable; resolves when it has stopped. */
   cancel(): Promise<boolean>;
+  /** Answers an approval request once; throws (the request stays open) for an invalid edit, throws when already answered. */
+  approve(requestId: string, answer: ApprovalAnswer): Promise<'approved' | 'edited' | 'denied' | 'expired'>;
+  /** Answers the plan review gate: approve, approve an edited plan (at least one item), or reject. */
+  reviewPlan(decision: PlanDecision): void;
+  /** Restores the folder to before the message, cuts the conversation there, clears rpi/; returns the paths restored. */
+  undo(messageId: string): Promise<string[]>;
+  /** What undo(messageId) would restore. */
+  previewUndo(messageId: string): Promise<RestoreChange[]>;
+  /** undo(messageId), then sends that request again. */
+  regenerate(messageId: string): Promise<StartedRun>;
   snapshot(): Promise<Snapshot>;
   subscribe(listener: (event: WorkbenchEvent) => void): () => void;
   close(): Promise<void>;
@@ -43,10 +56,13 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   const lock = await acquireFolderLock(root, stateDir);
   const bus = new EventBus();
   const conversation = new ConversationStore(stateDir);
+  const allowedCommands = options.allowedCommands ?? memoryAllowList();
+  const broker = new ApprovalBroker({ emit: (event) => void bus.emit(event), rememberCommand: (command) => allowedCommands.add(root, command) });
+  const planGate = new PlanGate((event) => void bus.emit(event));
   let runs: RunController;
   try {
-    const toolLog = await openToolLog(stateDir);
-    runs = new RunController({ stateDir, workspace: await Workspace.at(root), bus, conversation, toolLog, options });
+    const [toolLog, workspace, checkpoints] = await Promise.all([openToolLog(stateDir), Workspace.at(root), CheckpointStore.open(root, stateDir)]);
+    runs = new RunController({ stateDir, workspace, bus, conversation, toolLog, checkpoints, broker, planGate, allowedCommands, options });
   } catch (error) {
     await lock.release();
     throw error;
@@ -68,6 +84,17 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       return runs.resume();
     },
     cancel: () => runs.cancel(),
+    approve: (requestId, answer) => broker.answer(requestId, answer),
+    reviewPlan: (decision) => planGate.answer(decision),
+    undo(messageId) {
+      assertOpen();
+      return runs.undo(messageId);
+    },
+    previewUndo: (messageId) => runs.previewUndo(messageId),
+    regenerate(messageId) {
+      assertOpen();
+      return runs.regenerate(messageId);
+    },
     async snapshot() {
       assertOpen();
       const lastSeq = bus.lastSeq;
@@ -82,6 +109,8 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
         running,
         lastSeq,
         warnings: history.warnings,
+        pendingApprovals: broker.pending().map(({ type: _type, seq: _seq, runId: _runId, ...request }) => request),
+        planReview: planReviewOf(planGate),
       };
     },
     subscribe(listener) {
@@ -103,4 +132,9 @@ async function ensureSelfIgnored(stateDir: string): Promise<void> {
   const file = path.join(stateDir, '.gitignore');
   const current = await readFile(file, 'utf8').catch(() => null);
   if (current?.trim() !== '*') await writeFile(file, '*\n');
+}
+
+function planReviewOf(gate: PlanGate) {
+  const waiting = gate.pending();
+  return waiting ? { items: waiting.items, riskyItems: waiting.riskyItems, planText: waiting.planText } : null;
 }

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Message, Phase, RunStatus } from '../contract/index.js';
+import type { ApprovalSettings, Message, Phase, RunStatus, UnsequencedEvent } from '../contract/index.js';
 import { ToolModeState } from '../agent/toolMode.js';
+import type { ApprovalBroker } from '../approvals/approvalBroker.js';
+import type { PlanGate } from '../approvals/planGate.js';
+import { toolGuard } from '../approvals/toolGuard.js';
+import type { CheckpointStore } from '../checkpoints/checkpointStore.js';
 import { createLlmClient, type LlmClientOptions } from '../llm/openaiClient.js';
 import type { LlmSettings } from '../llm/llmTypes.js';
 import { childEnvironment } from '../process/childEnvironment.js';
@@ -11,6 +15,10 @@ import type { ConversationStore } from '../store/conversation.js';
 import type { ToolLog } from '../store/toolLog.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { EventBus } from './eventBus.js';
+import { previewRewind, rewind } from './rewind.js';
+import { RunRefusedError } from './runRefusedError.js';
+
+export { RunRefusedError };
 
 /** How a workbench reaches its model and runs its loops; hosts pass the settings, tests narrow the limits. */
 export interface RunOptions {
@@ -21,7 +29,16 @@ export interface RunOptions {
   llmClient?: Pick<LlmClientOptions, 'idleTimeoutMs' | 'maxRetries' | 'streamRetries'>;
   /** The environment commands inherit, secrets removed; the engine's own by default. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Approval policies, timeout and the plan review switch, read afresh before each run; every change asks when absent. */
+  approvals?: () => Promise<ApprovalSettings>;
+  /** Where "always allow" commands are kept, per folder, in the user's config; in memory when absent. */
+  allowedCommands?: AllowedCommandStore;
 }
+
+const busy = 'A run is already in progress in this folder: wait for it to finish, or cancel it first.';
+const busyForHistory = 'A run is in progress in this folder: cancel it or wait for it to finish before going back in the history.';
+
+export const askEverything: ApprovalSettings = { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false };
 
 export interface RunResult {
   runId: string;
@@ -40,9 +57,13 @@ export interface StartedRun {
   finished: Promise<RunResult>;
 }
 
-/** A refusal the caller can show as is: a run is active, nothing to resume, no model configured. */
-export class RunRefusedError extends Error {
-  override name = 'RunRefusedError';
+
+interface Execution {
+  runId: string;
+  record: RunRecord;
+  settings: LlmSettings;
+  approvals: ApprovalSettings;
+  signal: AbortSignal;
 }
 
 interface ActiveRun {
@@ -50,13 +71,22 @@ interface ActiveRun {
   finished: Promise<RunResult>;
 }
 
-interface RunControllerDeps {
+export interface RunControllerDeps {
   stateDir: string;
   workspace: Workspace;
   bus: EventBus;
   conversation: ConversationStore;
   toolLog: ToolLog;
+  checkpoints: CheckpointStore;
+  broker: ApprovalBroker;
+  planGate: PlanGate;
+  allowedCommands: AllowedCommandStore;
   options: RunOptions;
+}
+
+export interface AllowedCommandStore {
+  list(folder: string): Promise<string[]>;
+  add(folder: string, command: string): Promise<void>;
 }
 
 /** Starts, resumes and cancels runs of one workbench, one at a time. */
@@ -75,27 +105,55 @@ export class RunController {
   async send(prompt: string): Promise<StartedRun> {
     const text = prompt.trim();
     if (!text) throw new RunRefusedError('The message is empty: type a request first.');
-    return this.start(async () => {
-      const message: Message = { id: `m-${randomUUID()}`, role: 'user', text, ts: Date.now() };
-      await this.deps.conversation.append(message);
-      this.deps.bus.emit({ type: 'message-added', runId: null, message });
-      await clearRpiState(this.deps.stateDir);
-      const record = { messageId: message.id, request: text, startedAt: message.ts };
-      await writeRunRecord(this.deps.stateDir, record);
-      return record;
-    });
+    return this.exclusive(() => this.launch(() => this.newRequest(text)), busy);
+  }
+
+  /** Restores the folder and the conversation to before the message (see rewind), refused during a run. */
+  async undo(messageId: string): Promise<string[]> {
+    const { restored } = await this.exclusive(() => rewind(this.rewindDeps(), messageId), busyForHistory);
+    return restored.filter((change) => change.kind !== 'folder').map((change) => change.path);
+  }
+
+  /** What undo(messageId) would restore, for a confirmation. */
+  previewUndo(messageId: string) {
+    return previewRewind(this.rewindDeps(), messageId);
+  }
+
+  /** Undoes to before the request (the message itself, or the one a summary answers) and sends it again. */
+  regenerate(messageId: string): Promise<StartedRun> {
+    return this.exclusive(async () => {
+      const { message } = await rewind(this.rewindDeps(), messageId);
+      return this.launch(() => this.newRequest(message.text));
+    }, busyForHistory);
+  }
+
+  private rewindDeps() {
+    const { stateDir, conversation, checkpoints, bus } = this.deps;
+    return { stateDir, conversation, checkpoints, emit: (event: UnsequencedEvent) => void bus.emit(event) };
+  }
+
+  private async newRequest(text: string): Promise<RunRecord> {
+    const message: Message = { id: `m-${randomUUID()}`, role: 'user', text, ts: Date.now() };
+    // The folder as it was before this message: what undo and regenerate go back to.
+    await this.deps.checkpoints.snapshot({ reason: 'run', messageId: message.id });
+    await this.deps.conversation.append(message);
+    this.deps.bus.emit({ type: 'message-added', runId: null, message });
+    await clearRpiState(this.deps.stateDir);
+    const record = { messageId: message.id, request: text, startedAt: message.ts };
+    await writeRunRecord(this.deps.stateDir, record);
+    return record;
   }
 
   /** Goes on with the request whose run stopped (cancel, crash, failure) at the first pending step. */
   async resume(): Promise<StartedRun> {
-    return this.start(async () => {
+    return this.exclusive(() => this.launch(async () => {
       const { messages } = await this.deps.conversation.load();
       const last = messages.at(-1);
       if (!last) throw new RunRefusedError('Nothing to resume: this folder has no request yet.');
       if (last.role !== 'user') throw new RunRefusedError('Nothing to resume: the last request was answered. Send a new message instead.');
       const record = await readRunRecord(this.deps.stateDir);
       return record?.messageId === last.id ? record : { messageId: last.id, request: last.text, startedAt: last.ts };
-    });
+    }), busy);
   }
 
   /** Stops the active run as soon as possible; resolves once it has stopped. False when none was running. */
@@ -107,20 +165,27 @@ export class RunController {
     return true;
   }
 
-  private async start(prepare: () => Promise<RunRecord>): Promise<StartedRun> {
-    if (this.running) throw new RunRefusedError('A run is already in progress in this folder: wait for it to finish, or cancel it first.');
+  /** Runs `task` while no run is active, holding off any other start until it is done. */
+  private async exclusive<T>(task: () => Promise<T>, refusal: string): Promise<T> {
+    if (this.running) throw new RunRefusedError(refusal);
     this.starting = true;
     try {
-      const settings = await this.settings();
-      const record = await prepare();
-      const runId = `run-${randomUUID()}`;
-      const controller = new AbortController();
-      const finished = this.execute(runId, record, settings, controller.signal);
-      this.active = { controller, finished };
-      return { messageId: record.messageId, runId, finished };
+      return await task();
     } finally {
       this.starting = false;
     }
+  }
+
+  /** Checks the settings, prepares the run's record (nothing is written when the settings are missing), starts it. */
+  private async launch(prepare: () => Promise<RunRecord>): Promise<StartedRun> {
+    const settings = await this.settings();
+    const approvals = (await this.deps.options.approvals?.()) ?? askEverything;
+    const record = await prepare();
+    const runId = `run-${randomUUID()}`;
+    const controller = new AbortController();
+    const finished = this.execute({ runId, record, settings, approvals, signal: controller.signal });
+    this.active = { controller, finished };
+    return { messageId: record.messageId, runId, finished };
   }
 
   private async settings(): Promise<LlmSettings> {
@@ -130,8 +195,10 @@ export class RunController {
     return settings;
   }
 
-  private async execute(runId: string, record: RunRecord, settings: LlmSettings, signal: AbortSignal): Promise<RunResult> {
-    const { bus, stateDir, workspace, toolLog, conversation, options } = this.deps;
+  private async execute({ runId, record, settings, approvals, signal }: Execution): Promise<RunResult> {
+    const { bus, stateDir, workspace, toolLog, conversation, options, checkpoints, broker, planGate } = this.deps;
+    const folder = workspace.root;
+    const allowed = this.deps.allowedCommands;
     bus.emit({ type: 'run-started', runId, messageId: record.messageId });
     let result: RunResult;
     try {
@@ -157,6 +224,22 @@ export class RunController {
           await conversation.append(message);
           bus.emit({ type: 'message-added', runId, message });
         },
+        guard: toolGuard({
+          runId,
+          workspace,
+          broker,
+          settings: approvals,
+          allowedCommands: () => allowed.list(folder),
+          checkpoint: async (tool) => void (await checkpoints.snapshot({ reason: 'tool', messageId: record.messageId, runId, tool: tool.name })),
+        }),
+        ...(approvals.reviewPlan && !record.planApproved
+          ? {
+              planReview: {
+                review: (items, planText) => planGate.review(runId, items, planText, signal),
+                approved: () => writeRunRecord(stateDir, { ...record, planApproved: true }),
+              },
+            }
+          : {}),
         signal,
       });
       result = resultOf(runId, outcome);
@@ -182,8 +265,20 @@ function resultOf(runId: string, outcome: RpiOutcome): RunResult {
     case 'done':
       return { runId, status: 'done', summary: outcome.summary };
     case 'cancelled':
-      return { runId, status: 'cancelled', phase: outcome.phase, error: 'Cancelled by the user. Resume to go on from the step that was interrupted.' };
+      return { runId, status: 'cancelled', phase: outcome.phase, error: outcome.reason ?? 'Cancelled by the user. Resume to go on from the step that was interrupted.' };
     case 'failed':
       return { runId, status: 'failed', phase: outcome.phase, error: outcome.error };
   }
+}
+
+/** "Always allow" commands when the host keeps none in the user's config: they last as long as the workbench. */
+export function memoryAllowList(): AllowedCommandStore {
+  const byFolder = new Map<string, string[]>();
+  return {
+    list: async (folder) => byFolder.get(folder) ?? [],
+    add: async (folder, command) => {
+      const current = byFolder.get(folder) ?? [];
+      if (!current.includes(command)) byFolder.set(folder, [...current, command]);
+    },
+  };
 }

@@ -152,7 +152,7 @@ describe('browser host over WebSocket', () => {
     const llm = await startFakeLlm({ script: [say('research'), say(planText('Note')), call('write_file', { path: 'note.txt', content: 'hi\n' }), say('done'), say('Wrote note.txt.')] });
     try {
       const { socket, messages } = await connect(`?token=${token()}`, { origin: origin() });
-      socket.send(JSON.stringify({ type: 'request', id: 1, channel: 'settings:set', payload: { baseUrl: llm.baseUrl, model: 'fake-model', toolMode: 'native' } }));
+      socket.send(JSON.stringify({ type: 'request', id: 1, channel: 'settings:set', payload: { baseUrl: llm.baseUrl, model: 'fake-model', toolMode: 'native', approvals: { files: 'auto' } } }));
       expect(await waitFor(socket, messages, response(1))).toMatchObject({ response: { ok: true } });
       socket.send(JSON.stringify({ type: 'request', id: 2, channel: 'session:send', payload: { prompt: 'Write a note' } }));
       expect(await waitFor(socket, messages, response(2))).toMatchObject({ response: { ok: true, value: { messageId: expect.any(String) } } });

@@ -11,7 +11,7 @@ const examples: { [T in WorkbenchEventType]: EventOf<T> } = {
   'phase-completed': { type: 'phase-completed', seq: 3, runId: 'run-1', phase: 'plan', ok: false, error: 'turn limit reached' },
   'implement-progress': { type: 'implement-progress', seq: 4, runId: 'run-1', current: 3, total: 12, label: 'Write workbook' },
   'plan-updated': { type: 'plan-updated', seq: 5, runId: 'run-1', items: [item, { ...item, index: 1, status: 'failed', failure: 'x' }] },
-  'plan-ready': { type: 'plan-ready', seq: 6, runId: 'run-1', items: [item], riskyItems: [0] },
+  'plan-ready': { type: 'plan-ready', seq: 6, runId: 'run-1', items: [item], riskyItems: [{ index: 0, reason: 'it deletes files' }], planText: '# Execution Plan\n' },
   'tool-started': { type: 'tool-started', seq: 7, runId: 'run-1', callId: 'call-1', tool: 'read_file', args: { path: 'bank.csv' } },
   'tool-finished': { type: 'tool-finished', seq: 8, runId: 'run-1', callId: 'call-1', ok: true, summary: '120 lines', durationMs: 4 },
   'approval-requested': {
@@ -22,6 +22,8 @@ const examples: { [T in WorkbenchEventType]: EventOf<T> } = {
     tool: 'write_file',
     args: { path: 'out.xlsx' },
     path: '/home/me/project/out.xlsx',
+    reason: 'file changes need your approval',
+    canAlwaysAllow: false,
     expiresAt: 1_700_000_060_000,
   },
   'approval-resolved': { type: 'approval-resolved', seq: 10, runId: 'run-1', requestId: 'req-1', decision: 'expired' },

@@ -18,6 +18,8 @@ const minimalPayloads: { [C in RequestChannel]: RequestPayload<C> } = {
   'session:approve': { requestId: 'req-1', decision: 'approve' },
   'session:undo': { messageId: 'msg-1' },
   'session:regenerate': { messageId: 'msg-1' },
+  'session:undo-preview': { messageId: 'msg-1' },
+  'session:review-plan': { decision: 'approve' },
   'settings:get': {},
   'settings:set': {},
   'folders:recent': {},

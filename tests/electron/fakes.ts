@@ -29,15 +29,22 @@ export class FakeWindow implements SessionWindow {
   }
 }
 
+async function runsNothing(): Promise<never> {
+  throw new Error('FakeWorkbench runs nothing');
+}
+
 /** A workbench whose events the test emits and whose closing it observes. */
 export class FakeWorkbench implements Workbench {
   private readonly listeners = new Set<(event: WorkbenchEvent) => void>();
   closed = false;
   constructor(readonly folder: string) {}
-  async send(): Promise<never> {
-    throw new Error('FakeWorkbench runs nothing');
-  }
-  async resume(): Promise<never> {
+  send = runsNothing;
+  resume = runsNothing;
+  approve = runsNothing;
+  undo = runsNothing;
+  previewUndo = runsNothing;
+  regenerate = runsNothing;
+  reviewPlan(): void {
     throw new Error('FakeWorkbench runs nothing');
   }
   async cancel() {

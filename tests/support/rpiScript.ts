@@ -18,13 +18,14 @@ export function planText(...labels: string[]): string {
   return `# Execution Plan\n\n## Items\n${labels.map((label, index) => `- [ ] ${index + 1}. ${label} — do ${label.toLowerCase()}`).join('\n')}\n`;
 }
 
-/** Run options that point a workbench at the fake model, with small limits so faults are seen quickly. */
+/** Run options that point a workbench at the fake model, with small limits so faults are seen quickly. Changes run without asking unless `approvals` says otherwise. */
 export function fakeModelOptions(llm: FakeLlm, overrides: Partial<RunOptions> & { toolMode?: 'native' | 'text' | 'auto' } = {}): RunOptions {
   const { toolMode = 'native', ...rest } = overrides;
   return {
     llmSettings: async () => ({ baseUrl: llm.baseUrl, apiKey: null, model: 'fake-model', contextWindow: 32_000, toolMode }),
     llmClient: { idleTimeoutMs: 1500, maxRetries: 2, streamRetries: 2 },
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    approvals: async () => ({ files: 'auto', commands: 'auto', timeoutSeconds: 600, reviewPlan: false }),
     ...rest,
   };
 }

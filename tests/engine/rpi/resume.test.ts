@@ -99,6 +99,7 @@ describe('stopping and resuming a run', () => {
        const workbench = await openWorkbench(folder, {
          llmSettings: async () => ({ baseUrl, apiKey: null, model: 'fake-model', contextWindow: 8000, toolMode: 'native' }),
          llmClient: { idleTimeoutMs: 120000 },
+         approvals: async () => ({ files: 'auto', commands: 'auto', timeoutSeconds: 600, reviewPlan: false }),
        });
        workbench.subscribe((event) => console.log(JSON.stringify(event)));
        await workbench.send('Three steps');`,

@@ -37,6 +37,7 @@ describe('SettingsStore', () => {
       toolMode: 'auto',
       apiKeySet: false,
       apiKeySource: 'none',
+      approvals: { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false },
     });
     expect(await settings.apiKey()).toBeNull();
     await expect(readdir(configDir)).rejects.toThrow(/ENOENT/);
@@ -66,14 +67,17 @@ describe('SettingsStore', () => {
   it('keeps fields a patch does not mention', async () => {
     const { settings } = await store();
     await settings.update({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama', contextWindow: 8192, toolMode: 'text', apiKey: secret });
-    expect(await settings.update({ model: 'qwen', baseUrl: undefined })).toEqual({
+    await settings.update({ approvals: { commands: 'allow-list', reviewPlan: true } });
+    expect(await settings.update({ model: 'qwen', baseUrl: undefined, approvals: { timeoutSeconds: 60 } })).toEqual({
       baseUrl: 'http://127.0.0.1:11434/v1',
       model: 'qwen',
       contextWindow: 8192,
       toolMode: 'text',
       apiKeySet: true,
       apiKeySource: 'stored',
+      approvals: { files: 'ask', commands: 'allow-list', timeoutSeconds: 60, reviewPlan: true },
     });
+    expect(await settings.approvalSettings()).toEqual({ files: 'ask', commands: 'allow-list', timeoutSeconds: 60, reviewPlan: true });
     expect(await settings.apiKey()).toBe(secret);
   });
 

@@ -97,7 +97,7 @@ describe('folder lock', () => {
 
     await open(root);
     expect((await readLock(root)).pid).toBe(process.pid);
-    expect((await readdir(path.join(root, '.workbench'))).sort()).toEqual(['.gitignore', 'lock']);
+    expect((await readdir(path.join(root, '.workbench'))).sort()).toEqual(['.gitignore', 'checkpoints', 'lock']);
   });
 
   it('a process that finds the folder open in ours is refused with our pid', async () => {
@@ -161,9 +161,9 @@ describe('folder lock', () => {
       expect(winners, `round ${round}`).toHaveLength(1);
       expect(losers[0]).toBeInstanceOf(FolderLockedError);
       expect((losers[0] as FolderLockedError).holder.pid).toBe(process.pid);
-      expect((await readdir(path.join(root, '.workbench'))).sort()).toEqual(['.gitignore', 'lock']);
+      expect((await readdir(path.join(root, '.workbench'))).sort()).toEqual(['.gitignore', 'checkpoints', 'lock']);
       await winners[0]?.close();
-      expect(await readdir(path.join(root, '.workbench'))).toEqual(['.gitignore']);
+      expect((await readdir(path.join(root, '.workbench'))).sort()).toEqual(['.gitignore', 'checkpoints']);
     }
   });
 

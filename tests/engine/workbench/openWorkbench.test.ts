@@ -91,7 +91,7 @@ describe('openWorkbench', () => {
 
       expect(await readFile(path.join(root, '.workbench', '.gitignore'), 'utf8')).toBe('*\n');
       expect(await readFile(path.join(root, '.gitignore'), 'utf8')).toBe('node_modules/\n# mine\n');
-      expect((await readdir(path.join(root, '.workbench'))).sort()).toEqual(['.gitignore', 'lock']);
+      expect((await readdir(path.join(root, '.workbench'))).sort()).toEqual(['.gitignore', 'checkpoints', 'lock']);
     });
 
     it('has its .gitignore repaired when it says something else', async () => {
@@ -242,7 +242,7 @@ describe('openWorkbench', () => {
       await workbench.close();
       await workbench.close();
 
-      expect(await readdir(path.join(root, '.workbench'))).toEqual(['.gitignore']);
+      expect((await readdir(path.join(root, '.workbench'))).sort()).toEqual(['.gitignore', 'checkpoints']);
       const closed = `The workbench for ${root} is closed.`;
       await expect(workbench.snapshot()).rejects.toThrow(closed);
       expect(() => workbench.subscribe(() => undefined)).toThrow(closed);

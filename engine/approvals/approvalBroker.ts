@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { EventOf, UnsequencedEvent } from '../contract/index.js';
+import type { Tool } from '../tools/tool.js';
+import { allowListable } from './commandAllowList.js';
+
+/** What the user asked for, as it arrives from a host. */
+export interface ApprovalAnswer {
+  decision: 'approve' | 'deny';
+  /** Edited arguments: checked against the tool's schema; invalid ones are refused and the request stays open. */
+  args?: Record<string, unknown>;
+  /** Remember this exact command for this folder (run_command only, and only when it was offered). */
+  alwaysAllow?: boolean;
+}
+
+export type Authorization =
+  | { decision: 'approved' | 'edited'; args: Record<string, unknown> }
+  | { decision: 'denied' | 'expired' };
+
+export interface ApprovalRequest {
+  runId: string;
+  tool: Tool;
+  args: Record<string, unknown>;
+  /** The real path the action touches, shown to the user. */
+  path?: string;
+  reason: string;
+  /** The exact command "always allow" would remember; set only when it may be offered. */
+  alwaysAllowCommand?: string;
+}
+
+interface Pending {
+  request: ApprovalRequest;
+  event: EventOf<'approval-requested'>;
+  settle: (authorization: Authorization) => void;
+}
+
+export interface ApprovalBrokerDeps {
+  emit: (event: UnsequencedEvent) => void;
+  /** Stores an "always allow" command for this folder, in the user's config. */
+  rememberCommand: (command: string) => Promise<void>;
+}
+
+/** Thrown back to the host that answered: unknown or already answered request, invalid edit. */
+export class ApprovalAnswerError extends Error {
+  override name = 'ApprovalAnswerError';
+}
+
+/**
+ * Holds the actions waiting for the user. Each request is answered once — approve, deny, or approve with
+ * edited arguments — or expires after its timeout, or is denied when the run is cancelled. The event
+ * that opened it stays available for a reloaded page through `pending()`.
+ */
+export class ApprovalBroker {
+  private readonly open = new Map<string, Pending>();
+  private readonly settled = new Map<string, Authorization['decision']>();
+
+  constructor(private readonly deps: ApprovalBrokerDeps) {}
+
+  /** Asks the user; resolves with their answer, 'expired' after `timeoutMs`, 'denied' when `signal` aborts. */
+  request(request: ApprovalRequest, timeoutMs: number, signal: AbortSignal): Promise<Authorization> {
+    if (signal.aborted) return Promise.resolve({ decision: 'denied' });
+    const requestId = `approval-${randomUUID()}`;
+    return new Promise<Authorization>((resolve) => {
+      const timer = setTimeout(() => finish({ decision: 'expired' }), timeoutMs);
+      const onAbort = () => finish({ decision: 'denied' });
+      const finish = (authorization: Authorization) => {
+        if (!this.open.delete(requestId)) return;
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        this.settled.set(requestId, authorization.decision);
+        const edited = authorization.decision === 'edited' ? { args: authorization.args } : {};
+        this.deps.emit({ type: 'approval-resolved', runId: request.runId, requestId, decision: authorization.decision, ...edited });
+        resolve(authorization);
+      };
+      const event: EventOf<'approval-requested'> = {
+        type: 'approval-requested',
+        seq: 0,
+        runId: request.runId,
+        requestId,
+        tool: request.tool.name,
+        args: request.args,
+        ...(request.path ? { path: request.path } : {}),
+        reason: request.reason,
+        canAlwaysAllow: request.alwaysAllowCommand !== undefined,
+        expiresAt: Date.now() + timeoutMs,
+      };
+      this.open.set(requestId, { request, event, settle: finish });
+      signal.addEventListener('abort', onAbort, { once: true });
+      const { seq: _, ...unsequenced } = event;
+      this.deps.emit(unsequenced);
+    });
+  }
+
+  /** Answers a request; throws ApprovalAnswerError (the request stays as it was) when it cannot. */
+  async answer(requestId: string, answer: ApprovalAnswer): Promise<Authorization['decision']> {
+    const pending = this.open.get(requestId);
+    if (!pending) {
+      const earlier = this.settled.get(requestId);
+      throw new ApprovalAnswerError(
+        earlier ? `This request was already ${earlier === 'edited' ? 'approved with edits' : earlier}; it cannot be answered again.` : `There is no approval request "${requestId}".`,
+      );
+    }
+    if (answer.decision === 'deny') {
+      pending.settle({ decision: 'denied' });
+      return 'denied';
+    }
+    const edited = answer.args === undefined ? null : this.checkedEdit(pending.request.tool, answer.args);
+    const command = edited ? edited['command'] : pending.request.alwaysAllowCommand;
+    if (answer.alwaysAllow) {
+      const listable = typeof command === 'string' ? allowListable(command) : null;
+      if (pending.request.alwaysAllowCommand === undefined || typeof command !== 'string' || !listable?.ok) {
+        const why = listable && !listable.ok ? ` ${listable.reason}` : '';
+        throw new ApprovalAnswerError(`"Always allow" is only offered for simple commands; approve this one once instead.${why}`);
+      }
+      await this.deps.rememberCommand(command);
+    }
+    const authorization: Authorization = edited ? { decision: 'edited', args: edited } : { decision: 'approved', args: pending.request.args };
+    pending.settle(authorization);
+    return authorization.decision;
+  }
+
+  /** The requests waiting now, as the events that opened them. */
+  pending(): EventOf<'approval-requested'>[] {
+    return [...this.open.values()].map((pending) => pending.event);
+  }
+
+  private checkedEdit(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {
+    const checked = tool.parameters.safeParse(args);
+    if (!checked.success) {
+      const problems = checked.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
+      throw new ApprovalAnswerError(`The edited arguments do not fit ${tool.name}: ${problems}.`);
+    }
+    return args;
+  }
+}

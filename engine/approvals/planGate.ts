@@ -1,0 +1,57 @@
+import type { EventOf, PlanItem, UnsequencedEvent } from '../contract/index.js';
+import { parsePlan } from '../rpi/planFile.js';
+import { ApprovalAnswerError } from './approvalBroker.js';
+import { riskOfPlanItem } from './riskyPlanItems.js';
+
+export type PlanDecision = { decision: 'approve' } | { decision: 'edit'; plan: string } | { decision: 'reject' };
+
+interface Waiting {
+  event: EventOf<'plan-ready'>;
+  settle: (decision: PlanDecision | { decision: 'cancelled' }) => void;
+}
+
+/**
+ * The plan review gate: after Plan, the run waits here until the user approves the plan, approves an
+ * edited plan (which must parse to at least one item), or rejects it. Cancelling the run ends the wait.
+ */
+export class PlanGate {
+  private waiting: Waiting | null = null;
+
+  constructor(private readonly emit: (event: UnsequencedEvent) => void) {}
+
+  review(runId: string, items: readonly PlanItem[], planText: string, signal: AbortSignal): Promise<PlanDecision | { decision: 'cancelled' }> {
+    if (signal.aborted) return Promise.resolve({ decision: 'cancelled' });
+    const riskyItems = items.flatMap((item) => {
+      const reason = riskOfPlanItem(`${item.label} ${item.description}`);
+      return reason === null ? [] : [{ index: item.index, reason }];
+    });
+    const event: EventOf<'plan-ready'> = { type: 'plan-ready', seq: 0, runId, items: [...items], riskyItems, planText };
+    return new Promise((resolve) => {
+      const onAbort = () => settle({ decision: 'cancelled' });
+      const settle = (decision: PlanDecision | { decision: 'cancelled' }) => {
+        if (this.waiting?.event !== event) return;
+        this.waiting = null;
+        signal.removeEventListener('abort', onAbort);
+        resolve(decision);
+      };
+      this.waiting = { event, settle };
+      signal.addEventListener('abort', onAbort, { once: true });
+      const { seq: _, ...unsequenced } = event;
+      this.emit(unsequenced);
+    });
+  }
+
+  /** Answers the waiting review; throws ApprovalAnswerError when none waits or an edited plan has no items. */
+  answer(decision: PlanDecision): void {
+    if (!this.waiting) throw new ApprovalAnswerError('No plan is waiting for review.');
+    if (decision.decision === 'edit' && parsePlan(decision.plan).items.length === 0) {
+      throw new ApprovalAnswerError('The edited plan has no items: each item is a line like "- [ ] 1. Label — what to do".');
+    }
+    this.waiting.settle(decision);
+  }
+
+  /** The plan waiting for review, as the event that asked for it, or null. */
+  pending(): EventOf<'plan-ready'> | null {
+    return this.waiting?.event ?? null;
+  }
+}

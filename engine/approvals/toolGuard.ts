@@ -1,0 +1,101 @@
+import type { ApprovalSettings } from '../contract/index.js';
+import type { GuardOutcome, ToolGuard } from '../tools/executeToolCall.js';
+import type { Tool } from '../tools/tool.js';
+import type { Workspace } from '../workspace/workspace.js';
+import type { ApprovalBroker } from './approvalBroker.js';
+import { allowListable, matchesAllowList } from './commandAllowList.js';
+import { protectedPathReason } from './protectedPaths.js';
+
+export interface ToolGuardDeps {
+  runId: string;
+  workspace: Workspace;
+  broker: ApprovalBroker;
+  settings: ApprovalSettings;
+  /** The folder's "always allow" commands, read at each call so one added during the run counts. */
+  allowedCommands: () => Promise<string[]>;
+  /** Snapshots the workspace before a change, so undo can restore it; throws when it cannot. */
+  checkpoint: (tool: Tool) => Promise<void>;
+}
+
+interface Target {
+  rel: string;
+  real: string;
+}
+
+/**
+ * Approval, then a checkpoint, before every tool that changes the folder. Reads pass untouched. A path
+ * the workspace refuses needs no approval: the tool itself refuses it, and nothing changes.
+ */
+export function toolGuard(deps: ToolGuardDeps): ToolGuard {
+  return async (tool, args, signal): Promise<GuardOutcome> => {
+    if (!tool.mutates) return { proceed: true, args };
+    const targets = await targetsOf(deps.workspace, tool, args);
+    if (targets === null) return { proceed: true, args };
+    const ask = await askReason(deps, tool, args, targets);
+    let approved = args;
+    if (ask !== null) {
+      const command = tool.name === 'run_command' && typeof args['command'] === 'string' ? args['command'] : undefined;
+      const authorization = await deps.broker.request(
+        {
+          runId: deps.runId,
+          tool,
+          args,
+          ...(targets[0] ? { path: targets.map((target) => target.real).join(' → ') } : {}),
+          reason: ask,
+          ...(command !== undefined && allowListable(command).ok ? { alwaysAllowCommand: command } : {}),
+        },
+        deps.settings.timeoutSeconds * 1000,
+        signal,
+      );
+      if (!('args' in authorization)) {
+        const { decision } = authorization;
+        return { proceed: false, refused: decision, result: decision === 'denied' ? deniedText(tool) : expiredText(tool, deps.settings.timeoutSeconds) };
+      }
+      approved = authorization.args;
+    }
+    await deps.checkpoint(tool);
+    return { proceed: true, args: approved };
+  };
+}
+
+/** Why the user must be asked, or null when the policy lets the call run. */
+async function askReason(deps: ToolGuardDeps, tool: Tool, args: Record<string, unknown>, targets: readonly Target[]): Promise<string | null> {
+  for (const target of targets) {
+    const reason = protectedPathReason(target.rel);
+    if (reason !== null) return `${target.rel}: ${reason}, so changes to it always need your approval`;
+  }
+  if (tool.name !== 'run_command') return deps.settings.files === 'auto' ? null : 'file changes need your approval';
+  const { commands } = deps.settings;
+  if (commands === 'auto') return null;
+  if (commands === 'allow-list') {
+    const command = typeof args['command'] === 'string' ? args['command'] : '';
+    if (matchesAllowList(command, await deps.allowedCommands())) return null;
+    return 'this command is not on the folder’s allow-list';
+  }
+  return 'commands need your approval';
+}
+
+/** The real paths a mutating call touches; null when the workspace refuses one (the tool will say why). */
+async function targetsOf(workspace: Workspace, tool: Tool, args: Record<string, unknown>): Promise<Target[] | null> {
+  const named =
+    tool.name === 'move_file' ? [args['from'], args['to']] : tool.name === 'run_command' ? [args['cwd'] ?? '.'] : [args['path']];
+  const targets: Target[] = [];
+  for (const requested of named) {
+    if (typeof requested !== 'string') return null;
+    try {
+      const resolved = await workspace.resolve(requested, tool.name === 'run_command' ? 'read' : 'write', { followLink: tool.name !== 'delete_file' && tool.name !== 'move_file' });
+      targets.push({ rel: resolved.rel, real: resolved.real });
+    } catch {
+      return null;
+    }
+  }
+  return targets;
+}
+
+function deniedText(tool: Tool): string {
+  return `The user denied this ${tool.name} call; it was not run. Do not repeat it as it was: go on without it, or take another way and explain why.`;
+}
+
+function expiredText(tool: Tool, seconds: number): string {
+  return `Nobody answered the approval request for this ${tool.name} call within ${Math.round(seconds / 60) || 1} minute(s); it was not run. Go on without it, or explain what you need and why.`;
+}

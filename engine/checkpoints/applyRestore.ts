@@ -1,0 +1,133 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readdir, rename, rm, rmdir, symlink } from 'node:fs/promises';
+import path from 'node:path';
+import { CheckpointError, type RestoreChange } from './checkpointTypes.js';
+import { forEachLimited } from './forEachLimited.js';
+import { writeAll, type HashedFiles } from './hashedFiles.js';
+import type { RestorePlan, WritableRecord } from './restorePlan.js';
+import type { FileContentRecord } from './workspaceState.js';
+
+export interface ApplyRestoreOptions {
+  root: string;
+  plan: RestorePlan;
+  objects: HashedFiles;
+}
+
+const pieceBytes = 1 << 20;
+const writesAtOnce = 4;
+
+/**
+ * Carries out a restore plan: removals first, then folders, then contents, each file put in place by a
+ * rename from a temp file beside it, so no file is ever seen half written and a symlink in the way is
+ * replaced, never written through. Everything that could stop it midway (a missing stored content, a
+ * folder that holds ignored files where a file must go) is checked before the first change.
+ * Returns the changes made: a folder that still holds ignored files is kept and not reported.
+ */
+export async function applyRestore({ root, plan, objects }: ApplyRestoreOptions): Promise<RestoreChange[]> {
+  await checkBeforeChanging(root, plan, objects);
+  const absolute = (relPath: string) => path.join(root, relPath);
+
+  await forEachLimited(plan.removeFiles, 8, (relPath) => rm(absolute(relPath), { force: true }));
+  const kept = new Set<string>();
+  for (const folder of plan.removeFolders) {
+    if (!(await removeIfEmpty(absolute(folder)))) kept.add(folder);
+  }
+  for (const folder of plan.createFolders) await makeFolder(absolute(folder), folder);
+  await forEachLimited(plan.writes, writesAtOnce, ([relPath, record]) => putInPlace(absolute(relPath), relPath, record, objects));
+  return plan.changes.filter((change) => !(change.kind === 'folder' && kept.has(change.path)));
+}
+
+async function checkBeforeChanging(root: string, plan: RestorePlan, objects: HashedFiles): Promise<void> {
+  const missing: string[] = [];
+  const contents = plan.writes.filter((write): write is [string, FileContentRecord] => write[1].type === 'file');
+  await forEachLimited(contents, 16, async ([relPath, record]) => {
+    if (!(await objects.has(record.hash, record.size))) missing.push(relPath);
+  });
+  if (missing.length > 0) {
+    const named = missing.sort().slice(0, 3).join(', ');
+    throw new CheckpointError(`The checkpoint is incomplete: the stored content of ${missing.length} file(s) is missing or damaged (${named}). Nothing was changed.`);
+  }
+  const removed = new Set([...plan.removeFiles, ...plan.removeFolders]);
+  for (const [relPath] of plan.writes) await checkClearable(root, relPath, removed);
+  for (const folder of plan.createFolders) {
+    const stats = await lstat(path.join(root, folder)).catch(() => null);
+    if (stats && !stats.isDirectory() && !removed.has(folder)) {
+      throw new CheckpointError(`${folder} must become a folder again, but a file that .gitignore excludes is in the way; move it and try again. Nothing was changed.`);
+    }
+  }
+}
+
+/** A folder where a file must go is fine only if everything in it is about to be removed anyway. */
+async function checkClearable(root: string, relPath: string, removed: ReadonlySet<string>): Promise<void> {
+  const stats = await lstat(path.join(root, relPath)).catch(() => null);
+  if (!stats?.isDirectory()) return;
+  const inside = (await readdir(path.join(root, relPath), { recursive: true })).map((name) => `${relPath}/${name.split(path.sep).join('/')}`);
+  const staying = inside.find((entry) => !removed.has(entry));
+  if (staying !== undefined || !removed.has(relPath)) {
+    throw new CheckpointError(
+      `${relPath} must become a file again, but it is a folder holding ${staying ?? 'files'} that restore may not remove (ignored by .gitignore, or git's own); move the folder and try again. Nothing was changed.`,
+    );
+  }
+}
+
+/** False when the folder still holds something (files .gitignore excludes), which stays. */
+async function removeIfEmpty(folder: string): Promise<boolean> {
+  try {
+    await rmdir(folder);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return true;
+    if (code === 'ENOTEMPTY' || code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+async function makeFolder(folder: string, relPath: string): Promise<void> {
+  try {
+    await mkdir(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (!(await lstat(folder)).isDirectory()) throw new CheckpointError(`${relPath} must become a folder again, but something else is there now.`);
+  }
+}
+
+async function putInPlace(file: string, relPath: string, record: WritableRecord, objects: HashedFiles): Promise<void> {
+  const temp = path.join(path.dirname(file), `.rpi-restore.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    if (record.type === 'symlink') await symlink(record.target, temp);
+    else await copyOut(objects, record, temp, relPath);
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** Copies stored content to a new file, checking it against its hash on the way, and gives it the recorded mode. */
+async function copyOut(objects: HashedFiles, record: FileContentRecord, temp: string, relPath: string): Promise<void> {
+  const output = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+  try {
+    const input = await objects.open(record.hash);
+    try {
+      const hasher = createHash('sha256');
+      const piece = Buffer.allocUnsafe(Math.max(1, Math.min(pieceBytes, record.size)));
+      let size = 0;
+      for (;;) {
+        const { bytesRead } = await input.read(piece, 0, piece.length, null);
+        if (bytesRead === 0) break;
+        hasher.update(piece.subarray(0, bytesRead));
+        await writeAll(output, piece.subarray(0, bytesRead));
+        size += bytesRead;
+      }
+      if (size !== record.size || hasher.digest('hex') !== record.hash) throw new CheckpointError(`The stored content of ${relPath} is damaged; it was not restored.`);
+    } finally {
+      await input.close();
+    }
+    // The mode given to open is cut by the umask; chmod sets exactly the recorded one.
+    await output.chmod(record.mode);
+  } finally {
+    await output.close();
+  }
+}

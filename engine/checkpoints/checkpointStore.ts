@@ -1,0 +1,142 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { SerialQueue } from '../store/serialQueue.js';
+import { applyRestore } from './applyRestore.js';
+import { CheckpointError, checkpointTagSchema, type CheckpointInfo, type CheckpointTag, type RestoreChange } from './checkpointTypes.js';
+import { collectGarbage } from './collectGarbage.js';
+import { fingerprint } from './fingerprint.js';
+import { HashedFiles } from './hashedFiles.js';
+import { readLatestCheckpoint, type LatestCheckpoint, type StoreFolders } from './latestCheckpoint.js';
+import { Manifests, infoOf, isCheckpointId, type Manifest } from './manifests.js';
+import { addPresentButIgnored } from './presentButIgnored.js';
+import { readState } from './readTrees.js';
+import { planRestore, type RestorePlan } from './restorePlan.js';
+import { scanWorkspace } from './scanWorkspace.js';
+import { isHiddenName } from './workspaceState.js';
+import { writeTrees } from './writeTrees.js';
+
+export type { CheckpointInfo, CheckpointTag, RestoreChange } from './checkpointTypes.js';
+
+/** Notes kept per checkpoint; a build churning through thousands of files would otherwise fill the manifest. */
+const maxNotes = 20;
+
+/**
+ * Snapshots of a project folder for undo, kept in `<stateDir>/checkpoints/`:
+ *
+ *     manifests/<id>.json   one per checkpoint: tag, counts, notes, and the hash of the root folder's listing
+ *     trees/ab/cdef…        one listing per folder (names, modes, hashes, lstat fields), by sha256
+ *     objects/ab/cdef…      file contents, by sha256
+ *
+ * A snapshot reads only the files whose size, times or inode changed since the latest checkpoint, stores
+ * only contents and listings not stored yet, and never looks inside .git/, .workbench/ or what .gitignore
+ * excludes. Snapshots, restores and collection run one at a time.
+ */
+export class CheckpointStore {
+  private readonly queue = new SerialQueue();
+  /** The newest checkpoint as the next snapshot builds on it; undefined until read from disk. */
+  private latest: LatestCheckpoint | null | undefined;
+
+  private constructor(
+    private readonly root: string,
+    private readonly folders: StoreFolders,
+  ) {}
+
+  /** `root`: the real path of the project folder. The store lives in `<stateDir>/checkpoints`. */
+  static async open(root: string, stateDir: string): Promise<CheckpointStore> {
+    const dir = path.resolve(stateDir, 'checkpoints');
+    refuseStoreInsideWorkspace(root, dir);
+    const manifests = new Manifests(path.join(dir, 'manifests'));
+    await mkdir(manifests.dir, { recursive: true });
+    await manifests.removeStaleTempFiles();
+    return new CheckpointStore(root, { manifests, trees: new HashedFiles(path.join(dir, 'trees')), objects: new HashedFiles(path.join(dir, 'objects')) });
+  }
+
+  snapshot(tag: CheckpointTag, signal?: AbortSignal): Promise<CheckpointInfo> {
+    return this.queue.run(() => this.takeSnapshot(checkpointTagSchema.parse(tag), signal));
+  }
+
+  /** What restore(id) would change, in path order, changing nothing (for a confirmation). */
+  changesSince(id: string): Promise<RestoreChange[]> {
+    return this.queue.run(async () => (await this.planRestoreTo(id)).changes);
+  }
+
+  /** Brings the folder back to checkpoint `id`, byte for byte and mode for mode; returns what changed. */
+  restore(id: string): Promise<RestoreChange[]> {
+    return this.queue.run(async () => applyRestore({ root: this.root, plan: await this.planRestoreTo(id), objects: this.folders.objects }));
+  }
+
+  /** Every checkpoint, oldest first. */
+  async list(): Promise<CheckpointInfo[]> {
+    return (await this.folders.manifests.readAll()).map(infoOf);
+  }
+
+  /** Deletes the checkpoints keep() rejects and every object no remaining checkpoint references. */
+  collect(keep: (info: CheckpointInfo) => boolean): Promise<{ removedCheckpoints: number; removedObjects: number }> {
+    return this.queue.run(async () => {
+      const { removedCheckpoints, removedObjects, removedIds } = await collectGarbage({ ...this.folders, keep });
+      if (this.latest && removedIds.includes(this.latest.id)) this.latest = undefined;
+      return { removedCheckpoints, removedObjects };
+    });
+  }
+
+  private async takeSnapshot(tag: CheckpointTag, signal?: AbortSignal): Promise<CheckpointInfo> {
+    const startedAt = Date.now();
+    const latest = await this.latestCheckpoint();
+    const scan = await scanWorkspace(this.root, signal);
+    const found = await fingerprint({ root: this.root, scan, base: latest?.stored?.state ?? null, objects: this.folders.objects, startedAt, signal });
+    signal?.throwIfAborted();
+    const { root, index } = await writeTrees(found, latest?.stored ?? null, this.folders.trees);
+    const id = this.folders.manifests.nextId(latest?.id ?? null);
+    const notes = found.notes.length > maxNotes ? [...found.notes.slice(0, maxNotes), `…and ${found.notes.length - maxNotes} more like these.`] : found.notes;
+    const manifest: Manifest = {
+      version: 1,
+      id,
+      createdAt: startedAt,
+      tag,
+      root,
+      fileCount: [...found.state.files.values()].filter((record) => record.type !== 'unrecorded').length,
+      newObjects: found.newObjects,
+      hashedFiles: found.hashedFiles,
+      notes,
+    };
+    await this.folders.manifests.write(manifest);
+    this.latest = { id, stored: { state: found.state, index } };
+    return infoOf(manifest);
+  }
+
+  private async planRestoreTo(id: string): Promise<RestorePlan> {
+    const manifest = await this.readManifest(id);
+    const wanted = await readState(this.folders.trees, manifest.root);
+    const latest = await this.latestCheckpoint();
+    const scan = await scanWorkspace(this.root);
+    const present = await fingerprint({ root: this.root, scan, base: latest?.stored?.state ?? null, objects: null, startedAt: Date.now() });
+    await addPresentButIgnored(this.root, wanted.state, present.state);
+    return planRestore(wanted.state, present.state);
+  }
+
+  private async readManifest(id: string): Promise<Manifest> {
+    if (!isCheckpointId(id)) throw new CheckpointError(`"${id}" is not a checkpoint id.`);
+    let manifest: Manifest | null;
+    try {
+      manifest = await this.folders.manifests.read(id);
+    } catch {
+      throw new CheckpointError(`Checkpoint ${id} is damaged and cannot be restored; pick an earlier one.`);
+    }
+    if (!manifest) throw new CheckpointError(`There is no checkpoint ${id}; it may have been removed to save space.`);
+    return manifest;
+  }
+
+  private async latestCheckpoint(): Promise<LatestCheckpoint | null> {
+    if (this.latest === undefined) this.latest = await readLatestCheckpoint(this.folders);
+    return this.latest;
+  }
+}
+
+/** A store the walk could see would snapshot itself, and a restore would delete it. */
+function refuseStoreInsideWorkspace(root: string, dir: string): void {
+  const relative = path.relative(root, dir);
+  if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return;
+  if (!relative.split(path.sep).some(isHiddenName)) {
+    throw new Error(`The checkpoint store ${dir} would be inside the project folder, where snapshots would record it; keep it in .workbench/.`);
+  }
+}

@@ -1,0 +1,52 @@
+import type { Message, UnsequencedEvent } from '../contract/index.js';
+import type { CheckpointStore, RestoreChange } from '../checkpoints/checkpointStore.js';
+import { clearRpiState } from '../rpi/rpiState.js';
+import type { ConversationStore } from '../store/conversation.js';
+import { RunRefusedError } from './runRefusedError.js';
+
+export interface RewindDeps {
+  stateDir: string;
+  conversation: ConversationStore;
+  checkpoints: CheckpointStore;
+  emit: (event: UnsequencedEvent) => void;
+}
+
+interface Target {
+  /** The user message the folder and the history go back to before. */
+  message: Message;
+  checkpointId: string;
+}
+
+/** What undoing to before this message would restore, without doing it. */
+export async function previewRewind(deps: RewindDeps, messageId: string): Promise<RestoreChange[]> {
+  const target = await targetOf(deps, messageId);
+  return deps.checkpoints.changesSince(target.checkpointId);
+}
+
+/**
+ * Puts the folder back as it was before the user message (or, for a summary, before the request it
+ * answers), cuts the conversation there and forgets the run's research and plan. Files first: if the
+ * engine dies half-way, the message is still there and undo can simply be asked again.
+ */
+export async function rewind(deps: RewindDeps, messageId: string): Promise<{ message: Message; restored: RestoreChange[] }> {
+  const target = await targetOf(deps, messageId);
+  const restored = await deps.checkpoints.restore(target.checkpointId);
+  await deps.conversation.truncateAt(target.message.id);
+  await clearRpiState(deps.stateDir);
+  const { messages } = await deps.conversation.load();
+  deps.emit({ type: 'conversation-reset', runId: null, messages });
+  const kept = new Set(messages.map((message) => message.id));
+  await deps.checkpoints.collect((info) => kept.has(info.tag.messageId));
+  return { message: target.message, restored };
+}
+
+async function targetOf(deps: RewindDeps, messageId: string): Promise<Target> {
+  const { messages } = await deps.conversation.load();
+  const index = messages.findIndex((message) => message.id === messageId);
+  if (index < 0) throw new RunRefusedError(`There is no message "${messageId}" in this folder's conversation.`);
+  const message = messages.slice(0, index + 1).findLast((candidate) => candidate.role === 'user');
+  if (!message) throw new RunRefusedError('This message answers no request, so there is nothing to go back to.');
+  const checkpoint = (await deps.checkpoints.list()).find((info) => info.tag.reason === 'run' && info.tag.messageId === message.id);
+  if (!checkpoint) throw new RunRefusedError('There is no checkpoint from before this message, so its files cannot be restored.');
+  return { message, checkpointId: checkpoint.id };
+}

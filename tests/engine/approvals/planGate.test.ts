@@ -1,0 +1,88 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { EventOf, WorkbenchEvent } from '../../../engine/contract/index.js';
+import type { Workbench } from '../../../engine/index.js';
+import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
+import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
+import { fakeModelOptions, firstUserText, phaseOfRequest, recordEvents, say } from '../../support/rpiScript.js';
+import { useTempFolders } from '../../support/tempFolder.js';
+
+const plan = '# Execution Plan\n\n## Items\n- [ ] 1. Tidy — rename the helpers\n- [ ] 2. Clean up — delete the old logs folder and run the tests\n';
+
+function nextPlanReady(workbench: Workbench, events: WorkbenchEvent[], seen: number): Promise<EventOf<'plan-ready'>> {
+  const ready = () => events.filter((event): event is EventOf<'plan-ready'> => event.type === 'plan-ready');
+  if (ready().length > seen) return Promise.resolve(ready()[seen]!);
+  return new Promise((resolve) => {
+    const stop = workbench.subscribe((event) => {
+      if (event.type !== 'plan-ready') return;
+      stop();
+      resolve(event);
+    });
+  });
+}
+
+describe('the plan review gate', () => {
+  const tempFolder = useTempFolders('rpi-plan-gate-');
+  const llm = useFakeLlm();
+  const open = useOpenedWorkbenches();
+
+  async function start() {
+    const root = await tempFolder();
+    llm().enqueue(say('research'), say(plan));
+    const options = fakeModelOptions(llm());
+    const workbench = await open(root, { ...options, approvals: async () => ({ files: 'auto', commands: 'auto', timeoutSeconds: 600, reviewPlan: true }) });
+    const events = recordEvents(workbench);
+    const started = await workbench.send('Tidy up');
+    return { root, workbench, events, started };
+  }
+
+  it('waits after Plan with the items, the text and the risky items flagged, then runs once approved', async () => {
+    const { workbench, events, started } = await start();
+    const ready = await nextPlanReady(workbench, events, 0);
+    expect(ready.items.map((item) => item.label)).toEqual(['Tidy', 'Clean up']);
+    expect(ready.planText).toContain('- [ ] 2. Clean up');
+    expect(ready.riskyItems).toEqual([{ index: 1, reason: expect.any(String) }]);
+    expect((await workbench.snapshot()).planReview).toMatchObject({ items: [{ label: 'Tidy' }, { label: 'Clean up' }] });
+    expect(llm().chatRequests()).toHaveLength(2);
+
+    llm().enqueue(say('tidied'), say('cleaned'), say('Summary.'));
+    workbench.reviewPlan({ decision: 'approve' });
+    expect((await started.finished).status).toBe('done');
+    expect((await workbench.snapshot()).planReview).toBeNull();
+  });
+
+  it('takes an edited plan only when it has items, and counts it afresh', async () => {
+    const { root, workbench, events, started } = await start();
+    await nextPlanReady(workbench, events, 0);
+    expect(() => workbench.reviewPlan({ decision: 'edit', plan: '# Execution Plan\n\nNothing here.\n' })).toThrow('The edited plan has no items');
+
+    llm().enqueue(say('renamed'), say('Summary.'));
+    workbench.reviewPlan({ decision: 'edit', plan: '# Execution Plan\n<!-- original_count: 9 -->\n\n## Items\n- [ ] 1. Rename only — rename the helpers\n' });
+    expect((await started.finished).status).toBe('done');
+    const written = await readFile(path.join(root, '.workbench/rpi/plan.md'), 'utf8');
+    expect(written).toContain('<!-- original_count: 1 -->');
+    expect(written).not.toContain('original_count: 9');
+    expect(written).toContain('- [x] 1. Rename only');
+    const implement = llm().chatRequests().filter((request) => phaseOfRequest(request) === 'implement');
+    expect(implement).toHaveLength(1);
+    expect(firstUserText(implement[0]!)).toContain('1. Rename only');
+  });
+
+  it('ends the run as cancelled on reject, keeps the plan, and asks again on resume', async () => {
+    const { workbench, events, started } = await start();
+    await nextPlanReady(workbench, events, 0);
+    workbench.reviewPlan({ decision: 'reject' });
+    const result = await started.finished;
+    expect(result).toMatchObject({ status: 'cancelled', phase: 'plan', error: expect.stringContaining('rejected') });
+    expect((await workbench.snapshot()).rpi.items).toHaveLength(2);
+
+    const resumed = await workbench.resume();
+    await nextPlanReady(workbench, events, 1);
+    expect(llm().chatRequests()).toHaveLength(2);
+    llm().enqueue(say('tidied'), say('cleaned'), say('Summary.'));
+    workbench.reviewPlan({ decision: 'approve' });
+    expect((await resumed.finished).status).toBe('done');
+    expect(() => workbench.reviewPlan({ decision: 'approve' })).toThrow('No plan is waiting for review');
+  });
+});

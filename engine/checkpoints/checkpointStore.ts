@@ -11,11 +11,11 @@ import { Manifests, infoOf, isCheckpointId, type Manifest } from './manifests.js
 import { addPresentButIgnored } from './presentButIgnored.js';
 import { readState } from './readTrees.js';
 import { planRestore, type RestorePlan } from './restorePlan.js';
-import { scanWorkspace } from './scanWorkspace.js';
+import { scanWorkspace, type ListingCache, type WorkspaceScan } from './scanWorkspace.js';
 import { isHiddenName } from './workspaceState.js';
 import { writeTrees } from './writeTrees.js';
 
-export type { CheckpointInfo, CheckpointTag, RestoreChange } from './checkpointTypes.js';
+export { CheckpointError, type CheckpointInfo, type CheckpointTag, type RestoreChange } from './checkpointTypes.js';
 
 /** Notes kept per checkpoint; a build churning through thousands of files would otherwise fill the manifest. */
 const maxNotes = 20;
@@ -35,6 +35,8 @@ export class CheckpointStore {
   private readonly queue = new SerialQueue();
   /** The newest checkpoint as the next snapshot builds on it; undefined until read from disk. */
   private latest: LatestCheckpoint | null | undefined;
+  /** How the last scan sorted out each folder, to skip that work where nothing changed. */
+  private listingCache: ListingCache | undefined;
 
   private constructor(
     private readonly root: string,
@@ -82,10 +84,10 @@ export class CheckpointStore {
   private async takeSnapshot(tag: CheckpointTag, signal?: AbortSignal): Promise<CheckpointInfo> {
     const startedAt = Date.now();
     const latest = await this.latestCheckpoint();
-    const scan = await scanWorkspace(this.root, signal);
+    const scan = await this.scan(signal);
     const found = await fingerprint({ root: this.root, scan, base: latest?.stored?.state ?? null, objects: this.folders.objects, startedAt, signal });
     signal?.throwIfAborted();
-    const { root, index } = await writeTrees(found, latest?.stored ?? null, this.folders.trees);
+    const { root, index } = writeTrees(found, latest?.stored ?? null, this.folders.trees);
     const id = this.folders.manifests.nextId(latest?.id ?? null);
     const notes = found.notes.length > maxNotes ? [...found.notes.slice(0, maxNotes), `…and ${found.notes.length - maxNotes} more like these.`] : found.notes;
     const manifest: Manifest = {
@@ -108,7 +110,7 @@ export class CheckpointStore {
     const manifest = await this.readManifest(id);
     const wanted = await readState(this.folders.trees, manifest.root);
     const latest = await this.latestCheckpoint();
-    const scan = await scanWorkspace(this.root);
+    const scan = await this.scan();
     const present = await fingerprint({ root: this.root, scan, base: latest?.stored?.state ?? null, objects: null, startedAt: Date.now() });
     await addPresentButIgnored(this.root, wanted.state, present.state);
     return planRestore(wanted.state, present.state);
@@ -124,6 +126,12 @@ export class CheckpointStore {
     }
     if (!manifest) throw new CheckpointError(`There is no checkpoint ${id}; it may have been removed to save space.`);
     return manifest;
+  }
+
+  private async scan(signal?: AbortSignal): Promise<WorkspaceScan> {
+    const scan = await scanWorkspace(this.root, { signal, cache: this.listingCache });
+    this.listingCache = scan.cache;
+    return scan;
   }
 
   private async latestCheckpoint(): Promise<LatestCheckpoint | null> {

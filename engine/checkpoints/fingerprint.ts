@@ -1,11 +1,12 @@
 import { readlink } from 'node:fs/promises';
 import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { forEachLimited } from './forEachLimited.js';
 import type { HashedFiles } from './hashedFiles.js';
 import { statFields } from './lstatWorker.js';
-import { readContent, type ContentRead } from './readContent.js';
+import { readLargeContent, readSmallContent, type ContentRead } from './readContent.js';
 import type { FolderListing, WorkspaceScan } from './scanWorkspace.js';
-import { isFolder, isRegularFile, isSymlink, permissionBits } from './statRecord.js';
+import { isFolder, isRegularFile, isSymlink, permissionBits, racyWindowMs } from './statRecord.js';
 import { parentOf, type FileContentRecord, type FileRecord, type WorkspaceState } from './workspaceState.js';
 
 export interface FingerprintOptions {
@@ -31,14 +32,11 @@ export interface Fingerprint {
   notes: string[];
 }
 
-/**
- * A file changed this close to the snapshot's start may change again without its times showing it (a
- * coarse clock, or two writes in one tick), so its record is not trusted next time. 2 s also covers
- * file systems that keep times in whole or even seconds.
- */
-export const racyWindowMs = 2_000;
-/** Files read at once: enough to keep the disk busy while the main thread hashes, on a 2-core machine. */
-const readsAtOnce = 4;
+/** Large files streamed at once, and symlinks read at once. */
+const largeReadsAtOnce = 2;
+const linksAtOnce = 8;
+/** Small files are read synchronously (see readSmallContent), giving the event loop a turn this often. */
+const turnMs = 10;
 
 const unrecorded: FileRecord = { type: 'unrecorded' };
 
@@ -89,9 +87,7 @@ export async function fingerprint(options: FingerprintOptions): Promise<Fingerpr
 
   let hashedFiles = 0;
   let newObjects = 0;
-  await forEachLimited(toRead, readsAtOnce, async (relPath) => {
-    signal?.throwIfAborted();
-    const read = await readContent(path.join(root, relPath), objects);
+  const take = (relPath: string, read: ContentRead) => {
     if (read.kind === 'gone') {
       dropped.push(relPath);
       notes.push(`${relPath} vanished or changed kind while being read; it is not recorded.`);
@@ -105,8 +101,24 @@ export async function fingerprint(options: FingerprintOptions): Promise<Fingerpr
       files.set(relPath, recordOf(read, startedAt));
       changed.push(relPath);
     }
+  };
+  const large: string[] = [];
+  let turnStart = performance.now();
+  for (const relPath of toRead) {
+    if (performance.now() - turnStart > turnMs) {
+      await nextTurn();
+      signal?.throwIfAborted();
+      turnStart = performance.now();
+    }
+    const read = readSmallContent(path.join(root, relPath), objects);
+    if (read) take(relPath, read);
+    else large.push(relPath);
+  }
+  await forEachLimited(large, largeReadsAtOnce, async (relPath) => {
+    signal?.throwIfAborted();
+    take(relPath, await readLargeContent(path.join(root, relPath), objects));
   });
-  await forEachLimited(symlinks, readsAtOnce, async (relPath) => {
+  await forEachLimited(symlinks, linksAtOnce, async (relPath) => {
     try {
       set(relPath, { type: 'symlink', target: await readlink(path.join(root, relPath)) });
     } catch {
@@ -124,14 +136,14 @@ export async function fingerprint(options: FingerprintOptions): Promise<Fingerpr
 function recordOf(read: Extract<ContentRead, { kind: 'read' }>, startedAt: number): FileContentRecord {
   const { mode, mtimeMs, ctimeMs, ino } = read.stat;
   const record: FileContentRecord = { type: 'file', mode: permissionBits(mode), hash: read.hash, size: read.size, mtimeMs, ctimeMs, ino };
-  const racy = Math.max(mtimeMs, ctimeMs) >= startedAt - racyWindowMs;
+  const racy = Math.max(mtimeMs, ctimeMs) >= startedAt - racyWindowMs(mtimeMs);
   return racy || !read.steady ? { ...record, recheck: true } : record;
 }
 
+/** Leaves out of the listing a path that is not recorded. The scan's arrays are shared with its cache, so they are replaced, never changed. */
 function dropFromListing(listing: Map<string, FolderListing>, relPath: string): void {
-  const files = listing.get(parentOf(relPath))?.files;
-  const at = files?.indexOf(relPath) ?? -1;
-  if (at !== -1) files!.splice(at, 1);
+  const parent = listing.get(parentOf(relPath));
+  if (parent) parent.files = parent.files.filter((file) => file !== relPath);
 }
 
 /** A folder that could not be listed is recorded as an entry of its own, like a file that could not be read. */
@@ -139,5 +151,5 @@ function moveToFiles(listing: Map<string, FolderListing>, folder: string): void 
   const parent = listing.get(parentOf(folder));
   if (!parent) return;
   parent.folders = parent.folders.filter((relPath) => relPath !== folder);
-  parent.files.push(folder);
+  parent.files = [...parent.files, folder];
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, readFile, readdir, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstat, open, readFile, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { removeStaleTempFiles } from '../store/atomicWrite.js';
 
@@ -32,17 +33,22 @@ export class HashedFiles {
     }
   }
 
-  /** Stores `bytes` under `hash` unless it is there already; true when it was written now. */
-  async putBytes(hash: string, bytes: Uint8Array): Promise<boolean> {
-    if (await this.has(hash, bytes.length)) return false;
+  /**
+   * Stores `bytes` under `hash` unless it is there already; true when it was written now. Synchronous:
+   * the bytes are in memory and the write goes to the page cache, where the promise round trips of an
+   * open, a write, a close and a rename would cost more than the writing.
+   */
+  putBytes(hash: string, bytes: Uint8Array): boolean {
     const target = this.pathOf(hash);
-    await this.makeFolder(path.dirname(target));
+    const present = lstatSync(target, { throwIfNoEntry: false });
+    if (present?.isFile() && present.size === bytes.length) return false;
+    this.makeFolder(path.dirname(target));
     const temp = tempName(path.dirname(target), 'put');
     try {
-      await writeFile(temp, bytes, { flag: 'wx' });
-      await rename(temp, target);
+      writeFileSync(temp, bytes, { flag: 'wx' });
+      renameSync(temp, target);
     } catch (error) {
-      await rm(temp, { force: true });
+      rmSync(temp, { force: true });
       throw error;
     }
     return true;
@@ -50,7 +56,7 @@ export class HashedFiles {
 
   /** Starts a content whose hash is known only once it is all written (a large file, streamed). */
   async startWrite(): Promise<IncomingFile> {
-    await this.makeFolder(this.dir);
+    this.makeFolder(this.dir);
     const temp = tempName(this.dir, 'incoming');
     return new IncomingFile(this, temp, await open(temp, 'wx'));
   }
@@ -62,7 +68,7 @@ export class HashedFiles {
       return false;
     }
     const target = this.pathOf(hash);
-    await this.makeFolder(path.dirname(target));
+    this.makeFolder(path.dirname(target));
     await rename(temp, target);
     return true;
   }
@@ -92,9 +98,9 @@ export class HashedFiles {
     await rm(this.pathOf(hash), { force: true });
   }
 
-  private async makeFolder(folder: string): Promise<void> {
+  private makeFolder(folder: string): void {
     if (this.madeFolders.has(folder)) return;
-    await mkdir(folder, { recursive: true });
+    mkdirSync(folder, { recursive: true });
     this.madeFolders.add(folder);
   }
 }
@@ -134,7 +140,10 @@ export async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<v
   while (written < bytes.length) written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten;
 }
 
-/** In the form removeStaleTempFiles recognises: `.<label>.<pid>.<8 hex>.tmp`. */
+let tempCount = randomBytes(4).readUInt32BE();
+
+/** In the form removeStaleTempFiles recognises: `.<label>.<pid>.<8 hex>.tmp`; a counter, as a first snapshot makes thousands. */
 function tempName(dir: string, label: string): string {
-  return path.join(dir, `.${label}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  tempCount = (tempCount + 1) >>> 0;
+  return path.join(dir, `.${label}.${process.pid}.${tempCount.toString(16).padStart(8, '0')}.tmp`);
 }

@@ -1,5 +1,4 @@
 import type { Fingerprint } from './fingerprint.js';
-import { forEachLimited } from './forEachLimited.js';
 import type { HashedFiles } from './hashedFiles.js';
 import { encodeTree, entryFor, type EncodedTree, type TreeEntry } from './treeNode.js';
 import { deepestFirst, nameOf, parentOf, type WorkspaceState } from './workspaceState.js';
@@ -19,7 +18,7 @@ export interface StoredState {
  * the same subfolders, keeps the base's listing without being serialised again: a snapshot with ten
  * changed files writes the listings of those folders and their ancestors, not those of the other 1,700.
  */
-export async function writeTrees(found: Fingerprint, base: StoredState | null, trees: HashedFiles): Promise<{ root: string; index: TreeIndex }> {
+export function writeTrees(found: Fingerprint, base: StoredState | null, trees: HashedFiles): { root: string; index: TreeIndex } {
   const { state, listing, changed } = found;
   const dirty = new Set(changed.map(parentOf));
   const index: TreeIndex = new Map();
@@ -45,6 +44,6 @@ export async function writeTrees(found: Fingerprint, base: StoredState | null, t
     toWrite.push(encoded);
     index.set(folder, { hash: encoded.hash, childCount });
   }
-  await forEachLimited(toWrite, 8, async ({ hash, bytes }) => void (await trees.putBytes(hash, bytes)));
+  for (const { hash, bytes } of toWrite) trees.putBytes(hash, bytes);
   return { root: index.get('')!.hash, index };
 }

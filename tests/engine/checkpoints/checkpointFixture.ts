@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { vi } from 'vitest';
+import { CheckpointStore, type CheckpointTag } from '../../../engine/checkpoints/checkpointStore.js';
+import { writeTree } from '../../support/tempFolder.js';
+
+export const runTag: CheckpointTag = { reason: 'run', messageId: 'm1' };
+export const toolTag: CheckpointTag = { reason: 'tool', messageId: 'm1', runId: 'r1', tool: 'write_file' };
+
+/** A project folder with `files`, and its checkpoint store where the engine keeps it: `.workbench/checkpoints/`. */
+export async function projectWith(tempFolder: () => Promise<string>, files: Record<string, string> = {}): Promise<{ root: string; store: CheckpointStore }> {
+  const root = await tempFolder();
+  await writeTree(root, files);
+  return { root, store: await CheckpointStore.open(root, path.join(root, '.workbench')) };
+}
+
+export const sha256 = (content: string | Uint8Array) => createHash('sha256').update(content).digest('hex');
+
+/** Hashes of every stored file content. */
+export async function storedHashes(root: string): Promise<string[]> {
+  const objects = path.join(root, '.workbench', 'checkpoints', 'objects');
+  const hashes: string[] = [];
+  for (const fanOut of await readdir(objects).catch(() => [])) {
+    if (!/^[0-9a-f]{2}$/.test(fanOut)) continue;
+    for (const rest of await readdir(path.join(objects, fanOut))) if (/^[0-9a-f]{62}$/.test(rest)) hashes.push(fanOut + rest);
+  }
+  return hashes.sort();
+}
+
+/**
+ * Moves the clock the store reads (Date, not the file system's) `ms` ahead, as if the next snapshot came
+ * that much later: files written before then are no longer too recent to be trusted by size and times.
+ * Undo with vi.useRealTimers().
+ */
+export function clockAhead(ms: number): void {
+  clockAt(Date.now() + ms);
+}
+
+/** Sets the clock the store reads (Date, not the file system's) to `ms` since the epoch, and stops it there. */
+export function clockAt(ms: number): void {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(ms);
+}

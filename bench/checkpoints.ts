@@ -103,6 +103,7 @@ async function timed(fn: () => unknown): Promise<number> {
   return performance.now() - start;
 }
 
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? 0;
 
 /**
@@ -126,6 +127,7 @@ export async function benchCheckpoints(): Promise<void> {
     const firstStart = performance.now();
     const first = await store.snapshot(tag);
     const firstMs = performance.now() - firstStart;
+    const [firstBytes, gitFirstBytes] = [await folderBytes(path.join(stateDir, 'checkpoints')), await folderBytes(gitDir)];
 
     const next = random(99);
     const ours: number[] = [];
@@ -151,12 +153,14 @@ export async function benchCheckpoints(): Promise<void> {
       }
     }
     const [ourMs, gitMs] = [median(ours), median(theirs)];
+    const perRound = (bytes: number, before: number) => `${((bytes - before) / rounds / 1024).toFixed(0)} KB`;
     const storeBytes = await folderBytes(path.join(stateDir, 'checkpoints'));
+    const gitBytes = await folderBytes(gitDir);
     console.log(`checkpoint, ${first.fileCount.toLocaleString('en-US')} files (node_modules/ and *.log ignored), ${changedPerRound} changed per round, median of ${rounds}`);
     console.log(`  engine snapshot              ${format(ourMs)}  (files read per round: ${(hashed / rounds).toFixed(1)}; first checkpoint ${format(firstMs)})`);
     console.log(`  git add -A && git commit     ${format(gitMs)}  (shadow repository; first commit ${format(gitFirstMs)})`);
     console.log(`  ratio engine / git           ${(ourMs / gitMs).toFixed(2)}×`);
-    console.log(`  store after ${rounds + 1} checkpoints     ${(storeBytes / 1024 / 1024).toFixed(1)} MB`);
+    console.log(`  disk: first checkpoint ${mb(firstBytes)}, then ${perRound(storeBytes, firstBytes)} each (uncompressed); git ${mb(gitFirstBytes)}, then ${perRound(gitBytes, gitFirstBytes)} each (zlib)`);
   } finally {
     await rm(gitDir, { recursive: true, force: true });
     await rm(stateDir, { recursive: true, force: true });

@@ -20,9 +20,10 @@ const writesAtOnce = 4;
 /**
  * Carries out a restore plan: removals first, then folders, then contents, each file put in place by a
  * rename from a temp file beside it, so no file is ever seen half written and a symlink in the way is
- * replaced, never written through. Everything that could stop it midway (a missing stored content, a
- * folder that holds ignored files where a file must go) is checked before the first change.
- * Returns the changes made: a folder that still holds ignored files is kept and not reported.
+ * replaced, never written through. What can be known to stop it midway (a stored content missing or
+ * cut short, a folder holding ignored files where a file must go) is checked before the first change; a
+ * stored content whose bytes no longer match its hash is found as it is copied, and that file is left as
+ * it was. Returns the changes made: a folder that still holds ignored files is kept and not reported.
  */
 export async function applyRestore({ root, plan, objects }: ApplyRestoreOptions): Promise<RestoreChange[]> {
   await checkBeforeChanging(root, plan, objects);

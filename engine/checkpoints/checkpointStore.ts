@@ -12,7 +12,7 @@ import { addPresentButIgnored } from './presentButIgnored.js';
 import { readState } from './readTrees.js';
 import { planRestore, type RestorePlan } from './restorePlan.js';
 import { scanWorkspace, type ListingCache, type WorkspaceScan } from './scanWorkspace.js';
-import { isHiddenName } from './workspaceState.js';
+import { isHiddenName, recordedFileCount } from './workspaceState.js';
 import { writeTrees } from './writeTrees.js';
 
 export { CheckpointError, type CheckpointInfo, type CheckpointTag, type RestoreChange } from './checkpointTypes.js';
@@ -96,7 +96,7 @@ export class CheckpointStore {
       createdAt: startedAt,
       tag,
       root,
-      fileCount: [...found.state.files.values()].filter((record) => record.type !== 'unrecorded').length,
+      fileCount: recordedFileCount(found.state),
       newObjects: found.newObjects,
       hashedFiles: found.hashedFiles,
       notes,

@@ -42,95 +42,122 @@ const unrecorded: FileRecord = { type: 'unrecorded' };
 
 /** What every scanned path holds: records reused from `base` where lstat says nothing changed, the rest read. */
 export async function fingerprint(options: FingerprintOptions): Promise<Fingerprint> {
-  const { root, scan, base, objects, startedAt, signal } = options;
-  const { paths, stats, listing } = scan;
-  const files = new Map<string, FileRecord>();
-  const changed: string[] = [];
-  const notes: string[] = [];
-  const dropped: string[] = [];
-  const toRead: string[] = [];
-  const symlinks: string[] = [];
-  const set = (relPath: string, record: FileRecord) => {
-    const known = base?.files.get(relPath);
-    const kept = known && record.type !== 'file' && record.type === known.type && (record.type === 'unrecorded' || record.target === (known as typeof record).target);
-    files.set(relPath, kept ? known : record);
-    if (!kept) changed.push(relPath);
-  };
+  const records = new Records(options);
+  const { toRead, symlinks } = records.reuseUnchanged();
+  await records.readFiles(toRead);
+  await records.readSymlinks(symlinks);
+  return records.result();
+}
 
-  for (let index = 0; index < paths.length; index += 1) {
-    const relPath = paths[index]!;
-    const at = index * statFields;
-    const mode = stats[at]!;
-    if (Number.isNaN(mode) || isFolder(mode)) {
-      dropped.push(relPath);
-      notes.push(`${relPath} vanished or became a folder while the checkpoint was taken; it is not recorded.`);
-    } else if (isSymlink(mode)) symlinks.push(relPath);
-    else if (!isRegularFile(mode)) {
-      set(relPath, unrecorded);
-      notes.push(`${relPath} is not a regular file (a FIFO, socket or device); its content is not recorded and restore leaves it alone.`);
-    } else {
-      const known = base?.files.get(relPath);
-      const unchanged = known?.type === 'file' && !known.recheck && known.size === stats[at + 1] && known.mtimeMs === stats[at + 2] && known.ctimeMs === stats[at + 3] && known.ino === stats[at + 4];
-      if (!unchanged) toRead.push(relPath);
-      else if (known.mode === permissionBits(mode)) files.set(relPath, known);
+/** The records of one fingerprint as they are gathered, and what is said about the paths left out. */
+class Records {
+  private readonly files = new Map<string, FileRecord>();
+  private readonly changed: string[] = [];
+  private readonly notes: string[] = [];
+  private readonly dropped: string[] = [];
+  private hashedFiles = 0;
+  private newObjects = 0;
+
+  constructor(private readonly options: FingerprintOptions) {}
+
+  /** Takes the base's record of every file lstat says is unchanged; returns the files to read and the symlinks. */
+  reuseUnchanged(): { toRead: string[]; symlinks: string[] } {
+    const { scan, base } = this.options;
+    const { paths, stats } = scan;
+    const toRead: string[] = [];
+    const symlinks: string[] = [];
+    for (let index = 0; index < paths.length; index += 1) {
+      const relPath = paths[index]!;
+      const at = index * statFields;
+      const mode = stats[at]!;
+      if (Number.isNaN(mode) || isFolder(mode)) this.drop(relPath, 'vanished or became a folder while the checkpoint was taken');
+      else if (isSymlink(mode)) symlinks.push(relPath);
+      else if (!isRegularFile(mode)) this.leaveAlone(relPath, 'is not a regular file (a FIFO, socket or device)');
       else {
-        files.set(relPath, { ...known, mode: permissionBits(mode) });
-        changed.push(relPath);
+        const known = base?.files.get(relPath);
+        const unchanged = known?.type === 'file' && !known.recheck && known.size === stats[at + 1] && known.mtimeMs === stats[at + 2] && known.ctimeMs === stats[at + 3] && known.ino === stats[at + 4];
+        if (!unchanged) toRead.push(relPath);
+        else if (known.mode === permissionBits(mode)) this.files.set(relPath, known);
+        else this.record(relPath, { ...known, mode: permissionBits(mode) });
       }
     }
-  }
-  for (const folder of scan.unlisted) {
-    moveToFiles(listing, folder);
-    set(folder, unrecorded);
-    notes.push(`${folder}/ could not be listed; what is inside is not recorded and restore leaves it alone.`);
+    for (const folder of scan.unlisted) {
+      moveToFiles(scan.listing, folder);
+      this.leaveAlone(folder, 'is a folder that could not be listed');
+    }
+    return { toRead, symlinks };
   }
 
-  let hashedFiles = 0;
-  let newObjects = 0;
-  const take = (relPath: string, read: ContentRead) => {
-    if (read.kind === 'gone') {
-      dropped.push(relPath);
-      notes.push(`${relPath} vanished or changed kind while being read; it is not recorded.`);
-    } else if (read.kind === 'unreadable') {
-      set(relPath, unrecorded);
-      notes.push(`${relPath} could not be read (${read.reason}); its content is not recorded and restore leaves it alone.`);
-    } else {
-      hashedFiles += 1;
-      if (read.stored) newObjects += 1;
-      if (!read.steady) notes.push(`${relPath} kept changing while being read; it is recorded as last read and will be read again next time.`);
-      files.set(relPath, recordOf(read, startedAt));
-      changed.push(relPath);
+  /** Small files synchronously, in turns (see readSmallContent); the large ones then streamed, two at a time. */
+  async readFiles(toRead: readonly string[]): Promise<void> {
+    const { root, objects, signal } = this.options;
+    const large: string[] = [];
+    let turnStart = performance.now();
+    for (const relPath of toRead) {
+      if (performance.now() - turnStart > turnMs) {
+        await nextTurn();
+        signal?.throwIfAborted();
+        turnStart = performance.now();
+      }
+      const read = readSmallContent(path.join(root, relPath), objects);
+      if (read) this.take(relPath, read);
+      else large.push(relPath);
     }
-  };
-  const large: string[] = [];
-  let turnStart = performance.now();
-  for (const relPath of toRead) {
-    if (performance.now() - turnStart > turnMs) {
-      await nextTurn();
+    await forEachLimited(large, largeReadsAtOnce, async (relPath) => {
       signal?.throwIfAborted();
-      turnStart = performance.now();
-    }
-    const read = readSmallContent(path.join(root, relPath), objects);
-    if (read) take(relPath, read);
-    else large.push(relPath);
+      this.take(relPath, await readLargeContent(path.join(root, relPath), objects));
+    });
   }
-  await forEachLimited(large, largeReadsAtOnce, async (relPath) => {
-    signal?.throwIfAborted();
-    take(relPath, await readLargeContent(path.join(root, relPath), objects));
-  });
-  await forEachLimited(symlinks, linksAtOnce, async (relPath) => {
-    try {
-      set(relPath, { type: 'symlink', target: await readlink(path.join(root, relPath)) });
-    } catch {
-      dropped.push(relPath);
-      notes.push(`${relPath} vanished or stopped being a symlink while the checkpoint was taken; it is not recorded.`);
-    }
-  });
 
-  for (const relPath of dropped) dropFromListing(listing, relPath);
-  const folders = new Set(listing.keys());
-  folders.delete('');
-  return { state: { files, folders }, listing, changed, hashedFiles, newObjects, notes };
+  async readSymlinks(symlinks: readonly string[]): Promise<void> {
+    await forEachLimited(symlinks, linksAtOnce, async (relPath) => {
+      let target: string;
+      try {
+        target = await readlink(path.join(this.options.root, relPath));
+      } catch {
+        return this.drop(relPath, 'vanished or stopped being a symlink while the checkpoint was taken');
+      }
+      const known = this.options.base?.files.get(relPath);
+      if (known?.type === 'symlink' && known.target === target) this.files.set(relPath, known);
+      else this.record(relPath, { type: 'symlink', target });
+    });
+  }
+
+  result(): Fingerprint {
+    const { listing } = this.options.scan;
+    for (const relPath of this.dropped) dropFromListing(listing, relPath);
+    const folders = new Set(listing.keys());
+    folders.delete('');
+    const { files, changed, hashedFiles, newObjects, notes } = this;
+    return { state: { files, folders }, listing, changed, hashedFiles, newObjects, notes };
+  }
+
+  private take(relPath: string, read: ContentRead): void {
+    if (read.kind === 'gone') return this.drop(relPath, 'vanished or changed kind while being read');
+    if (read.kind === 'unreadable') return this.leaveAlone(relPath, `could not be read (${read.reason})`);
+    this.hashedFiles += 1;
+    if (read.stored) this.newObjects += 1;
+    if (!read.steady) this.notes.push(`${relPath} kept changing while being read; it is recorded as last read and will be read again next time.`);
+    this.record(relPath, recordOf(read, this.options.startedAt));
+  }
+
+  private record(relPath: string, record: FileRecord): void {
+    this.files.set(relPath, record);
+    this.changed.push(relPath);
+  }
+
+  private drop(relPath: string, why: string): void {
+    this.dropped.push(relPath);
+    this.notes.push(`${relPath} ${why}; it is not recorded.`);
+  }
+
+  /** Recorded as a path whose content is unknown, which restore neither rewrites nor removes. */
+  private leaveAlone(relPath: string, why: string): void {
+    const known = this.options.base?.files.get(relPath);
+    if (known?.type === 'unrecorded') this.files.set(relPath, known);
+    else this.record(relPath, unrecorded);
+    this.notes.push(`${relPath} ${why}; its content is not recorded and restore leaves it alone.`);
+  }
 }
 
 function recordOf(read: Extract<ContentRead, { kind: 'read' }>, startedAt: number): FileContentRecord {

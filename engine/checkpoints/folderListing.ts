@@ -60,7 +60,7 @@ export async function listFolder(root: string, relDir: string, inherited: Ignore
 
 function isUnchanged(cached: ListedFolder, stats: Stats, inherited: IgnoreRules, root: string, relDir: string): boolean {
   if (!cached.settled || cached.inherited !== inherited) return false;
-  if (cached.ino !== stats.ino || cached.mtimeMs !== stats.mtimeMs) return false;
+  if (cached.ino !== stats.ino || cached.mtimeMs !== stats.mtimeMs || cached.ctimeMs !== stats.ctimeMs) return false;
   return cached.gitignore === null || readGitignore(root, relDir) === cached.gitignore;
 }
 

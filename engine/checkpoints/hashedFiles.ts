@@ -10,9 +10,9 @@ import { removeStaleTempFiles } from '../store/atomicWrite.js';
  * listings.
  *
  * Nothing here is fsynced: a first checkpoint of a large project writes thousands of files, and an fsync
- * each would take many seconds. A power cut can therefore leave one truncated; `has` compares sizes, so
- * the next snapshot that needs it writes it again, and restore checks every hash before trusting content.
- * The checkpoint manifest that refers to them is fsynced.
+ * each would take many seconds. A power cut can therefore leave one truncated: `has` compares sizes, so
+ * the next snapshot that needs it writes it again; restore checks sizes before it changes anything and
+ * hashes as it copies. The checkpoint manifest that refers to them is fsynced.
  */
 export class HashedFiles {
   private readonly madeFolders = new Set<string>();

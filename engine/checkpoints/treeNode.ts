@@ -9,7 +9,7 @@ export const hashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'not a sha256 hash'
  * separator, NUL, or git's and the workbench's own folders. This is what keeps a tampered checkpoint from
  * writing anywhere else, since every restored path is built from such names.
  */
-export function isSafeName(name: string): boolean {
+function isSafeName(name: string): boolean {
   if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\0')) return false;
   if (process.platform === 'win32' && (name.includes('\\') || name.includes(':'))) return false;
   return !isHiddenName(name);

@@ -44,23 +44,6 @@ export interface WorkspaceState {
   folders: Set<string>;
 }
 
-/** Whether two records describe the same thing, down to the lstat fields a snapshot compares. */
-export function sameRecord(a: FileRecord | undefined, b: FileRecord | undefined): boolean {
-  if (!a || !b || a.type !== b.type) return false;
-  if (a.type === 'symlink') return a.target === (b as SymlinkRecord).target;
-  if (a.type === 'unrecorded') return true;
-  const other = b as FileContentRecord;
-  return (
-    a.hash === other.hash &&
-    a.mode === other.mode &&
-    a.size === other.size &&
-    a.mtimeMs === other.mtimeMs &&
-    a.ctimeMs === other.ctimeMs &&
-    a.ino === other.ino &&
-    a.recheck === other.recheck
-  );
-}
-
 /** Whether restoring `wanted` over `present` would change anything a user can see: content, mode or link target. */
 export function sameContent(wanted: FileRecord, present: FileRecord | undefined): boolean {
   if (!present || wanted.type !== present.type) return false;
@@ -68,6 +51,13 @@ export function sameContent(wanted: FileRecord, present: FileRecord | undefined)
   if (wanted.type === 'unrecorded') return true;
   const other = present as FileContentRecord;
   return wanted.hash === other.hash && wanted.mode === other.mode;
+}
+
+/** Files and symlinks whose content the state holds. */
+export function recordedFileCount(state: WorkspaceState): number {
+  let count = 0;
+  for (const record of state.files.values()) if (record.type !== 'unrecorded') count += 1;
+  return count;
 }
 
 /** 'a/b/c' → 'a/b'; 'c' → ''. */

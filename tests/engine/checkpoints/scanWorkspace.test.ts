@@ -46,10 +46,24 @@ describe('scanWorkspace', () => {
     expect(scan.paths).toContain('link-to-folder');
   });
 
-  it('sees what changed in a folder it listed before: a name added, a kind changed, a .gitignore edited in place', async () => {
+  it('sees a name added to a folder it listed before, even with the folder’s mtime put back', async () => {
+    const root = await tempFolder();
+    await writeTree(root, { 'src/deep/c.ts': '' });
+    const stamp = Math.floor(Date.now() / 1000) - 59.5; // seconds, exact at any precision
+    await utimes(path.join(root, 'src/deep'), stamp, stamp);
+    clockAhead(10_000); // the folders' times are then well before the scan, so their listings can be trusted next time
+    const first = await scanWorkspace(root);
+
+    await writeFile(path.join(root, 'src/deep/d.txt'), '');
+    await utimes(path.join(root, 'src/deep'), stamp, stamp); // only its ctime still tells
+    const second = await scanWorkspace(root, { cache: first.cache });
+    expect([...second.paths].sort()).toEqual(['src/deep/c.ts', 'src/deep/d.txt']);
+  });
+
+  it('sorts a folder out afresh when its .gitignore was edited in place or an entry changed kind', async () => {
     const root = await tempFolder();
     await writeTree(root, { 'src/.gitignore': '*.tmp\n', 'src/a.ts': '', 'src/b.tmp': '', 'src/deep/c.ts': '' });
-    clockAhead(10_000); // the folders' times are then well before the scan, so their listings can be trusted next time
+    clockAhead(10_000);
     const first = await scanWorkspace(root);
     expect([...first.paths].sort()).toEqual(['src/.gitignore', 'src/a.ts', 'src/deep/c.ts']);
 
@@ -59,14 +73,8 @@ describe('scanWorkspace', () => {
 
     await rm(path.join(root, 'src/b.tmp'));
     await mkdir(path.join(root, 'src/b.tmp'));
-    await writeFile(path.join(root, 'src/deep/d.txt'), '');
-    const stamp = new Date(Date.now() - 60_000);
-    await utimes(path.join(root, 'src/deep'), stamp, stamp); // its mtime put back: its ctime still tells
-    const namesChanged = await scanWorkspace(root, { cache: rulesChanged.cache });
-    expect([...namesChanged.paths].sort()).toEqual(['src/.gitignore', 'src/deep/d.txt']);
-    expect(namesChanged.listing.get('src')?.folders.sort()).toEqual(['src/b.tmp', 'src/deep']);
-
-    const again = await scanWorkspace(root, { cache: namesChanged.cache });
-    expect([...again.paths].sort()).toEqual([...namesChanged.paths].sort());
+    const kindChanged = await scanWorkspace(root, { cache: rulesChanged.cache });
+    expect([...kindChanged.paths].sort()).toEqual(['src/.gitignore']);
+    expect(kindChanged.listing.get('src')?.folders.sort()).toEqual(['src/b.tmp', 'src/deep']);
   });
 });

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { access, appendFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { access, appendFile, lstat, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CheckpointStore } from '../engine/checkpoints/checkpointStore.js';
+import { walkFiles } from '../engine/workspace/walkFiles.js';
 import { format } from './tools.js';
 
 /** Bump when the generated tree changes, so a stale cached tree is not reused. */
@@ -97,6 +98,13 @@ async function folderBytes(dir: string): Promise<number> {
   return total;
 }
 
+/** Bytes of the files a checkpoint records: what walkFiles yields (ignored files and .workbench/ left out). */
+async function recordedBytes(root: string): Promise<number> {
+  let total = 0;
+  for await (const { relPath } of walkFiles(root)) total += (await lstat(path.join(root, relPath))).size;
+  return total;
+}
+
 async function timed(fn: () => unknown): Promise<number> {
   const start = performance.now();
   await fn();
@@ -128,6 +136,7 @@ export async function benchCheckpoints(): Promise<void> {
     const first = await store.snapshot(tag);
     const firstMs = performance.now() - firstStart;
     const [firstBytes, gitFirstBytes] = [await folderBytes(path.join(stateDir, 'checkpoints')), await folderBytes(gitDir)];
+    const trackedBytes = await recordedBytes(root);
 
     const next = random(99);
     const ours: number[] = [];
@@ -160,6 +169,7 @@ export async function benchCheckpoints(): Promise<void> {
     console.log(`  engine snapshot              ${format(ourMs)}  (files read per round: ${(hashed / rounds).toFixed(1)}; first checkpoint ${format(firstMs)})`);
     console.log(`  git add -A && git commit     ${format(gitMs)}  (shadow repository; first commit ${format(gitFirstMs)})`);
     console.log(`  ratio engine / git           ${(ourMs / gitMs).toFixed(2)}×`);
+    console.log(`  tree: ${mb(trackedBytes)} in the files a checkpoint records; store after all rounds ${mb(storeBytes)} = ${(storeBytes / trackedBytes).toFixed(2)}× the tree`);
     console.log(`  disk: first checkpoint ${mb(firstBytes)}, then ${perRound(storeBytes, firstBytes)} each (uncompressed); git ${mb(gitFirstBytes)}, then ${perRound(gitBytes, gitFirstBytes)} each (zlib)`);
   } finally {
     await rm(gitDir, { recursive: true, force: true });

@@ -4,24 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { CheckpointStore } from '../engine/checkpoints/checkpointStore.js';
 import { walkFiles } from '../engine/workspace/walkFiles.js';
-import { format } from './tools.js';
+import { format, median, seededRandom } from './tools.js';
 
 /** Bump when the generated tree changes, so a stale cached tree is not reused. */
 const treeVersion = 'v1';
 const fileTarget = 20_000;
 const changedPerRound = 10;
 const rounds = 9;
-
-/** A small seeded generator, so every run builds the same tree. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Mostly small source files, some medium, a few large, the odd very large one. */
 function fileSize(next: () => number): number {
@@ -42,7 +31,7 @@ function fileText(next: () => number, bytes: number): string {
  * would not: an ignored node_modules/ and *.log files.
  */
 async function generateTree(root: string): Promise<void> {
-  const next = random(7);
+  const next = seededRandom(7);
   await mkdir(root, { recursive: true });
   await writeFile(path.join(root, '.gitignore'), 'node_modules/\n*.log\n');
   let files = 1;
@@ -112,7 +101,6 @@ async function timed(fn: () => unknown): Promise<number> {
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? 0;
 
 /**
  * An incremental checkpoint of a 20,000-file tree with 10 files changed, against a shadow git repository
@@ -138,7 +126,7 @@ export async function benchCheckpoints(): Promise<void> {
     const [firstBytes, gitFirstBytes] = [await folderBytes(path.join(stateDir, 'checkpoints')), await folderBytes(gitDir)];
     const trackedBytes = await recordedBytes(root);
 
-    const next = random(99);
+    const next = seededRandom(99);
     const ours: number[] = [];
     const theirs: number[] = [];
     let hashed = 0;

@@ -15,10 +15,10 @@ import { toolsForPhase, type ToolDefinition } from '../engine/tools/toolCatalog.
 import { openWorkbench, type RunOptions } from '../engine/index.js';
 import { Workspace } from '../engine/workspace/workspace.js';
 import { startFakeLlm, type FakeLlm } from '../tests/support/fakeLlm/index.js';
-import { phaseOfRequest } from '../tests/support/rpiScript.js';
+import { autoApprovals, phaseOfRequest } from '../tests/support/rpiScript.js';
 import { entities, moduleSource, writeProject } from './rpiProject.js';
 import { request, rpiScript, singleLoopScript, work } from './rpiWork.js';
-import { format, interleavedMedians } from './tools.js';
+import { format, interleavedMedians, median } from './tools.js';
 
 /**
  * Context size: the same scripted 12-item job (research reads, a 12-item plan, per item a read, five
@@ -84,7 +84,7 @@ function rpiOptions(llm: FakeLlm): RunOptions {
     llmSettings: async () => ({ baseUrl: llm.baseUrl, apiKey: null, model: 'fake-model', contextWindow: 128_000, toolMode: 'native' }),
     env: commandEnv,
     // No one is there to answer: every change runs, as under the "auto" policies (a checkpoint is still taken before each).
-    approvals: async () => ({ files: 'auto', commands: 'auto', timeoutSeconds: 600, reviewPlan: false }),
+    approvals: async () => autoApprovals,
   };
 }
 
@@ -212,7 +212,7 @@ export async function benchRpiTokens(): Promise<void> {
     for (const run of engineRuns) await run.verify();
     const perTurn = engineMs / rpiBodies.length;
     const perRequest = sdkMs / rpiBodies.length;
-    const toolMs = engineRuns.map((run) => run.toolMs()).sort((a, b) => a - b)[Math.floor(rounds / 2)] ?? 0;
+    const toolMs = median(engineRuns.map((run) => run.toolMs()));
     console.log(`engine time per turn, zero-latency fake model (${rpiBodies.length} requests per RPI run)`);
     console.log(`  engine, whole RPI run / requests   ${format(perTurn)}  (of which inside tool calls ${format(toolMs / rpiBodies.length)})`);
     console.log(`  bare openai SDK, same bodies       ${format(perRequest)}`);

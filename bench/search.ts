@@ -4,24 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { candidateFiles } from '../engine/search/candidateFiles.js';
 import { searchFiles } from '../engine/tools/searchFiles.js';
-import { benchToolContext, ensureRipgrep, format, interleavedMedians } from './tools.js';
+import { benchToolContext, ensureRipgrep, format, interleavedMedians, seededRandom } from './tools.js';
 
 /** Bump when the generated tree changes, so a stale cached tree is not reused. */
 const treeVersion = 'v1';
 const targetBytes = 200 * 1024 * 1024;
 const pattern = 'retry(Count|Delay)\\s*=\\s*\\d+';
 const plantedLine = (n: number) => `    const retry${n % 2 ? 'Count' : 'Delay'} = ${n % 900};`;
-
-/** A small seeded generator, so every run builds the same tree. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const words = ('user account order item cart price total amount value count index list map set queue cache store state ' +
   'event handler request response client server session token config option setting path file folder name label title ' +
@@ -72,7 +61,7 @@ function fileSize(next: () => number): number {
  * matches too, so a search that reads them reports a different count from ripgrep.
  */
 async function generateTree(root: string): Promise<void> {
-  const next = random(42);
+  const next = seededRandom(42);
   const lines = linePool(next, 20_000);
   await mkdir(root, { recursive: true });
   await writeFile(path.join(root, '.gitignore'), 'node_modules/\n*.log\n');

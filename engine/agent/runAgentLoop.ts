@@ -2,7 +2,7 @@ import type { Phase, UnsequencedEvent } from '../contract/index.js';
 import { LlmError, type ChatMessage, type LlmClient, type LlmReply, type LlmToolCall } from '../llm/llmTypes.js';
 import { correctionMessage, parseTextReply, textToolInstructions, textToolResultMessage } from '../llm/textToolProtocol.js';
 import type { ToolLog } from '../store/toolLog.js';
-import { executeToolCall, type ExecutedToolCall, type ToolGuard } from '../tools/executeToolCall.js';
+import { executeToolCall, parseArguments, type ExecutedToolCall, type ToolGuard } from '../tools/executeToolCall.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
 import { toolDefinitions } from '../tools/toolCatalog.js';
 import { ErrorBudget, firstLine, type LoopLimits } from './loopLimits.js';
@@ -263,15 +263,8 @@ function argumentsText(raw: unknown): string {
 
 /** Arguments for tool-started: the parsed object, or the raw text when it is not a JSON object. */
 function argumentsForDisplay(raw: unknown): Record<string, unknown> {
-  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) return raw as Record<string, unknown>;
-  if (typeof raw === 'string') {
-    try {
-      const parsed: unknown = JSON.parse(raw);
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-    } catch {
-      // Shown raw below; the executor answers the model with what is wrong.
-    }
-    return raw.trim() === '' ? {} : { raw };
-  }
-  return {};
+  const parsed = parseArguments(raw);
+  if (parsed.ok) return parsed.value;
+  // Shown raw; the executor answers the model with what is wrong.
+  return typeof raw === 'string' ? { raw } : {};
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventOf, UnsequencedEvent } from '../contract/index.js';
+import type { ApprovalRequestView, UnsequencedEvent } from '../contract/index.js';
 import type { Tool } from '../tools/tool.js';
 import { allowListable } from './commandAllowList.js';
 
@@ -29,7 +29,7 @@ export interface ApprovalRequest {
 
 interface Pending {
   request: ApprovalRequest;
-  event: EventOf<'approval-requested'>;
+  view: ApprovalRequestView;
   settle: (authorization: Authorization) => void;
 }
 
@@ -46,8 +46,8 @@ export class ApprovalAnswerError extends Error {
 
 /**
  * Holds the actions waiting for the user. Each request is answered once — approve, deny, or approve with
- * edited arguments — or expires after its timeout, or is denied when the run is cancelled. The event
- * that opened it stays available for a reloaded page through `pending()`.
+ * edited arguments — or expires after its timeout, or is denied when the run is cancelled. What it
+ * announced stays available for a reloaded page through `pending()`.
  */
 export class ApprovalBroker {
   private readonly open = new Map<string, Pending>();
@@ -71,10 +71,7 @@ export class ApprovalBroker {
         this.deps.emit({ type: 'approval-resolved', runId: request.runId, requestId, decision: authorization.decision, ...edited });
         resolve(authorization);
       };
-      const event: EventOf<'approval-requested'> = {
-        type: 'approval-requested',
-        seq: 0,
-        runId: request.runId,
+      const view: ApprovalRequestView = {
         requestId,
         tool: request.tool.name,
         args: request.args,
@@ -83,10 +80,9 @@ export class ApprovalBroker {
         canAlwaysAllow: request.alwaysAllowCommand !== undefined,
         expiresAt: Date.now() + timeoutMs,
       };
-      this.open.set(requestId, { request, event, settle: finish });
+      this.open.set(requestId, { request, view, settle: finish });
       signal.addEventListener('abort', onAbort, { once: true });
-      const { seq: _, ...unsequenced } = event;
-      this.deps.emit(unsequenced);
+      this.deps.emit({ type: 'approval-requested', runId: request.runId, ...view });
     });
   }
 
@@ -118,9 +114,9 @@ export class ApprovalBroker {
     return authorization.decision;
   }
 
-  /** The requests waiting now, as the events that opened them. */
-  pending(): EventOf<'approval-requested'>[] {
-    return [...this.open.values()].map((pending) => pending.event);
+  /** The requests waiting now, as `approval-requested` announced them. */
+  pending(): ApprovalRequestView[] {
+    return [...this.open.values()].map((pending) => pending.view);
   }
 
   private checkedEdit(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import type { EventOf, PlanItem, UnsequencedEvent } from '../contract/index.js';
+import type { PlanItem, PlanReviewView, UnsequencedEvent } from '../contract/index.js';
 import { parsePlan } from '../rpi/planFile.js';
 import { ApprovalAnswerError } from './approvalBroker.js';
 import { riskOfPlanItem } from './riskyPlanItems.js';
@@ -6,7 +6,7 @@ import { riskOfPlanItem } from './riskyPlanItems.js';
 export type PlanDecision = { decision: 'approve' } | { decision: 'edit'; plan: string } | { decision: 'reject' };
 
 interface Waiting {
-  event: EventOf<'plan-ready'>;
+  view: PlanReviewView;
   settle: (decision: PlanDecision | { decision: 'cancelled' }) => void;
 }
 
@@ -25,19 +25,18 @@ export class PlanGate {
       const reason = riskOfPlanItem(`${item.label} ${item.description}`);
       return reason === null ? [] : [{ index: item.index, reason }];
     });
-    const event: EventOf<'plan-ready'> = { type: 'plan-ready', seq: 0, runId, items: [...items], riskyItems, planText };
+    const view: PlanReviewView = { items: [...items], riskyItems, planText };
     return new Promise((resolve) => {
       const onAbort = () => settle({ decision: 'cancelled' });
       const settle = (decision: PlanDecision | { decision: 'cancelled' }) => {
-        if (this.waiting?.event !== event) return;
+        if (this.waiting?.view !== view) return;
         this.waiting = null;
         signal.removeEventListener('abort', onAbort);
         resolve(decision);
       };
-      this.waiting = { event, settle };
+      this.waiting = { view, settle };
       signal.addEventListener('abort', onAbort, { once: true });
-      const { seq: _, ...unsequenced } = event;
-      this.emit(unsequenced);
+      this.emit({ type: 'plan-ready', runId, ...view });
     });
   }
 
@@ -50,8 +49,8 @@ export class PlanGate {
     this.waiting.settle(decision);
   }
 
-  /** The plan waiting for review, as the event that asked for it, or null. */
-  pending(): EventOf<'plan-ready'> | null {
-    return this.waiting?.event ?? null;
+  /** The plan waiting for review, as `plan-ready` announced it, or null. */
+  pending(): PlanReviewView | null {
+    return this.waiting?.view ?? null;
   }
 }

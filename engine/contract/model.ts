@@ -61,6 +61,7 @@ export const planReviewSchema = z.object({
   /** plan.md as it stands, for the user to edit. */
   planText: z.string(),
 });
+export type PlanReviewView = z.infer<typeof planReviewSchema>;
 
 export const snapshotSchema = z.object({
   folder: z.string(),

@@ -89,7 +89,7 @@ async function outcomeOf(call: ToolCallRequest, { phase, context, catalog = tool
     const problems = validated.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
     return { ok: false, result: `Invalid arguments for ${tool.name}: ${problems}. ${parameterHint(tool)}`, args: parsed.value, refused: 'arguments' };
   }
-  let args = parsed.value as Record<string, unknown>;
+  let args = parsed.value;
   let input = validated.data;
   try {
     if (guard) {
@@ -106,7 +106,8 @@ async function outcomeOf(call: ToolCallRequest, { phase, context, catalog = tool
   }
 }
 
-function parseArguments(raw: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
+/** Arguments as the model sent them (JSON text, an object, or nothing) read as one JSON object, or why not. */
+export function parseArguments(raw: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
   if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return { ok: true, value: {} };
   if (typeof raw !== 'string') return isPlainObject(raw) ? { ok: true, value: raw } : { ok: false, error: 'they must be a JSON object.' };
   let value: unknown;

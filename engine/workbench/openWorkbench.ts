@@ -109,8 +109,8 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
         running,
         lastSeq,
         warnings: history.warnings,
-        pendingApprovals: broker.pending().map(({ type: _type, seq: _seq, runId: _runId, ...request }) => request),
-        planReview: planReviewOf(planGate),
+        pendingApprovals: broker.pending(),
+        planReview: planGate.pending(),
       };
     },
     subscribe(listener) {
@@ -134,7 +134,3 @@ async function ensureSelfIgnored(stateDir: string): Promise<void> {
   if (current?.trim() !== '*') await writeFile(file, '*\n');
 }
 
-function planReviewOf(gate: PlanGate) {
-  const waiting = gate.pending();
-  return waiting ? { items: waiting.items, riskyItems: waiting.riskyItems, planText: waiting.planText } : null;
-}

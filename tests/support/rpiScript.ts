@@ -1,5 +1,5 @@
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
-import type { Phase, WorkbenchEvent } from '../../engine/contract/index.js';
+import type { ApprovalSettings, Phase, WorkbenchEvent } from '../../engine/contract/index.js';
 import type { RunOptions, Workbench } from '../../engine/index.js';
 import { implementPrompt, planPrompt, researchPrompt, summaryPrompt } from '../../engine/rpi/prompts.js';
 import type { FakeLlm, ScriptedTurn } from './fakeLlm/index.js';
@@ -18,6 +18,9 @@ export function planText(...labels: string[]): string {
   return `# Execution Plan\n\n## Items\n${labels.map((label, index) => `- [ ] ${index + 1}. ${label} — do ${label.toLowerCase()}`).join('\n')}\n`;
 }
 
+/** Every change runs without asking (a checkpoint is still taken before each). */
+export const autoApprovals: ApprovalSettings = { files: 'auto', commands: 'auto', timeoutSeconds: 600, reviewPlan: false };
+
 /** Run options that point a workbench at the fake model, with small limits so faults are seen quickly. Changes run without asking unless `approvals` says otherwise. */
 export function fakeModelOptions(llm: FakeLlm, overrides: Partial<RunOptions> & { toolMode?: 'native' | 'text' | 'auto' } = {}): RunOptions {
   const { toolMode = 'native', ...rest } = overrides;
@@ -25,7 +28,7 @@ export function fakeModelOptions(llm: FakeLlm, overrides: Partial<RunOptions> & 
     llmSettings: async () => ({ baseUrl: llm.baseUrl, apiKey: null, model: 'fake-model', contextWindow: 32_000, toolMode }),
     llmClient: { idleTimeoutMs: 1500, maxRetries: 2, streamRetries: 2 },
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    approvals: async () => ({ files: 'auto', commands: 'auto', timeoutSeconds: 600, reviewPlan: false }),
+    approvals: async () => autoApprovals,
     ...rest,
   };
 }

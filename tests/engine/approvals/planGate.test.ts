@@ -5,7 +5,7 @@ import type { EventOf, WorkbenchEvent } from '../../../engine/contract/index.js'
 import type { Workbench } from '../../../engine/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
-import { fakeModelOptions, firstUserText, phaseOfRequest, recordEvents, say } from '../../support/rpiScript.js';
+import { autoApprovals, fakeModelOptions, firstUserText, phaseOfRequest, recordEvents, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 
 const plan = '# Execution Plan\n\n## Items\n- [ ] 1. Tidy — rename the helpers\n- [ ] 2. Clean up — delete the old logs folder and run the tests\n';
@@ -31,7 +31,7 @@ describe('the plan review gate', () => {
     const root = await tempFolder();
     llm().enqueue(say('research'), say(plan));
     const options = fakeModelOptions(llm());
-    const workbench = await open(root, { ...options, approvals: async () => ({ files: 'auto', commands: 'auto', timeoutSeconds: 600, reviewPlan: true }) });
+    const workbench = await open(root, { ...options, approvals: async () => ({ ...autoApprovals, reviewPlan: true }) });
     const events = recordEvents(workbench);
     const started = await workbench.send('Tidy up');
     return { root, workbench, events, started };

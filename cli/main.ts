@@ -1,59 +1,46 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { configDir } from '../engine/settings/index.js';
-import { startBrowserHost } from './serve/browserHost.js';
+import { Command, CommanderError } from 'commander';
+import { exitCodes } from './commands/cliError.js';
+import { exitWith, failWith } from './commands/exit.js';
+import { addHistoryCommand } from './commands/historyCommand.js';
+import { addRunCommands } from './commands/runCommands.js';
+import { addServeCommand } from './commands/serveCommand.js';
+import { addUndoCommand } from './commands/undoCommand.js';
 
-/** Exit codes: 0 done, 1 failed or cancelled, 2 usage or configuration error. */
-const usageError = 2;
-
-// esbuild bundles this file to dist/cli/main.cjs; the renderer is built next to it in dist/renderer.
-const rendererDir = path.join(__dirname, '..', 'renderer');
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port < 1 || port > 65535) throw new InvalidArgumentError('must be a whole number from 1 to 65535.');
-  return port;
-}
-
-async function serve(folder: string, options: { port?: number }): Promise<void> {
-  if (!existsSync(path.join(rendererDir, 'index.html'))) {
-    fail(`The renderer is not built (${rendererDir} is missing): run \`npm run build\` first.`);
-  }
-  const host = await startBrowserHost({ folder, port: options.port ?? 0, rendererDir, configDir: configDir() }).catch((error: unknown) =>
-    fail(error instanceof Error ? error.message : String(error)),
-  );
-  let stopping = false;
-  const stop = () => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    void host.close().then(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  process.stdout.write(`RPI Workbench is serving ${host.folder}\nOpen: ${host.url}\nPress Ctrl-C to stop.\n`);
-}
-
-function fail(message: string): never {
-  process.stderr.write(`rpi-workbench: ${message}\n`);
-  process.exit(usageError);
-}
-
+/**
+ * rpi-workbench: run, resume, history, undo, regenerate, serve. Exit codes (cliError.ts): 0 done,
+ * 1 failed or cancelled, 2 usage or configuration error, 130 stopped at once by a second Ctrl-C.
+ */
 const program = new Command()
   .name('rpi-workbench')
   .description('Research → Plan → Implement with an LLM agent on a project folder.')
+  // Set before the commands are added: subcommands copy these settings when they are created.
+  .configureOutput({ outputError: (text, write) => write(`rpi-workbench: ${text.replace(/^error: /, '')}`) })
   .showHelpAfterError()
   .exitOverride();
 
-program
-  .command('serve')
-  .description('Serve the workbench UI for <folder> in a browser, on 127.0.0.1 with an access token.')
-  .argument('<folder>', 'the project folder to open')
-  .option('--port <number>', 'port to listen on (default: a free one)', parsePort)
-  .action(serve);
+program.addHelpText(
+  'after',
+  `
+Environment:
+  OPENAI_BASE_URL           the model server, when --base-url is not given
+  OPENAI_API_KEY            the API key, when --api-key is not given
+  RPI_MODEL                 the model, when --model is not given
+  RPI_WORKBENCH_CONFIG_DIR  where the user's settings are read (default: the desktop app's config directory)
+
+Exit codes:
+  0    the run is done
+  1    the run failed or was cancelled (it is resumable)
+  2    usage or configuration error: nothing was started
+  130  a second Ctrl-C stopped it at once`,
+);
+
+addRunCommands(program);
+addHistoryCommand(program);
+addUndoCommand(program);
+addServeCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
-  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : usageError);
-  process.stderr.write(`rpi-workbench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
+  // Commander has already printed its message (and the command's help, with its valid options).
+  if (error instanceof CommanderError) return exitWith(error.exitCode === 0 ? exitCodes.done : exitCodes.usage);
+  return failWith(error);
 });

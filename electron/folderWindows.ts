@@ -1,7 +1,11 @@
 import { BrowserWindow, dialog, type OpenDialogOptions, type WebContents } from 'electron';
+import { commandChannel, type DesktopCommand } from '../engine/contract/bridge.js';
 import { createDispatch, type Dispatch } from '../engine/contract/index.js';
 import { openWorkbench } from '../engine/index.js';
 import type { AllowedCommands, KeyCipher, RecentFolders, SettingsStore } from '../engine/settings/index.js';
+import { notifyDesktop } from './desktopNotifier.js';
+import { RunNotices } from './runNotices.js';
+import { RunProgress } from './runProgress.js';
 import { createWindow, windowTitle } from './window.js';
 import { openInWindow, realFolder, windowHandlers, type WindowHandlerDeps } from './windowHandlers.js';
 import { WindowSession } from './windowSession.js';
@@ -47,11 +51,15 @@ export class FolderWindows {
     if (holder) return holder.focus();
     const window = createWindow({ preloadPath: this.options.preloadPath });
     const { settings, allowedCommands } = this.options;
-    const session = new WindowSession({
+    const session: WindowSession = new WindowSession({
       window,
       titleFor: windowTitle,
       open: (folder) =>
         openWorkbench(folder, { llmSettings: () => settings.llmSettings(), approvals: () => settings.approvalSettings(), allowedCommands }),
+      watchers: [
+        new RunProgress({ window, platform: process.platform }),
+        new RunNotices({ isFocused: () => window.isFocused(), focus: () => session.focus(), notify: notifyDesktop }),
+      ],
     });
     const id = window.webContents.id;
     this.entries.set(id, { window, session, dispatch: createDispatch(windowHandlers(session, this.deps)) });
@@ -88,6 +96,14 @@ export class FolderWindows {
       return;
     }
     if (entry.session.folder !== before) entry.window.webContents.reload();
+  }
+
+  /** A menu command for the page of the focused window (or the most recent one, brought to the front). */
+  sendCommand(command: DesktopCommand): void {
+    const entry = this.focused() ?? [...this.entries.values()].at(-1);
+    if (!entry || entry.window.webContents.isDestroyed()) return;
+    entry.session.focus();
+    entry.window.webContents.send(commandChannel, command);
   }
 
   /** Brings a window to the front, opening one if there is none (a second launch of the app). */

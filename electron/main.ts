@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { app, BrowserWindow, session, shell } from 'electron';
+import type { DesktopCommand } from '../engine/contract/bridge.js';
 import { AllowedCommands, configDir, RecentFolders, SettingsStore } from '../engine/settings/index.js';
 import { registerAppScheme, serveRenderer } from './appProtocol.js';
 import { denyAllPermissions, guardWebContents } from './contentGuards.js';
@@ -8,6 +9,7 @@ import { FolderWindows } from './folderWindows.js';
 import { bindIpc } from './ipcBinding.js';
 import { installMenu } from './menu.js';
 import { trustedOrigins } from './origins.js';
+import { followOsTheme } from './osTheme.js';
 import { safeStorageCipher } from './safeStorageCipher.js';
 
 // A packaged app never trusts a page URL from the environment: it would get the bridge.
@@ -35,6 +37,9 @@ if (app.requestSingleInstanceLock()) {
 }
 
 async function start(): Promise<void> {
+  // Windows shows notifications only for the app id its Start menu shortcut carries (electron-builder.yml's appId).
+  if (process.platform === 'win32') app.setAppUserModelId(app.isPackaged ? 'dev.rpiworkbench.app' : process.execPath);
+  followOsTheme();
   denyAllPermissions(session.defaultSession);
   if (origins.devOrigin) applyDevCsp(session.defaultSession, origins.devOrigin);
   serveRenderer(path.join(app.getAppPath(), 'dist', 'renderer'));
@@ -56,11 +61,12 @@ async function start(): Promise<void> {
     openFolder: () => windows.pickAndOpen().catch(report),
     openRecent: (folder: string) => windows.openFolder(folder).catch(report),
     showSettingsFolder: () => void shell.openPath(dir),
+    sendCommand: (command: DesktopCommand) => windows.sendCommand(command),
   };
   const refreshMenu = () =>
     recent
       .list()
-      .then((list) => installMenu({ isMac, isDev: origins.devOrigin !== null, recent: list, actions }))
+      .then((list) => installMenu({ appName: app.name, isMac, isDev: origins.devOrigin !== null, recent: list, actions }))
       .catch(report);
 
   bindIpc({ dispatchFor: (contents) => windows.dispatchFor(contents), isTrusted: origins.isTrusted });

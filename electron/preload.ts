@@ -1,4 +1,4 @@
-import { contextBridge, ipcRenderer } from 'electron';
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import { createBridge } from './bridge.js';
 
-contextBridge.exposeInMainWorld('workbench', createBridge(ipcRenderer));
+contextBridge.exposeInMainWorld('workbench', createBridge({ ipc: ipcRenderer, webUtils }));

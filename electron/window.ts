@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { BrowserWindow, nativeTheme, type BrowserWindowConstructorOptions } from 'electron';
+import { BrowserWindow, type BrowserWindowConstructorOptions } from 'electron';
+import { windowBackground } from './osTheme.js';
 
 export const productName = 'RPI Workbench';
 
@@ -12,7 +13,7 @@ export function windowOptions(preloadPath: string): BrowserWindowConstructorOpti
     minHeight: 480,
     title: productName,
     show: false,
-    backgroundColor: nativeTheme.shouldUseDarkColors ? '#1e1e1e' : '#ffffff',
+    backgroundColor: windowBackground(),
     webPreferences: {
       preload: preloadPath,
       contextIsolation: true,
@@ -36,6 +37,8 @@ export function createWindow(options: { preloadPath: string }): BrowserWindow {
   return window;
 }
 
-export function windowTitle(folder: string | null): string {
-  return folder ? `${path.basename(folder)} — ${productName}` : productName;
+/** "ledger — RPI Workbench", marked "● ledger — RPI Workbench" while a run is active. */
+export function windowTitle(folder: string | null, running = false): string {
+  if (!folder) return productName;
+  return `${running ? '● ' : ''}${path.basename(folder)} — ${productName}`;
 }

@@ -4,3 +4,4 @@ export { RunRefusedError, type RunOptions, type RunResult, type StartedRun } fro
 export { FolderError } from './workbench/folderCheck.js';
 export { FolderLockedError } from './workbench/folderLock.js';
 export { LlmError, type LlmSettings } from './llm/llmTypes.js';
+export { listModels, type ModelListing } from './llm/listModels.js';

@@ -10,7 +10,17 @@ import type { RequestPayload, Response, Result } from './requests.js';
 export interface WorkbenchBridge {
   request: { [C in RequestChannel]: (payload: RequestPayload<C>) => Promise<Response<C>> };
   onEvent(listener: (event: WorkbenchEvent) => void): () => void;
+  /** Desktop only: menu commands the page carries out (the menu's accelerators never reach the page). */
+  onCommand?(listener: (command: DesktopCommand) => void): () => void;
+  /** Desktop only: the real path of a file or folder dropped on the page (Electron's webUtils.getPathForFile). */
+  pathForFile?(file: File): string | null;
 }
+
+/** What a native menu item asks the page to do. */
+export type DesktopCommand = 'open-settings' | 'stop-run' | 'focus-composer';
+
+/** The channel on which the desktop host sends menu commands to a page. */
+export const commandChannel = 'workbench:command';
 
 /** Builds the per-channel request functions over one transport call; no other channel can be named. */
 export function requestsOver(invoke: (channel: RequestChannel, payload: unknown) => Promise<Result<unknown>>): WorkbenchBridge['request'] {

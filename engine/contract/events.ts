@@ -12,7 +12,11 @@ export type RunStatus = z.infer<typeof runStatusSchema>;
 export const approvalDecisionSchema = z.enum(['approved', 'denied', 'edited', 'expired']);
 
 export const workbenchEventSchema = z.discriminatedUnion('type', [
-  event('run-started', { messageId: z.string() }),
+  event('run-started', {
+    messageId: z.string(),
+    /** The engine's clock (ms since the epoch), so a page that loads mid-run can time it. */
+    startedAt: z.number(),
+  }),
   event('phase-started', { phase: phaseSchema }),
   event('phase-completed', { phase: phaseSchema, ok: z.boolean(), error: z.string().optional() }),
   event('implement-progress', { current: z.number().int(), total: z.number().int(), label: z.string() }),
@@ -49,6 +53,7 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
     error: z.string().optional(),
     /** The phase a failed or cancelled run stopped in; its error is that phase's. */
     phase: phaseSchema.optional(),
+    finishedAt: z.number(),
   }),
 ]);
 

@@ -3,6 +3,7 @@ export * from './channels.js';
 export * from './model.js';
 export * from './requests.js';
 export * from './events.js';
+export * from './snapshot.js';
 export * from './validate.js';
 export * from './dispatch.js';
 export * from './socketProtocol.js';

@@ -63,23 +63,6 @@ export const planReviewSchema = z.object({
 });
 export type PlanReviewView = z.infer<typeof planReviewSchema>;
 
-export const snapshotSchema = z.object({
-  folder: z.string(),
-  name: z.string(),
-  fileCount: z.number().int().nonnegative(),
-  conversation: z.array(messageSchema),
-  rpi: rpiStateSchema,
-  running: z.boolean(),
-  /** The seq of the last event emitted before this snapshot was taken. */
-  lastSeq: z.number().int().nonnegative(),
-  warnings: z.array(z.string()),
-  /** Approvals waiting for an answer, so a reloaded page can show them. */
-  pendingApprovals: z.array(approvalRequestSchema).optional(),
-  /** The plan waiting at the review gate, or null. */
-  planReview: planReviewSchema.nullable().optional(),
-});
-export type Snapshot = z.infer<typeof snapshotSchema>;
-
 export const toolModeSchema = z.enum(['native', 'text', 'auto'], { error: 'must be "native", "text" or "auto"' });
 export type ToolMode = z.infer<typeof toolModeSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RequestChannel } from './channels.js';
-import type { HostInfo, PublicSettings, RecentFolder, Snapshot } from './model.js';
+import type { HostInfo, PublicSettings, RecentFolder } from './model.js';
+import type { Snapshot } from './snapshot.js';
 import { approvalSettingsSchema, toolModeSchema } from './model.js';
 
 const nonEmpty = (what = 'must be a non-empty string') =>
@@ -48,7 +49,15 @@ export const requestSchemas = {
     ],
     { error: 'decision must be "approve", "edit" (with the plan) or "reject"' },
   ),
+  'session:discard': empty,
+  'rpi:read': z.strictObject({ file: z.enum(['research', 'plan'], { error: 'must be "research" or "plan"' }) }),
   'settings:get': empty,
+  'settings:test-connection': z.strictObject({
+    /** Values from the settings form, not yet saved; each falls back to the saved setting. */
+    baseUrl: httpUrl.optional(),
+    model: nonEmpty().optional(),
+    apiKey: nonEmpty().optional(),
+  }),
   'settings:set': z.strictObject({
     baseUrl: httpUrl.optional(),
     model: nonEmpty().optional(),
@@ -91,6 +100,12 @@ export interface RequestResults {
   /** Each file undo would touch: brought back, removed (created since), or recreated (deleted since). */
   'session:undo-preview': { path: string; kind: 'file' | 'symlink' | 'folder'; change: 'restored' | 'removed' | 'recreated' }[];
   'session:review-plan': { decision: 'approve' | 'edit' | 'reject' };
+  /** Forgets a stopped run (files are kept); false when there was nothing to discard. */
+  'session:discard': { discarded: boolean };
+  /** The file's text, or null when the current run has not written it. */
+  'rpi:read': { text: string | null };
+  /** The server's model ids, and whether the model to test is among them (null when no model was named). */
+  'settings:test-connection': { models: string[]; modelFound: boolean | null };
   'settings:get': PublicSettings;
   'settings:set': PublicSettings;
   'folders:recent': RecentFolder[];

@@ -1,4 +1,5 @@
-import type { RequestChannel, RequestHandlers } from '../contract/index.js';
+import type { ParsedPayload, RequestChannel, RequestHandlers } from '../contract/index.js';
+import { listModels, type ModelListing } from '../llm/listModels.js';
 import type { RecentFolders } from '../settings/recentFolders.js';
 import type { SettingsStore } from '../settings/settingsStore.js';
 import type { Workbench } from '../workbench/openWorkbench.js';
@@ -40,5 +41,22 @@ export function sharedHandlers(deps: SharedHandlerDeps): Pick<RequestHandlers, S
       workbench().reviewPlan(decision);
       return { decision: decision.decision };
     },
+    'session:discard': async () => ({ discarded: await workbench().discard() }),
+    'rpi:read': async ({ file }) => ({ text: await workbench().readRpiFile(file) }),
+    'settings:test-connection': (form) => testConnection(deps.settings, form),
   };
+}
+
+/**
+ * Lists the server's models with the settings form's values, each falling back to the saved one; a
+ * failure is the LlmError's sentence (server unreachable, key refused, no model list). The saved key
+ * is only read (decrypted) when the form brings none.
+ */
+async function testConnection(settings: SettingsStore, form: ParsedPayload<'settings:test-connection'>): Promise<ModelListing> {
+  const saved = await settings.get();
+  return listModels({
+    baseUrl: form.baseUrl ?? saved.baseUrl,
+    model: form.model ?? saved.model,
+    apiKey: form.apiKey ?? (await settings.apiKey()),
+  });
 }

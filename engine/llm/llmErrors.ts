@@ -31,7 +31,7 @@ const TOOLS_UNSUPPORTED_PATTERNS = [
 const TOOLS_UNSUPPORTED_STATUSES = new Set([400, 404, 422, 500, 501]);
 
 /** A base URL fit to show: without any user name or password it may carry. */
-function shownUrl(baseUrl: string): string {
+export function shownUrl(baseUrl: string): string {
   try {
     const url = new URL(baseUrl);
     if (url.username === '' && url.password === '') return baseUrl;

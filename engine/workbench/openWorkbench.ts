@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Snapshot, WorkbenchEvent } from '../contract/index.js';
-import { readRpiState } from '../rpi/rpiState.js';
+import { readPlan, readResearch, readRpiState } from '../rpi/rpiState.js';
 import { ConversationStore } from '../store/conversation.js';
 import { openToolLog } from '../store/toolLog.js';
 import { countFiles } from '../workspace/walkFiles.js';
@@ -13,8 +13,11 @@ import { ApprovalBroker, type ApprovalAnswer } from '../approvals/approvalBroker
 import { PlanGate, type PlanDecision } from '../approvals/planGate.js';
 import { CheckpointStore, type RestoreChange } from '../checkpoints/checkpointStore.js';
 import { memoryAllowList, RunController, type RunOptions, type StartedRun } from './runController.js';
+import { RunEventLog } from './runEventLog.js';
 
 export const stateDirName = '.workbench';
+
+export type RpiFile = 'research' | 'plan';
 
 /** The engine facade: everything the desktop app, the CLI and the browser host do goes through it. */
 export interface Workbench {
@@ -39,6 +42,14 @@ export interface Workbench {
   previewUndo(messageId: string): Promise<RestoreChange[]>;
   /** undo(messageId), then sends that request again. */
   regenerate(messageId: string): Promise<StartedRun>;
+  /**
+   * Forgets the request whose run stopped, keeping the files: answers it with where the run stopped
+   * (so it is no longer resumable) and clears rpi/. False when there was nothing to discard; refused
+   * (RunRefusedError) while a run is active.
+   */
+  discard(): Promise<boolean>;
+  /** The text of the current run's research.md or plan.md, or null when the run has not written it. */
+  readRpiFile(file: RpiFile): Promise<string | null>;
   snapshot(): Promise<Snapshot>;
   subscribe(listener: (event: WorkbenchEvent) => void): () => void;
   close(): Promise<void>;
@@ -55,6 +66,8 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   await ensureSelfIgnored(stateDir);
   const lock = await acquireFolderLock(root, stateDir);
   const bus = new EventBus();
+  const runEvents = new RunEventLog();
+  bus.subscribe((event) => runEvents.record(event));
   const conversation = new ConversationStore(stateDir);
   const allowedCommands = options.allowedCommands ?? memoryAllowList();
   const broker = new ApprovalBroker({ emit: (event) => void bus.emit(event), rememberCommand: (command) => allowedCommands.add(root, command) });
@@ -62,7 +75,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   let runs: RunController;
   try {
     const [toolLog, workspace, checkpoints] = await Promise.all([openToolLog(stateDir), Workspace.at(root), CheckpointStore.open(root, stateDir)]);
-    runs = new RunController({ stateDir, workspace, bus, conversation, toolLog, checkpoints, broker, planGate, allowedCommands, options });
+    runs = new RunController({ stateDir, workspace, bus, conversation, toolLog, checkpoints, broker, planGate, allowedCommands, runEvents, options });
   } catch (error) {
     await lock.release();
     throw error;
@@ -95,10 +108,20 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       assertOpen();
       return runs.regenerate(messageId);
     },
+    discard() {
+      assertOpen();
+      return runs.discard();
+    },
+    readRpiFile(file) {
+      assertOpen();
+      return file === 'research' ? readResearch(stateDir) : readPlan(stateDir);
+    },
     async snapshot() {
       assertOpen();
+      // Taken together, before any await: the replayed events end exactly at lastSeq.
       const lastSeq = bus.lastSeq;
       const running = runs.running;
+      const recorded = runEvents.events();
       const [history, rpi, fileCount] = await Promise.all([conversation.load(), readRpiState(stateDir), countFiles(root)]);
       return {
         folder: root,
@@ -111,6 +134,8 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
         warnings: history.warnings,
         pendingApprovals: broker.pending(),
         planReview: planGate.pending(),
+        runEvents: recorded,
+        resumable: !running && history.messages.at(-1)?.role === 'user',
       };
     },
     subscribe(listener) {

@@ -9,6 +9,8 @@ export interface RewindDeps {
   conversation: ConversationStore;
   checkpoints: CheckpointStore;
   emit: (event: UnsequencedEvent) => void;
+  /** Forgets the recorded events of the run shown, just before the changed history is announced. */
+  forgetRun: () => void;
 }
 
 interface Target {
@@ -25,8 +27,8 @@ export async function previewRewind(deps: RewindDeps, messageId: string): Promis
 
 /**
  * Puts the folder back as it was before the user message (or, for a summary, before the request it
- * answers), cuts the conversation there and forgets the run's research and plan. Files first: if the
- * engine dies half-way, the message is still there and undo can simply be asked again.
+ * answers), cuts the conversation there and forgets the run's research, plan and recorded events.
+ * Files first: if the engine dies half-way, the message is still there and undo can simply be asked again.
  */
 export async function rewind(deps: RewindDeps, messageId: string): Promise<{ message: Message; restored: RestoreChange[] }> {
   const target = await targetOf(deps, messageId);
@@ -34,6 +36,7 @@ export async function rewind(deps: RewindDeps, messageId: string): Promise<{ mes
   await deps.conversation.truncateAt(target.message.id);
   await clearRpiState(deps.stateDir);
   const { messages } = await deps.conversation.load();
+  deps.forgetRun();
   deps.emit({ type: 'conversation-reset', runId: null, messages });
   const kept = new Set(messages.map((message) => message.id));
   await deps.checkpoints.collect((info) => kept.has(info.tag.messageId));

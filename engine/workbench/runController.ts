@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ApprovalSettings, Message, Phase, RunStatus, UnsequencedEvent } from '../contract/index.js';
+import type { ApprovalSettings, Phase, RunStatus, UnsequencedEvent } from '../contract/index.js';
 import { ToolModeState } from '../agent/toolMode.js';
 import type { ApprovalBroker } from '../approvals/approvalBroker.js';
 import type { PlanGate } from '../approvals/planGate.js';
@@ -14,8 +14,11 @@ import { defaultRpiLimits, runRpi, type RpiLimits, type RpiOutcome } from '../rp
 import type { ConversationStore } from '../store/conversation.js';
 import type { ToolLog } from '../store/toolLog.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { discardStoppedRun } from './discardRun.js';
 import type { EventBus } from './eventBus.js';
-import { previewRewind, rewind } from './rewind.js';
+import { newMessage } from './newMessage.js';
+import { previewRewind, rewind, type RewindDeps } from './rewind.js';
+import type { RunEventLog } from './runEventLog.js';
 import { RunRefusedError } from './runRefusedError.js';
 
 export { RunRefusedError };
@@ -37,6 +40,7 @@ export interface RunOptions {
 
 const busy = 'A run is already in progress in this folder: wait for it to finish, or cancel it first.';
 const busyForHistory = 'A run is in progress in this folder: cancel it or wait for it to finish before going back in the history.';
+const busyForDiscard = 'A run is in progress in this folder: cancel it first, then discard it.';
 
 export const askEverything: ApprovalSettings = { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false };
 
@@ -81,6 +85,8 @@ export interface RunControllerDeps {
   broker: ApprovalBroker;
   planGate: PlanGate;
   allowedCommands: AllowedCommandStore;
+  /** The recorded events of the latest run, forgotten when its request is undone or discarded. */
+  runEvents: Pick<RunEventLog, 'clear'>;
   options: RunOptions;
 }
 
@@ -127,13 +133,18 @@ export class RunController {
     }, busyForHistory);
   }
 
-  private rewindDeps() {
-    const { stateDir, conversation, checkpoints, bus } = this.deps;
-    return { stateDir, conversation, checkpoints, emit: (event: UnsequencedEvent) => void bus.emit(event) };
+  /** Answers the stopped request with where it stopped and forgets its research and plan; the files stay. */
+  discard(): Promise<boolean> {
+    return this.exclusive(() => discardStoppedRun(this.rewindDeps()), busyForDiscard);
+  }
+
+  private rewindDeps(): RewindDeps {
+    const { stateDir, conversation, checkpoints, bus, runEvents } = this.deps;
+    return { stateDir, conversation, checkpoints, emit: (event: UnsequencedEvent) => void bus.emit(event), forgetRun: () => runEvents.clear() };
   }
 
   private async newRequest(text: string): Promise<RunRecord> {
-    const message: Message = { id: `m-${randomUUID()}`, role: 'user', text, ts: Date.now() };
+    const message = newMessage('user', text);
     // The folder as it was before this message: what undo and regenerate go back to.
     await this.deps.checkpoints.snapshot({ reason: 'run', messageId: message.id });
     await this.deps.conversation.append(message);
@@ -199,7 +210,7 @@ export class RunController {
     const { bus, stateDir, workspace, toolLog, conversation, options, checkpoints, broker, planGate } = this.deps;
     const folder = workspace.root;
     const allowed = this.deps.allowedCommands;
-    bus.emit({ type: 'run-started', runId, messageId: record.messageId });
+    bus.emit({ type: 'run-started', runId, messageId: record.messageId, startedAt: Date.now() });
     let result: RunResult;
     try {
       const outcome = await runRpi({
@@ -220,7 +231,7 @@ export class RunController {
         limits: { ...defaultRpiLimits, ...options.limits },
         emit: (event) => bus.emit(event),
         saveSummary: async (text) => {
-          const message: Message = { id: `m-${randomUUID()}`, role: 'assistant', text, ts: Date.now() };
+          const message = newMessage('assistant', text);
           await conversation.append(message);
           bus.emit({ type: 'message-added', runId, message });
         },
@@ -255,6 +266,7 @@ export class RunController {
       status: result.status,
       ...(result.error ? { error: result.error } : {}),
       ...(result.phase ? { phase: result.phase } : {}),
+      finishedAt: Date.now(),
     });
     return result;
   }

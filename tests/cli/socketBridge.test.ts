@@ -36,11 +36,11 @@ describe('bridgeSocket', () => {
     const bus = new EventBus();
     const { client, received } = await connectedPair((listener) => bus.subscribe(listener));
     bus.emit({ type: 'warning', runId: null, message: 'first' });
-    bus.emit({ type: 'run-finished', runId: 'r1', status: 'done' });
+    bus.emit({ type: 'run-finished', finishedAt: 2_000, runId: 'r1', status: 'done' });
     await new Promise<void>((resolve) => client.on('message', () => received.length === 2 && resolve()));
     expect(received).toEqual([
       { type: 'event', event: { type: 'warning', runId: null, message: 'first', seq: 1 } },
-      { type: 'event', event: { type: 'run-finished', runId: 'r1', status: 'done', seq: 2 } },
+      { type: 'event', event: { type: 'run-finished', finishedAt: 2_000, runId: 'r1', status: 'done', seq: 2 } },
     ]);
     client.close();
   });

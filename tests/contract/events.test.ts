@@ -6,7 +6,7 @@ const message = { id: 'msg-1', role: 'user', text: 'Categorise my bank statement
 
 /** One valid example per event type; the type forces an entry for every member of the union. */
 const examples: { [T in WorkbenchEventType]: EventOf<T> } = {
-  'run-started': { type: 'run-started', seq: 1, runId: 'run-1', messageId: 'msg-1' },
+  'run-started': { type: 'run-started', seq: 1, runId: 'run-1', messageId: 'msg-1', startedAt: 1_000 },
   'phase-started': { type: 'phase-started', seq: 2, runId: 'run-1', phase: 'research' },
   'phase-completed': { type: 'phase-completed', seq: 3, runId: 'run-1', phase: 'plan', ok: false, error: 'turn limit reached' },
   'implement-progress': { type: 'implement-progress', seq: 4, runId: 'run-1', current: 3, total: 12, label: 'Write workbook' },
@@ -32,7 +32,7 @@ const examples: { [T in WorkbenchEventType]: EventOf<T> } = {
   'conversation-reset': { type: 'conversation-reset', seq: 13, runId: null, messages: [message] },
   usage: { type: 'usage', seq: 14, runId: 'run-1', phase: 'summary', promptTokens: 900, completionTokens: 80, contextWindow: 128_000 },
   warning: { type: 'warning', seq: 15, runId: null, message: 'conversation.jsonl: skipped corrupt line 2' },
-  'run-finished': { type: 'run-finished', seq: 16, runId: 'run-1', status: 'failed', error: 'model unreachable' },
+  'run-finished': { type: 'run-finished', finishedAt: 2_000, seq: 16, runId: 'run-1', status: 'failed', error: 'model unreachable' },
 };
 
 /** The event types as the schema itself knows them, so a type added to the union without an example fails here. */

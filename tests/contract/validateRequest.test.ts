@@ -20,7 +20,10 @@ const minimalPayloads: { [C in RequestChannel]: RequestPayload<C> } = {
   'session:regenerate': { messageId: 'msg-1' },
   'session:undo-preview': { messageId: 'msg-1' },
   'session:review-plan': { decision: 'approve' },
+  'session:discard': {},
+  'rpi:read': { file: 'research' },
   'settings:get': {},
+  'settings:test-connection': {},
   'settings:set': {},
   'folders:recent': {},
   'folders:pick': {},
@@ -140,6 +143,46 @@ describe('validateRequest', () => {
     it('passes edited arguments through', () => {
       const payload = { requestId: 'r', decision: 'approve', args: { path: 'a.txt', content: 'x' }, alwaysAllow: false };
       expect(validateRequest('session:approve', payload)).toEqual({ ok: true, value: { channel: 'session:approve', payload } });
+    });
+  });
+
+  describe('session:discard', () => {
+    it('takes no fields', () => {
+      expectError('session:discard', { force: true }, 'session:discard: unexpected field "force"');
+    });
+  });
+
+  describe('rpi:read', () => {
+    it.each(['research', 'plan'])('accepts the file %j', (file) => {
+      expect(validateRequest('rpi:read', { file })).toEqual({ ok: true, value: { channel: 'rpi:read', payload: { file } } });
+    });
+
+    it.each([undefined, 'notes', 'Plan', 'research.md', '../conversation', 1, null])('refuses the file %j', (file) => {
+      expectError('rpi:read', { file }, 'rpi:read: file must be "research" or "plan"');
+    });
+
+    it('refuses a path instead of a file name', () => {
+      expectError('rpi:read', { file: 'plan', path: '/etc/passwd' }, 'rpi:read: unexpected field "path"');
+    });
+  });
+
+  describe('settings:test-connection', () => {
+    it('accepts the unsaved form values, trimmed', () => {
+      expect(validateRequest('settings:test-connection', { baseUrl: ' http://127.0.0.1:1234/v1 ', model: ' qwen ', apiKey: 'sk-test' })).toEqual({
+        ok: true,
+        value: { channel: 'settings:test-connection', payload: { baseUrl: 'http://127.0.0.1:1234/v1', model: 'qwen', apiKey: 'sk-test' } },
+      });
+    });
+
+    it.each([
+      [{ baseUrl: 'file:///etc/passwd' }, 'baseUrl must be an http:// or https:// URL'],
+      [{ baseUrl: 5 }, 'baseUrl must be a URL string'],
+      [{ model: '  ' }, 'model must be a non-empty string'],
+      [{ apiKey: '' }, 'apiKey must be a non-empty string'],
+      [{ apiKey: null }, 'apiKey must be a non-empty string'],
+      [{ contextWindow: 4096 }, 'unexpected field "contextWindow"'],
+    ])('refuses %j', (payload, error) => {
+      expectError('settings:test-connection', payload, `settings:test-connection: ${error}`);
     });
   });
 

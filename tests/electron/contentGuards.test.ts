@@ -69,6 +69,35 @@ describe('navigation guard', () => {
     expect(shell.openExternal.mock.calls).toEqual([['https://example.com/']]);
   });
 
+  it('opens http and https links from target=_blank in the OS browser', () => {
+    const contents = guarded();
+    expect(contents.openHandler?.({ url: 'http://localhost:3000/docs' })).toEqual({ action: 'deny' });
+    expect(contents.openHandler?.({ url: 'https://example.com/a?b=c#d' })).toEqual({ action: 'deny' });
+    expect(shell.openExternal.mock.calls).toEqual([['http://localhost:3000/docs'], ['https://example.com/a?b=c#d']]);
+  });
+
+  it.each([
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:msgbox(1)',
+    'mailto:ada@example.com',
+    'ms-settings:privacy',
+    '//example.com/relative',
+    'not a url',
+  ])('never hands %s to the OS', (url) => {
+    expect(guarded().openHandler?.({ url })).toEqual({ action: 'deny' });
+    expect(shell.openExternal).not.toHaveBeenCalled();
+  });
+
+  it('reports, without throwing, a link the OS browser could not open', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    shell.openExternal.mockRejectedValueOnce(new Error('no browser'));
+    expect(guarded().openHandler?.({ url: 'https://example.com/' })).toEqual({ action: 'deny' });
+    await vi.waitFor(() => expect(logged).toHaveBeenCalledWith('Could not open https://example.com/ in the browser:', expect.any(Error)));
+    logged.mockRestore();
+  });
+
   it('prevents attaching webviews', () => {
     expect(guarded().attempt('will-attach-webview', 'app://renderer/index.html')).toBe(true);
   });

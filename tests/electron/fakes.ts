@@ -1,14 +1,17 @@
 import path from 'node:path';
-import type { Snapshot, WorkbenchEvent } from '../../engine/contract/index.js';
+import type { EventOf, Snapshot, WorkbenchEvent, WorkbenchEventType } from '../../engine/contract/index.js';
 import type { Workbench } from '../../engine/index.js';
-import { WindowSession, type SessionWindow } from '../../electron/windowSession.js';
+import { WindowSession, type SessionWatcher, type SessionWindow } from '../../electron/windowSession.js';
 
-/** A window as WindowSession sees it, recording what was sent to its page and its title. */
+/** A window as WindowSession and its watchers see it, recording what was sent to its page, its title and taskbar bar. */
 export class FakeWindow implements SessionWindow {
   private static nextId = 1;
   readonly sent: Array<{ channel: string; event: WorkbenchEvent }> = [];
+  readonly progress: Array<{ value: number; mode: string | undefined }> = [];
   title = '';
   focused = 0;
+  /** Whether the user is looking at this window. */
+  inFront = false;
   readonly webContents = {
     id: FakeWindow.nextId++,
     send: (channel: string, event: WorkbenchEvent) => void this.sent.push({ channel, event }),
@@ -27,6 +30,12 @@ export class FakeWindow implements SessionWindow {
   focus() {
     this.focused += 1;
   }
+  isFocused() {
+    return this.inFront;
+  }
+  setProgressBar(value: number, options?: { mode?: string }) {
+    this.progress.push({ value, mode: options?.mode });
+  }
 }
 
 async function runsNothing(): Promise<never> {
@@ -44,6 +53,8 @@ export class FakeWorkbench implements Workbench {
   undo = runsNothing;
   previewUndo = runsNothing;
   regenerate = runsNothing;
+  discard = runsNothing;
+  readRpiFile = runsNothing;
   reviewPlan(): void {
     throw new Error('FakeWorkbench runs nothing');
   }
@@ -76,13 +87,24 @@ export class FakeWorkbench implements Workbench {
 
 export const warning = (seq: number): WorkbenchEvent => ({ type: 'warning', seq, runId: null, message: `w${seq}` });
 
-/** A session on a fake window whose folders open as FakeWorkbenches; folders named *broken* fail. */
-export function fakeSession() {
+let lastSeq = 0;
+/** An event of run "r1" with the next sequence number: `runEvent('implement-progress', { current: 1, total: 3, label: 'Parse' })`. */
+export function runEvent<T extends WorkbenchEventType>(type: T, fields: Omit<EventOf<T>, 'type' | 'seq' | 'runId'>): EventOf<T> {
+  lastSeq += 1;
+  return { type, seq: lastSeq, runId: 'r1', ...fields } as EventOf<T>;
+}
+
+/**
+ * A session on a fake window whose folders open as FakeWorkbenches; folders named *broken* fail. The
+ * title is `title:<folder>`, with ` (running)` while a run is active.
+ */
+export function fakeSession(options: { watchers?: (window: FakeWindow, focus: () => void) => SessionWatcher[] } = {}) {
   const opened = new Map<string, FakeWorkbench>();
   const window = new FakeWindow();
-  const session = new WindowSession({
+  const session: WindowSession = new WindowSession({
     window,
-    titleFor: (folder) => `title:${folder}`,
+    titleFor: (folder, running) => `title:${folder}${running ? ' (running)' : ''}`,
+    watchers: options.watchers?.(window, () => session.focus()),
     open: async (folder) => {
       if (folder.includes('broken')) throw new Error(`Folder not found: ${folder}`);
       const workbench = new FakeWorkbench(folder);

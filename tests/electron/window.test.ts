@@ -35,4 +35,9 @@ describe('windowTitle', () => {
     expect(windowTitle('/home/ada/ledger')).toBe('ledger — RPI Workbench');
     expect(windowTitle(null)).toBe('RPI Workbench');
   });
+
+  it('marks a folder whose run is active', () => {
+    expect(windowTitle('/home/ada/ledger', true)).toBe('● ledger — RPI Workbench');
+    expect(windowTitle('/home/ada/ledger', false)).toBe('ledger — RPI Workbench');
+  });
 });

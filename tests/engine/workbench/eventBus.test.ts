@@ -8,16 +8,16 @@ describe('EventBus', () => {
     const seen: WorkbenchEvent[] = [];
     bus.subscribe((event) => seen.push(event));
 
-    bus.emit({ type: 'run-started', runId: 'r1', messageId: 'm1' });
+    bus.emit({ type: 'run-started', runId: 'r1', messageId: 'm1', startedAt: 1_000 });
     bus.emit({ type: 'phase-started', runId: 'r1', phase: 'research' });
-    const last = bus.emit({ type: 'run-finished', runId: 'r1', status: 'done' });
+    const last = bus.emit({ type: 'run-finished', finishedAt: 2_000, runId: 'r1', status: 'done' });
 
     expect(seen.map((event) => [event.seq, event.type])).toEqual([
       [1, 'run-started'],
       [2, 'phase-started'],
       [3, 'run-finished'],
     ]);
-    expect(last).toEqual({ type: 'run-finished', runId: 'r1', status: 'done', seq: 3 });
+    expect(last).toEqual({ type: 'run-finished', finishedAt: 2_000, runId: 'r1', status: 'done', seq: 3 });
     expect(bus.lastSeq).toBe(3);
   });
 

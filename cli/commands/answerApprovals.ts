@@ -1,0 +1,81 @@
+import type { ApprovalRequestView, PlanReviewView, WorkbenchEvent } from '../../engine/contract/index.js';
+import type { Workbench } from '../../engine/index.js';
+import { askApproval } from '../terminal/askApproval.js';
+import { askPlanReview } from '../terminal/askPlanReview.js';
+import type { Prompter } from '../terminal/prompter.js';
+import { shortArgs } from '../terminal/toolLines.js';
+
+/**
+ * Who answers the run's approval requests and its plan review:
+ * - `yes`: approve everything (--yes);
+ * - `ask`: the person at the terminal, one question at a time;
+ * - `deny`: nobody can answer (not a terminal, no --yes): requests are denied and the plan is rejected,
+ *   each with a note saying how to allow it.
+ */
+export type Answerer = { kind: 'yes' } | { kind: 'ask'; prompter: Prompter } | { kind: 'deny' };
+
+export interface AnswerApprovalsOptions {
+  workbench: Workbench;
+  answerer: Answerer;
+  /** A line on stderr. */
+  note: (text: string) => void;
+  /** `rpi-workbench resume <folder>`, for the notes. */
+  resumeCommand: string;
+}
+
+/** Subscribes to the workbench and answers as `answerer` says; returns the unsubscribe. */
+export function answerApprovals({ workbench, answerer, note, resumeCommand }: AnswerApprovalsOptions): () => void {
+  const open = new Map<string, AbortController>();
+  let queue = Promise.resolve();
+  // Questions go one at a time; answers go after the event that asked has reached every listener.
+  const later = (task: () => Promise<void> | void) => {
+    queue = queue.then(task).catch((error: unknown) => note(`rpi-workbench: ${error instanceof Error ? error.message : String(error)}`));
+  };
+  const withdrawable = (key: string) => {
+    const controller = new AbortController();
+    open.set(key, controller);
+    return controller.signal;
+  };
+
+  const onApproval = (request: ApprovalRequestView) => {
+    if (answerer.kind === 'yes') return later(() => void workbench.approve(request.requestId, { decision: 'approve' }).catch(() => undefined));
+    if (answerer.kind === 'deny') {
+      note(`rpi-workbench: ${deniedNote(request)}`);
+      return later(() => void workbench.approve(request.requestId, { decision: 'deny' }).catch(() => undefined));
+    }
+    const signal = withdrawable(request.requestId);
+    later(() => askApproval({ request, workbench, prompter: answerer.prompter, signal }).finally(() => open.delete(request.requestId)));
+  };
+
+  const onPlan = (view: PlanReviewView) => {
+    if (answerer.kind === 'yes') return later(() => workbench.reviewPlan({ decision: 'approve' }));
+    if (answerer.kind === 'deny') {
+      note(`rpi-workbench: ${rejectedPlanNote(resumeCommand)}`);
+      return later(() => workbench.reviewPlan({ decision: 'reject' }));
+    }
+    const signal = withdrawable('plan');
+    later(() => askPlanReview({ view, workbench, prompter: answerer.prompter, signal }).finally(() => open.delete('plan')));
+  };
+
+  return workbench.subscribe((event: WorkbenchEvent) => {
+    if (event.type === 'approval-requested') onApproval(event);
+    else if (event.type === 'plan-ready') onPlan(event);
+    else if (event.type === 'approval-resolved') open.get(event.requestId)?.abort();
+    else if (event.type === 'run-finished') for (const controller of open.values()) controller.abort();
+  });
+}
+
+export function deniedNote(request: ApprovalRequestView): string {
+  const what = [request.tool, shortArgs(request.args)].filter(Boolean).join(' ');
+  return (
+    `denied ${what}: ${request.reason}, and nobody can answer here (not a terminal). ` +
+    'To allow such requests, pass --yes, or set the approval policies in Settings (files: auto; commands: allow-list or auto).'
+  );
+}
+
+export function rejectedPlanNote(resumeCommand: string): string {
+  return (
+    'the plan needs your review (plan review is on in Settings), and nobody can answer here (not a terminal), so it was not approved ' +
+    `and the run stops before Implement. Review it in a terminal with \`${resumeCommand}\`, or approve it unseen with \`${resumeCommand} --yes\`.`
+  );
+}

@@ -1,0 +1,22 @@
+import { exitCodeOf, messageOf } from './cliError.js';
+
+/** Exits once everything written to stdout and stderr has been handed to the OS, so no output is lost. */
+export async function exitWith(code: number): Promise<never> {
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(code);
+}
+
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => stream.write('', () => resolve()));
+}
+
+/** Reports an error as one `rpi-workbench: <message>` line on stderr (never a stack trace) and exits with its code. */
+export function failWith(error: unknown): Promise<never> {
+  process.stderr.write(`rpi-workbench: ${messageOf(error)}\n`);
+  return exitWith(exitCodeOf(error));
+}
+
+/** Wraps a command's action so that the exit code it resolves with ends the process. */
+export function exiting<Args extends unknown[]>(action: (...args: Args) => Promise<number>): (...args: Args) => Promise<void> {
+  return async (...args) => exitWith(await action(...args));
+}

@@ -1,0 +1,34 @@
+import { listModels, LlmError } from '../../engine/index.js';
+import { shownUrl } from '../../engine/llm/llmErrors.js';
+import { CliError } from './cliError.js';
+import type { ResolvedSettings } from './resolveSettings.js';
+
+export interface PreflightOptions {
+  settings: ResolvedSettings;
+  warn: (message: string) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Asks the model server for its models before anything starts, so an unreachable server or a refused
+ * key is a configuration error (exit 2) rather than a failed run. Anything else — a server without a
+ * model list, a model it does not list — is only a warning: such servers may still chat.
+ */
+export async function preflight({ settings, warn, signal }: PreflightOptions): Promise<void> {
+  const { baseUrl, apiKey, model } = settings.llm;
+  try {
+    const listing = await listModels({ baseUrl, apiKey, model, ...(signal ? { signal } : {}) });
+    if (listing.modelFound === false) {
+      warn(`The model server at ${shownUrl(baseUrl)} does not list a model named "${model}"; trying it anyway.`);
+    }
+  } catch (error) {
+    if (!(error instanceof LlmError)) throw error;
+    if (error.kind === 'unreachable') throw new CliError(error.message);
+    if (error.kind === 'auth') throw new CliError(apiKey === null ? `${error.message} ${missingKeyHint(settings)}` : error.message);
+    if (error.kind !== 'cancelled') warn(`Could not check the model server (${error.message}); trying the run anyway.`);
+  }
+}
+
+function missingKeyHint(settings: ResolvedSettings): string {
+  return settings.keyNote ?? 'No API key was given: set OPENAI_API_KEY or pass --api-key.';
+}

@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import { exiting } from './exit.js';
+import { withRunFlags, type RunFlags } from './runFlags.js';
+import { runSession } from './runSession.js';
+
+/** run, resume and regenerate: the commands that start a run, with the same options. */
+export function addRunCommands(program: Command): void {
+  withRunFlags(
+    program
+      .command('run')
+      .description('Start a run on a new request: Research → Plan → Implement → Summary.')
+      .argument('<folder>', 'the project folder')
+      .argument('<request...>', 'what to do, e.g. "add a greeting module" (several words are joined)'),
+  ).action(exiting((folder: string, request: string[], flags: RunFlags) => runSession({ folder, flags, start: (workbench) => workbench.send(request.join(' ')) })));
+
+  withRunFlags(
+    program
+      .command('resume')
+      .description('Continue the run that stopped (cancelled, crashed or failed) at its first pending step.')
+      .argument('<folder>', 'the project folder'),
+  ).action(exiting((folder: string, flags: RunFlags) => runSession({ folder, flags, start: (workbench) => workbench.resume() })));
+
+  withRunFlags(
+    program
+      .command('regenerate')
+      .description('Undo to before a message (files and conversation), then send that request again.')
+      .argument('<folder>', 'the project folder')
+      .argument('<messageId>', 'a message id, as `history` shows it (a summary stands for the request it answers)'),
+  ).action(exiting((folder: string, messageId: string, flags: RunFlags) => runSession({ folder, flags, start: (workbench) => workbench.regenerate(messageId) })));
+}

@@ -1,0 +1,36 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { toolModeSchema, type ToolMode } from '../../engine/contract/index.js';
+
+/** The options of run, resume and regenerate, as commander hands them over. */
+export interface RunFlags {
+  baseUrl?: string;
+  model?: string;
+  apiKey?: string;
+  toolMode?: ToolMode;
+  json?: boolean;
+  yes?: boolean;
+  reviewPlan?: boolean;
+}
+
+export function parseBaseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('must be a URL, e.g. http://localhost:11434/v1.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('must be an http:// or https:// URL.');
+  return value;
+}
+
+/** Adds the model, output and approval options shared by every command that starts a run. */
+export function withRunFlags(command: Command): Command {
+  return command
+    .option('--base-url <url>', 'the OpenAI-compatible server (default: $OPENAI_BASE_URL, then Settings)', parseBaseUrl)
+    .option('--model <name>', 'the model to use (default: $RPI_MODEL, then Settings)')
+    .option('--api-key <key>', 'the API key (prefer $OPENAI_API_KEY: a flag is visible to other users in the process list)')
+    .addOption(new Option('--tool-mode <mode>', 'how the model calls tools (default: Settings, else auto)').choices(toolModeSchema.options))
+    .option('--json', 'print every engine event as one JSON line on stdout, unchanged; logs go to stderr')
+    .option('--yes', 'approve every approval request and the plan review')
+    .option('--review-plan', 'stop after Plan for review: approve, edit in $EDITOR, or reject (needs a terminal, or --yes)');
+}

@@ -1,0 +1,106 @@
+import { openWorkbench, type RunResult, type StartedRun, type Workbench } from '../../engine/index.js';
+import { AllowedCommands, configDir } from '../../engine/settings/index.js';
+import { HumanOutput } from '../terminal/humanOutput.js';
+import { jsonOutput } from '../terminal/jsonOutput.js';
+import { LiveLine } from '../terminal/liveLine.js';
+import type { RunOutput } from '../terminal/runOutput.js';
+import { terminalPrompter } from '../terminal/terminalPrompter.js';
+import { answerApprovals, type Answerer } from './answerApprovals.js';
+import { CliError, exitCodes } from './cliError.js';
+import { watchInterrupts, type Interrupts } from './interrupts.js';
+import { preflight } from './preflight.js';
+import { requireModel, resolveSettings } from './resolveSettings.js';
+import { cancelledLine, endingLines, resumeCommand } from './runEnding.js';
+import type { RunFlags } from './runFlags.js';
+
+export interface RunSessionOptions {
+  folder: string;
+  flags: RunFlags;
+  /** Starts the run on the opened workbench: send, resume or regenerate. */
+  start: (workbench: Workbench) => Promise<StartedRun>;
+}
+
+/** Where a person can answer questions: both the keyboard and the screen are a terminal. */
+const isInteractive = () => Boolean(process.stdin.isTTY && process.stderr.isTTY);
+
+/**
+ * One run from the command line: settings resolved and the model server checked before anything
+ * starts, the run shown (human or --json), approvals answered, Ctrl-C handled; resolves with the exit
+ * code. The folder's lock is released before it returns, whatever happened.
+ */
+export async function runSession({ folder, flags, start }: RunSessionOptions): Promise<number> {
+  const interactive = isInteractive();
+  if (flags.reviewPlan && !flags.yes && !interactive) {
+    throw new CliError('--review-plan needs a terminal to answer on, and this is not one: run it in a terminal, or add --yes to approve the plan unseen.');
+  }
+  const startedAt = Date.now();
+  const live = new LiveLine(process.stderr, !flags.json && Boolean(process.stderr.isTTY));
+  const settings = await resolveSettings({ flags, env: process.env, configDir: configDir() });
+  const workbench = await openWorkbench(folder, {
+    llmSettings: async () => settings.llm,
+    approvals: async () => settings.approvals,
+    allowedCommands: new AllowedCommands(configDir()),
+    env: process.env,
+  });
+  const resume = resumeCommand(workbench.folder);
+  const interrupts = watchInterrupts({
+    first: () => {
+      live.log('Cancelling… (press Ctrl-C again to stop at once)');
+      void workbench.cancel();
+    },
+    again: () => {
+      process.stderr.write(`\nStopped at once. ${cancelledLine(resume)}\n`);
+      process.exit(exitCodes.interrupted);
+    },
+  });
+  try {
+    requireModel(settings);
+    await preflight({ settings, warn: (message) => live.log(`rpi-workbench: warning: ${message}`), signal: interrupts.signal });
+    if (interrupts.signal.aborted) {
+      live.log('Cancelled before the run started.');
+      return exitCodes.failed;
+    }
+    const answerer: Answerer = flags.yes ? { kind: 'yes' } : interactive ? { kind: 'ask', prompter: terminalPrompter(live, interrupts.interrupt) } : { kind: 'deny' };
+    const output = outputFor(flags, live, startedAt);
+    const result = await watchRun({ workbench, output, answerer, interrupts, live, resume, start });
+    for (const line of endingLines(result, { interrupted: interrupts.signal.aborted, resume })) live.log(line);
+    return result.status === 'done' ? exitCodes.done : exitCodes.failed;
+  } finally {
+    live.stop();
+    interrupts.dispose();
+    await workbench.close();
+  }
+}
+
+/** --json: the events on stdout; otherwise progress on stderr and the summary on stdout, streamed when stdout is a terminal. */
+function outputFor(flags: RunFlags, live: LiveLine, startedAt: number): RunOutput {
+  if (flags.json) return jsonOutput(process.stdout);
+  return new HumanOutput({ log: live, stdout: process.stdout, streamSummary: Boolean(process.stdout.isTTY), startedAt });
+}
+
+interface WatchRunOptions extends Pick<RunSessionOptions, 'start'> {
+  workbench: Workbench;
+  output: RunOutput;
+  answerer: Answerer;
+  interrupts: Interrupts;
+  live: LiveLine;
+  resume: string;
+}
+
+/** Starts the run with its output and its answerer attached, and waits for it to finish. */
+async function watchRun({ workbench, output, answerer, interrupts, live, resume, start }: WatchRunOptions): Promise<RunResult> {
+  const stopOutput = workbench.subscribe((event) => output.handle(event));
+  const stopAnswering = answerApprovals({ workbench, answerer, note: (text) => live.log(text), resumeCommand: resume });
+  let result: RunResult | null = null;
+  try {
+    const started = await start(workbench);
+    // A Ctrl-C while the run was being set up found nothing to cancel yet.
+    if (interrupts.signal.aborted) await workbench.cancel();
+    result = await started.finished;
+    return result;
+  } finally {
+    output.finish(result);
+    stopOutput();
+    stopAnswering();
+  }
+}

@@ -1,0 +1,37 @@
+export type ApprovalChoice = 'approve' | 'deny' | 'edit' | 'view' | 'always';
+export type PlanChoice = 'approve' | 'edit' | 'reject' | 'view';
+export type Parsed<T> = { ok: true; choice: T } | { ok: false; message: string };
+
+const approvalWords: Record<string, ApprovalChoice> = {
+  a: 'approve', approve: 'approve', y: 'approve', yes: 'approve',
+  d: 'deny', deny: 'deny', n: 'deny', no: 'deny',
+  e: 'edit', edit: 'edit',
+  v: 'view', view: 'view', details: 'view',
+  w: 'always', always: 'always', 'always allow': 'always',
+};
+
+const planWords: Record<string, PlanChoice> = {
+  a: 'approve', approve: 'approve', y: 'approve', yes: 'approve',
+  e: 'edit', edit: 'edit',
+  r: 'reject', reject: 'reject', n: 'reject', no: 'reject',
+  v: 'view', view: 'view', show: 'view',
+};
+
+/** Reads an answer to an approval request; "always allow" is only accepted where the request offers it. */
+export function parseApprovalAnswer(input: string, { canAlwaysAllow }: { canAlwaysAllow: boolean }): Parsed<ApprovalChoice> {
+  const choice = approvalWords[normalised(input)];
+  const keys = canAlwaysAllow ? 'a, d, e, v or w' : 'a, d, e or v';
+  if (!choice) return { ok: false, message: `Please answer ${keys} (approve, deny, edit, view${canAlwaysAllow ? ', always allow' : ''}).` };
+  if (choice === 'always' && !canAlwaysAllow) return { ok: false, message: '"Always allow" is only offered for simple commands: approve this request once (a) instead.' };
+  return { ok: true, choice };
+}
+
+/** Reads an answer to the plan review. */
+export function parsePlanAnswer(input: string): Parsed<PlanChoice> {
+  const choice = planWords[normalised(input)];
+  return choice ? { ok: true, choice } : { ok: false, message: 'Please answer a, e, r or v (approve, edit, reject, view the plan again).' };
+}
+
+function normalised(input: string): string {
+  return input.trim().toLowerCase().replace(/\s+/g, ' ');
+}

@@ -1,0 +1,30 @@
+import type { ApprovalRequestView } from '../../engine/contract/index.js';
+import { shortArgs } from './toolLines.js';
+import { formatElapsed } from './units.js';
+
+/** The request in one line: what would run, and why it needs the user. */
+export function approvalHeadline(request: ApprovalRequestView, now: number): string {
+  const what = [request.tool, shortArgs(request.args)].filter(Boolean).join(' ');
+  return `? Approve ${what}? ${capitalised(request.reason)} (expires in ${formatElapsed(Math.ceil((request.expiresAt - now) / 1000) * 1000)}).`;
+}
+
+/** The choices, "always allow" only where the request offers it. */
+export function approvalMenu(request: ApprovalRequestView): string {
+  return `  [a]pprove  [d]eny  [e]dit arguments  [v]iew details${request.canAlwaysAllow ? '  al[w]ays allow this command here' : ''} > `;
+}
+
+/** Everything the user may want before deciding: the exact arguments, the real path, the reason. */
+export function approvalDetails(request: ApprovalRequestView): string {
+  const args = JSON.stringify(request.args, null, 2).split('\n').map((line) => `    ${line}`);
+  return [
+    `  tool:      ${request.tool}`,
+    ...(request.path ? [`  real path: ${request.path}`] : []),
+    `  reason:    ${request.reason}`,
+    '  arguments:',
+    ...args,
+  ].join('\n');
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,108 @@
+import type { PlanItem, WorkbenchEvent } from '../../engine/contract/index.js';
+import type { RunResult } from '../../engine/index.js';
+import type { LiveLine } from './liveLine.js';
+import type { RunOutput } from './runOutput.js';
+import { applyToProgress, initialProgress, type RunProgress } from './runProgress.js';
+import { formatStatusLine, phaseText } from './statusLine.js';
+import { formatToolLine } from './toolLines.js';
+import { formatElapsed, formatTokens } from './units.js';
+
+export interface HumanOutputOptions {
+  /** stderr: progress and tool lines, under a live status line when it is a terminal. */
+  log: LiveLine;
+  /** Where the summary goes. */
+  stdout: NodeJS.WritableStream;
+  /** Stream the summary as it is written (stdout is a terminal); otherwise print it whole at the end. */
+  streamSummary: boolean;
+  startedAt: number;
+  now?: () => number;
+}
+
+/**
+ * The run for a person: a line per phase, step and tool call on stderr, a live status line under them on
+ * a terminal, and the summary — and only the summary — on stdout, so `run … > summary.md` keeps it.
+ */
+export class HumanOutput implements RunOutput {
+  private progress: RunProgress = initialProgress;
+  private readonly calls = new Map<string, { tool: string; args: Record<string, unknown> }>();
+  private readonly reportedFailures = new Set<number>();
+  private streamed = '';
+  private readonly timer: NodeJS.Timeout;
+  private readonly now: () => number;
+
+  constructor(private readonly options: HumanOutputOptions) {
+    this.now = options.now ?? Date.now;
+    this.timer = setInterval(() => this.refresh(), 1000).unref();
+    this.refresh();
+  }
+
+  handle(event: WorkbenchEvent): void {
+    this.progress = applyToProgress(this.progress, event);
+    this.refresh();
+    this.print(event);
+  }
+
+  finish(result: RunResult | null): void {
+    clearInterval(this.timer);
+    const { log, stdout } = this.options;
+    log.stop();
+    if (result === null) return;
+    if (this.streamed !== '') {
+      if (!this.streamed.endsWith('\n')) stdout.write('\n');
+    } else if (result.status === 'done' && result.summary) {
+      stdout.write(`${result.summary}\n`);
+    }
+    if (result.status === 'done') log.log(`Done in ${formatElapsed(this.now() - this.options.startedAt)} · ${formatTokens(this.progress.tokens)}.`);
+  }
+
+  private print(event: WorkbenchEvent): void {
+    const { log } = this.options;
+    switch (event.type) {
+      case 'phase-started':
+        if (event.phase !== 'implement') log.log(`▸ ${phaseText(this.progress)}`);
+        return;
+      case 'implement-progress':
+        return log.log(`▸ ${phaseText(this.progress)}`);
+      case 'tool-started':
+        this.calls.set(event.callId, { tool: event.tool, args: event.args });
+        return;
+      case 'tool-finished': {
+        const call = this.calls.get(event.callId) ?? { tool: 'tool', args: {} };
+        this.calls.delete(event.callId);
+        return log.log(formatToolLine({ ...call, ok: event.ok, durationMs: event.durationMs, summary: event.summary }));
+      }
+      case 'plan-updated':
+        return this.reportFailedStep(event.items);
+      case 'approval-resolved':
+        if (event.decision === 'expired') log.log('  The approval request expired unanswered, so the action was denied.');
+        return;
+      case 'warning':
+        return log.log(`rpi-workbench: warning: ${event.message}`);
+      case 'summary-delta':
+        return this.summaryText(event.text);
+      default:
+        return;
+    }
+  }
+
+  /** The step just worked on, when it ended failed (earlier runs' failures are not this run's news). */
+  private reportFailedStep(items: readonly PlanItem[]): void {
+    const step = this.progress.step;
+    const item = step ? items[step.current - 1] : undefined;
+    if (item?.status !== 'failed' || this.reportedFailures.has(item.index)) return;
+    this.reportedFailures.add(item.index);
+    this.options.log.log(`  ✗ Step ${item.index + 1} failed: ${item.failure ?? 'no reason given'}`);
+  }
+
+  private summaryText(text: string): void {
+    if (!this.options.streamSummary) return;
+    if (this.streamed === '') this.options.log.stop();
+    this.streamed += text;
+    this.options.stdout.write(text);
+  }
+
+  private refresh(): void {
+    const { log, startedAt } = this.options;
+    log.set(formatStatusLine(this.progress, this.now() - startedAt, log.columns));
+  }
+}

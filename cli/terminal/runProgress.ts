@@ -1,0 +1,29 @@
+import type { Phase, WorkbenchEvent } from '../../engine/contract/index.js';
+
+/** What the status line shows, folded from the run's events. */
+export interface RunProgress {
+  phase: Phase | null;
+  /** The plan item being worked on, as implement-progress announced it. */
+  step: { current: number; total: number; label: string } | null;
+  /** Plan items finished (done or failed) out of all of them. */
+  items: { finished: number; total: number };
+  /** Prompt and completion tokens of every model call so far. */
+  tokens: number;
+}
+
+export const initialProgress: RunProgress = { phase: null, step: null, items: { finished: 0, total: 0 }, tokens: 0 };
+
+export function applyToProgress(progress: RunProgress, event: WorkbenchEvent): RunProgress {
+  switch (event.type) {
+    case 'phase-started':
+      return { ...progress, phase: event.phase, step: event.phase === 'implement' ? progress.step : null };
+    case 'implement-progress':
+      return { ...progress, step: { current: event.current, total: event.total, label: event.label } };
+    case 'plan-updated':
+      return { ...progress, items: { finished: event.items.filter((item) => item.status !== 'pending').length, total: event.items.length } };
+    case 'usage':
+      return { ...progress, tokens: progress.tokens + event.promptTokens + event.completionTokens };
+    default:
+      return progress;
+  }
+}

@@ -1,0 +1,30 @@
+import { formatDuration, oneLine } from './units.js';
+
+const argWidth = 60;
+
+/** The argument that says what a call does: its command, path, move, pattern — else its arguments as JSON. */
+export function shortArgs(args: Record<string, unknown>): string {
+  const text = (key: string) => (typeof args[key] === 'string' ? (args[key] as string) : null);
+  const from = text('from');
+  const to = text('to');
+  const main = text('command') ?? text('path') ?? (from !== null && to !== null ? `${from} → ${to}` : null) ?? text('pattern');
+  if (main !== null) return oneLine(main, argWidth);
+  const json = JSON.stringify(args);
+  return json === '{}' ? '' : oneLine(json, argWidth);
+}
+
+export interface FinishedTool {
+  tool: string;
+  args: Record<string, unknown>;
+  ok: boolean;
+  durationMs: number;
+  /** The result's summary; shown for a failure. */
+  summary: string;
+}
+
+/** One line of tool activity: `  ✓ write_file notes.txt (12 ms)`, or `  ✗ run_command npm test (1.2 s): exit code 1`. */
+export function formatToolLine({ tool, args, ok, durationMs, summary }: FinishedTool): string {
+  const what = [tool, shortArgs(args)].filter(Boolean).join(' ');
+  const line = `  ${ok ? '✓' : '✗'} ${what} (${formatDuration(durationMs)})`;
+  return ok ? line : `${line}: ${oneLine(summary, 100)}`;
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { workbenchEventSchema } from './events.js';
+import { approvalRequestSchema, messageSchema, planReviewSchema, rpiStateSchema } from './model.js';
+
+/** Everything a page needs to draw a folder from scratch: after opening it, and to resync after missed events. */
+export const snapshotSchema = z.object({
+  folder: z.string(),
+  name: z.string(),
+  fileCount: z.number().int().nonnegative(),
+  conversation: z.array(messageSchema),
+  rpi: rpiStateSchema,
+  running: z.boolean(),
+  /** The seq of the last event emitted before this snapshot was taken. */
+  lastSeq: z.number().int().nonnegative(),
+  warnings: z.array(z.string()),
+  /** Approvals waiting for an answer, so a reloaded page can show them. */
+  pendingApprovals: z.array(approvalRequestSchema).optional(),
+  /** The plan waiting at the review gate, or null. */
+  planReview: planReviewSchema.nullable().optional(),
+  /**
+   * The events of the active or most recent run since its run-started (tool arguments shortened), so a
+   * reloaded page rebuilds its live run view by replaying them; empty after an undo.
+   */
+  runEvents: z.array(workbenchEventSchema).optional(),
+  /** True when the last request was not answered and no run is active: resume or discard it. */
+  resumable: z.boolean().optional(),
+});
+export type Snapshot = z.infer<typeof snapshotSchema>;

@@ -1,0 +1,57 @@
+import { OpenAI } from 'openai';
+import { llmErrorFrom, shownUrl } from './llmErrors.js';
+import { LlmError } from './llmTypes.js';
+
+export interface ListModelsOptions {
+  baseUrl: string;
+  apiKey: string | null;
+  /** The model to look for among the listed ones; empty or absent for none. */
+  model?: string;
+  /** Default 15 s: a connection test must answer quickly. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  fetch?: typeof fetch;
+}
+
+export interface ModelListing {
+  /** The server's model ids, sorted. */
+  models: string[];
+  /** Whether `model` is among them; null when no model was named. */
+  modelFound: boolean | null;
+}
+
+/**
+ * Asks the server for its models (GET /models): the "Test connection" of Settings and the CLI's check
+ * before a run. Fails with an LlmError whose message names the server and what to check; a server
+ * without the endpoint gets a message of its own, since chat may still work there.
+ */
+export async function listModels(options: ListModelsOptions): Promise<ModelListing> {
+  const { baseUrl, apiKey } = options;
+  const model = options.model?.trim() ?? '';
+  const sdk = new OpenAI({
+    baseURL: baseUrl,
+    apiKey: apiKey ?? 'no-key',
+    organization: null,
+    project: null,
+    maxRetries: 0,
+    timeout: options.timeoutMs ?? 15_000,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  try {
+    const models: string[] = [];
+    for await (const entry of sdk.models.list(options.signal ? { signal: options.signal } : undefined)) models.push(entry.id);
+    models.sort();
+    return { models, modelFound: model === '' ? null : models.includes(model) };
+  } catch (error) {
+    const failure = llmErrorFrom(error, { baseUrl, model, apiKey, maxRetries: 0 }, options.signal?.aborted ?? false);
+    if (failure.status === 404) {
+      throw new LlmError(
+        'server',
+        `The model server at ${shownUrl(baseUrl)} has no model list (GET /models answered HTTP 404). ` +
+          'Check the base URL: OpenAI-compatible servers usually serve it under /v1.',
+        404,
+      );
+    }
+    throw failure;
+  }
+}

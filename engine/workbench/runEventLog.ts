@@ -1,0 +1,79 @@
+import type { EventOf, WorkbenchEvent, WorkbenchEventType } from '../contract/index.js';
+import { shortenStrings } from './shortenStrings.js';
+
+export const defaultRunEventLimit = 5_000;
+
+/** What a run view is drawn from (phase, plan, step, outcome): dropped for room only when nothing else is left. */
+const milestones = new Set<WorkbenchEventType>(['run-started', 'phase-started', 'phase-completed', 'plan-updated', 'plan-ready', 'implement-progress', 'run-finished']);
+
+/**
+ * The events of the active or most recent run from its run-started, so a page opened or reloaded during
+ * or after a run rebuilds its run view by replaying them (`Snapshot.runEvents`). Kept small on purpose:
+ * - strings in tool arguments are cut past 400 characters ("… (N chars)");
+ * - the summary's deltas are kept as one summary-delta holding their concatenation (with the latest
+ *   seq), dropped once the summary's message-added arrives, since the message carries the same text;
+ * - past `limit` events the oldest detail events (tool calls, approvals, usage, warnings) go first, so
+ *   the events that say which phase and step the run is in survive the longest.
+ */
+export class RunEventLog {
+  private runId: string | null = null;
+  private recorded: WorkbenchEvent[] = [];
+  private readonly limit: number;
+
+  constructor(limit = defaultRunEventLimit) {
+    if (!Number.isInteger(limit) || limit < 2) throw new RangeError('A run event log needs room for at least 2 events.');
+    this.limit = limit;
+  }
+
+  /** Takes every event the bus emits; keeps those of the latest run. */
+  record(event: WorkbenchEvent): void {
+    if (event.type === 'run-started') {
+      this.runId = event.runId;
+      this.recorded = [event];
+      return;
+    }
+    if (event.runId === null || event.runId !== this.runId) return;
+    if (event.type === 'summary-delta') return this.addSummaryText(event);
+    if (event.type === 'message-added' && event.message.role === 'assistant') {
+      this.recorded = this.recorded.filter((recorded) => recorded.type !== 'summary-delta');
+    }
+    this.add(shortened(event));
+  }
+
+  /** The recorded events, oldest first (a copy). */
+  events(): WorkbenchEvent[] {
+    return [...this.recorded];
+  }
+
+  /** Forgets the run: after an undo, a regenerate or a discard there is no run to show. */
+  clear(): void {
+    this.runId = null;
+    this.recorded = [];
+  }
+
+  private addSummaryText(event: EventOf<'summary-delta'>): void {
+    const last = this.recorded.at(-1);
+    if (last?.type === 'summary-delta') this.recorded[this.recorded.length - 1] = { ...last, seq: event.seq, text: last.text + event.text };
+    else this.add(event);
+  }
+
+  private add(event: WorkbenchEvent): void {
+    this.recorded.push(event);
+    if (this.recorded.length <= this.limit) return;
+    const detail = this.recorded.findIndex((recorded, index) => index > 0 && !milestones.has(recorded.type));
+    this.recorded.splice(detail > 0 ? detail : 1, 1);
+  }
+}
+
+/** The event with the strings of its tool arguments shortened; the live event is left whole. */
+function shortened(event: WorkbenchEvent): WorkbenchEvent {
+  switch (event.type) {
+    case 'tool-started':
+    case 'approval-requested':
+      return { ...event, args: shortenStrings(event.args) };
+    case 'approval-resolved':
+      return event.args ? { ...event, args: shortenStrings(event.args) } : event;
+    default:
+      return event;
+  }
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { createDispatch, type Dispatch, type RequestHandlers } from '../../../engine/contract/index.js';
+import { sharedHandlers } from '../../../engine/host/sharedHandlers.js';
+import type { Workbench } from '../../../engine/index.js';
+import { noKeyStorage } from '../../../engine/settings/keyCipher.js';
+import { RecentFolders } from '../../../engine/settings/recentFolders.js';
+import { SettingsStore } from '../../../engine/settings/settingsStore.js';
+import { useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
+import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
+import { useTempFolders } from '../../support/tempFolder.js';
+
+const hostOnly = async (): Promise<never> => {
+  throw new Error('a host channel, not a shared one');
+};
+
+describe('shared host handlers', () => {
+  const tempFolder = useTempFolders('rpi-host-');
+  const startLlm = useFakeLlmStarter();
+  const open = useOpenedWorkbenches();
+
+  /** A host's dispatcher over the shared handlers, with settings in a fresh config folder. */
+  async function host(options: { env?: NodeJS.ProcessEnv; workbench?: Workbench } = {}): Promise<{ dispatch: Dispatch; settings: SettingsStore }> {
+    const configDir = await tempFolder();
+    const settings = new SettingsStore({ configDir, cipher: noKeyStorage('no keychain in tests'), env: options.env ?? {} });
+    const handlers: RequestHandlers = {
+      ...sharedHandlers({ settings, recent: new RecentFolders(configDir), currentWorkbench: () => options.workbench ?? null }),
+      'folders:pick': hostOnly,
+      'folders:open': hostOnly,
+      'host:info': hostOnly,
+    };
+    return { dispatch: createDispatch(handlers), settings };
+  }
+
+  describe('settings:test-connection', () => {
+    it('lists the saved server’s models and finds the saved model', async () => {
+      const llm = await startLlm({ models: ['zeta', 'fake-model', 'alpha'] });
+      const { dispatch, settings } = await host();
+      await settings.update({ baseUrl: llm.baseUrl, model: 'fake-model' });
+
+      expect(await dispatch('settings:test-connection', {})).toEqual({ ok: true, value: { models: ['alpha', 'fake-model', 'zeta'], modelFound: true } });
+      expect(llm.requests.map(({ method, path }) => `${method} ${path}`)).toEqual(['GET /v1/models']);
+    });
+
+    it('tests the unsaved form values over the saved ones, without saving them', async () => {
+      const llm = await startLlm({ models: ['fake-model'], apiKey: 'sk-form' });
+      const { dispatch, settings } = await host();
+      await settings.update({ baseUrl: 'http://127.0.0.1:9/v1', model: 'fake-model' });
+
+      const result = await dispatch('settings:test-connection', { baseUrl: llm.baseUrl, model: 'qwen3', apiKey: 'sk-form' });
+
+      expect(result).toEqual({ ok: true, value: { models: ['fake-model'], modelFound: false } });
+      expect(llm.requests[0]?.headers.authorization).toBe('Bearer sk-form');
+      expect(await settings.get()).toMatchObject({ baseUrl: 'http://127.0.0.1:9/v1', model: 'fake-model', apiKeySet: false });
+    });
+
+    it('uses the key a run would use when the form has none, and says null when no model is named', async () => {
+      const llm = await startLlm({ apiKey: 'sk-env' });
+      const { dispatch } = await host({ env: { OPENAI_API_KEY: 'sk-env' } });
+
+      expect(await dispatch('settings:test-connection', { baseUrl: llm.baseUrl })).toEqual({ ok: true, value: { models: ['fake-model'], modelFound: null } });
+    });
+
+    it('says the key was rejected', async () => {
+      const llm = await startLlm({ apiKey: 'sk-right' });
+      const { dispatch } = await host();
+
+      expect(await dispatch('settings:test-connection', { baseUrl: llm.baseUrl, apiKey: 'sk-wrong' })).toEqual({
+        ok: false,
+        error: `settings:test-connection: The model server at ${llm.baseUrl} rejected the API key (HTTP 401). Check the API key in Settings or OPENAI_API_KEY.`,
+      });
+    });
+
+    it('says when the server cannot be reached', async () => {
+      const gone = await startLlm();
+      await gone.close();
+      const { dispatch } = await host();
+
+      const result = await dispatch('settings:test-connection', { baseUrl: gone.baseUrl });
+
+      expect(result.ok).toBe(false);
+      expect(!result.ok && result.error).toBe(
+        `settings:test-connection: Cannot reach the model server at ${gone.baseUrl} (ECONNREFUSED). Check the base URL and that the server is running.`,
+      );
+    });
+
+    it('says when the base URL has no model list, pointing at /v1', async () => {
+      const llm = await startLlm();
+      const withoutV1 = llm.baseUrl.replace(/\/v1$/, '');
+      const { dispatch } = await host();
+
+      expect(await dispatch('settings:test-connection', { baseUrl: withoutV1 })).toEqual({
+        ok: false,
+        error:
+          `settings:test-connection: The model server at ${withoutV1} has no model list (GET /models answered HTTP 404). ` +
+          'Check the base URL: OpenAI-compatible servers usually serve it under /v1.',
+      });
+    });
+  });
+
+  describe('session:discard and rpi:read', () => {
+    it('need an open folder', async () => {
+      const { dispatch } = await host();
+      expect(await dispatch('session:discard', {})).toEqual({ ok: false, error: 'session:discard: No folder is open: open a project folder first.' });
+      expect(await dispatch('rpi:read', { file: 'plan' })).toEqual({ ok: false, error: 'rpi:read: No folder is open: open a project folder first.' });
+    });
+
+    it('answer for the open folder', async () => {
+      const root = await tempFolder();
+      const workbench = await open(root);
+      const { dispatch } = await host({ workbench });
+
+      expect(await dispatch('session:discard', {})).toEqual({ ok: true, value: { discarded: false } });
+      expect(await dispatch('rpi:read', { file: 'research' })).toEqual({ ok: true, value: { text: null } });
+      expect(await dispatch('rpi:read', { file: '../conversation' })).toEqual({ ok: false, error: 'rpi:read: file must be "research" or "plan"' });
+    });
+  });
+});

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { snapshotSchema, type Snapshot, type WorkbenchEvent } from '../../../engine/contract/index.js';
+import type { Workbench } from '../../../engine/index.js';
+import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
+import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
+import { call, fakeModelOptions, planText, recordEvents, say } from '../../support/rpiScript.js';
+import { useTempFolders } from '../../support/tempFolder.js';
+import { cancelledAtStepTwo, researchText } from './stoppedRun.js';
+
+/** The snapshot taken as soon as the first event of this type goes out, before anything else happens. */
+function snapshotOn(workbench: Workbench, type: WorkbenchEvent['type']): Promise<Snapshot> {
+  return new Promise((resolve, reject) => {
+    const stop = workbench.subscribe((event) => {
+      if (event.type !== type) return;
+      stop();
+      workbench.snapshot().then(resolve, reject);
+    });
+  });
+}
+
+describe('what a snapshot says about the run', () => {
+  const tempFolder = useTempFolders('rpi-run-snapshot-');
+  const llm = useFakeLlm();
+  const open = useOpenedWorkbenches();
+
+  /** One whole run that writes a 5,000-character file. */
+  async function afterBigWrite() {
+    const root = await tempFolder();
+    const content = `${'x'.repeat(4_999)}\n`;
+    llm().enqueue(
+      say('research'),
+      say(planText('Write')),
+      call('write_file', { path: 'big.txt', content }),
+      say('Written.'),
+      say('Wrote big.txt, 5,000 characters.'),
+    );
+    const workbench = await open(root, fakeModelOptions(llm()));
+    const events = recordEvents(workbench);
+    const started = await workbench.send('Write a big file');
+    expect((await started.finished).status).toBe('done');
+    return { workbench, events, started, content };
+  }
+
+  describe('runEvents', () => {
+    it('replays the run: its events from run-started, the summary as its message, long tool arguments shortened', async () => {
+      const { workbench, events, started, content } = await afterBigWrite();
+      const snapshot = await workbench.snapshot();
+
+      const shortened = `${'x'.repeat(400)}… (5000 chars)`;
+      const expected = events
+        .filter((event) => event.runId === started.runId && event.type !== 'summary-delta')
+        .map((event): WorkbenchEvent => (event.type === 'tool-started' && event.tool === 'write_file' ? { ...event, args: { path: 'big.txt', content: shortened } } : event));
+      expect(events.some((event) => event.type === 'summary-delta')).toBe(true);
+      expect(events.find((event) => event.type === 'tool-started')).toMatchObject({ args: { content } });
+      expect(snapshot.runEvents).toEqual(expected);
+      expect(snapshot.runEvents?.[0]).toMatchObject({ type: 'run-started', messageId: started.messageId });
+      expect(snapshot.runEvents?.at(-1)).toMatchObject({ type: 'run-finished', status: 'done', seq: snapshot.lastSeq });
+    });
+
+    it('passes the contract’s snapshot schema unchanged', async () => {
+      const { workbench } = await afterBigWrite();
+      const snapshot = await workbench.snapshot();
+      const parsed = snapshotSchema.safeParse(snapshot);
+      expect(parsed.error).toBeUndefined();
+      expect(parsed.data).toEqual(snapshot);
+    });
+
+    it('shows a run in progress up to the last event before the snapshot', async () => {
+      let during: Snapshot | undefined;
+      const { started } = await cancelledAtStepTwo({
+        open,
+        llm: llm(),
+        root: await tempFolder(),
+        whileRunning: async (workbench) => void (during = await workbench.snapshot()),
+      });
+      expect(during).toMatchObject({ running: true, resumable: false });
+      expect(during?.runEvents?.[0]).toMatchObject({ type: 'run-started', runId: started.runId });
+      expect(during?.runEvents?.at(-1)).toMatchObject({ type: 'tool-started', tool: 'run_command', seq: during?.lastSeq });
+    });
+
+    it('is forgotten by undo, already in a snapshot taken on its conversation-reset, and replaced by the next run', async () => {
+      const { workbench, started } = await afterBigWrite();
+      const onReset = snapshotOn(workbench, 'conversation-reset');
+      await workbench.undo(started.messageId);
+      expect((await onReset).runEvents).toEqual([]);
+      expect((await workbench.snapshot()).runEvents).toEqual([]);
+
+      llm().enqueue(say('research'), say('# Execution Plan\n\n## Items\n'), say('Nothing to do.'));
+      const next = await workbench.send('Anything else?');
+      await next.finished;
+      const { runEvents } = await workbench.snapshot();
+      expect(new Set(runEvents?.map((event) => event.runId))).toEqual(new Set([next.runId]));
+    });
+
+    it('starts again with the run regenerate starts', async () => {
+      const { workbench, started } = await afterBigWrite();
+      llm().enqueue(say('research'), say('# Execution Plan\n\n## Items\n'), say('Nothing to do.'));
+      const again = await workbench.regenerate(started.messageId);
+      await again.finished;
+      const { runEvents } = await workbench.snapshot();
+      expect(runEvents?.[0]).toMatchObject({ type: 'run-started', runId: again.runId });
+      expect(runEvents?.every((event) => event.runId === again.runId)).toBe(true);
+    });
+  });
+
+  describe('resumable', () => {
+    it('is false for a new folder, during a run and after a finished one', async () => {
+      const { workbench } = await afterBigWrite();
+      expect((await workbench.snapshot()).resumable).toBe(false);
+      const fresh = await open(await tempFolder(), fakeModelOptions(llm()));
+      expect(await fresh.snapshot()).toMatchObject({ resumable: false, runEvents: [] });
+    });
+
+    it('is true after a cancel, also in a workbench opened later, which has no run events to replay', async () => {
+      const root = await tempFolder();
+      let during: Snapshot | undefined;
+      const stopped = await cancelledAtStepTwo({ open, llm: llm(), root, whileRunning: async (workbench) => void (during = await workbench.snapshot()) });
+      expect(during?.resumable).toBe(false);
+      expect(await stopped.workbench.snapshot()).toMatchObject({ resumable: true, running: false });
+      expect((await stopped.workbench.snapshot()).runEvents?.at(-1)).toMatchObject({ type: 'run-finished', status: 'cancelled' });
+
+      await stopped.workbench.close();
+      const reopened = await open(root, fakeModelOptions(llm()));
+      expect(await reopened.snapshot()).toMatchObject({ resumable: true, runEvents: [] });
+    });
+  });
+
+  describe('readRpiFile', () => {
+    it('reads the stopped run’s research and plan, and null once they are gone', async () => {
+      const root = await tempFolder();
+      const { workbench } = await cancelledAtStepTwo({ open, llm: llm(), root });
+
+      expect(await workbench.readRpiFile('research')).toBe(researchText);
+      const plan = await workbench.readRpiFile('plan');
+      expect(plan).toContain('- [x] 1. First');
+      expect(plan).toContain('- [ ] 2. Second');
+
+      const onAnswer = snapshotOn(workbench, 'message-added');
+      await workbench.discard();
+      expect((await onAnswer).runEvents).toEqual([]);
+      expect(await workbench.readRpiFile('research')).toBeNull();
+      expect(await workbench.readRpiFile('plan')).toBeNull();
+    });
+
+    it('is null in a folder that never ran', async () => {
+      const workbench = await open(await tempFolder());
+      expect(await workbench.readRpiFile('research')).toBeNull();
+      expect(await workbench.readRpiFile('plan')).toBeNull();
+    });
+  });
+});

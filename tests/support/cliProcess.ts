@@ -1,0 +1,135 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, beforeEach } from 'vitest';
+import { workbenchEventSchema, type WorkbenchEvent } from '../../engine/contract/index.js';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+export const cliBin = path.join(repoRoot, 'bin', 'rpi-workbench.cjs');
+
+export interface CliExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliChild {
+  readonly child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves once the stream's output so far matches; rejects if the process exits first. */
+  waitFor(stream: 'stdout' | 'stderr', pattern: RegExp | string): Promise<void>;
+  readonly exited: Promise<CliExit>;
+}
+
+export interface CliOptions {
+  /** Added to the environment (undefined removes a variable). */
+  env?: Record<string, string | undefined>;
+}
+
+/** The variables the CLI reads, removed so the developer's own settings never leak into a test. */
+const settingsVariables = ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'RPI_MODEL', 'RPI_WORKBENCH_CONFIG_DIR', 'VISUAL', 'EDITOR'];
+
+/**
+ * Runs the built CLI (bin/rpi-workbench.cjs) as a child process, each test with its own temp config
+ * directory (RPI_WORKBENCH_CONFIG_DIR) and a clean environment; every child still running after a test
+ * is killed.
+ */
+export function useCli() {
+  let configDir = '';
+  const running = new Set<ChildProcess>();
+  beforeAll(() => {
+    if (!existsSync(path.join(repoRoot, 'dist', 'cli', 'main.cjs'))) {
+      throw new Error('The CLI is not built: run `node scripts/build-node.mjs` (or `npm run build`) before these tests.');
+    }
+  });
+  beforeEach(async () => {
+    configDir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'rpi-cli-config-')));
+  });
+  afterEach(async () => {
+    await Promise.all([...running].map((child) => killed(child)));
+    running.clear();
+    await rm(configDir, { recursive: true, force: true });
+  });
+
+  const environment = (extra: CliOptions['env'] = {}) => {
+    const env: Record<string, string | undefined> = { ...process.env };
+    for (const name of settingsVariables) delete env[name];
+    return { ...env, RPI_WORKBENCH_CONFIG_DIR: configDir, ...extra };
+  };
+
+  const start = (args: string[], options: CliOptions = {}): CliChild => {
+    const child = spawn(process.execPath, [cliBin, ...args], { env: environment(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    return watched(child);
+  };
+
+  return {
+    /** The temp config directory of the current test. */
+    configDir: () => configDir,
+    environment,
+    start,
+    /** Runs the CLI to its end. */
+    run: (args: string[], options: CliOptions = {}) => start(args, options).exited,
+    /** Keeps a process started some other way (e.g. through `script`) from outliving the test. */
+    track: (child: ChildProcess) => running.add(child),
+  };
+}
+
+export function watched(child: ChildProcess): CliChild {
+  const output = { stdout: '', stderr: '' };
+  const waiters: (() => void)[] = [];
+  const onData = (stream: 'stdout' | 'stderr') => (chunk: string) => {
+    output[stream] += chunk;
+    for (const check of [...waiters]) check();
+  };
+  child.stdout?.setEncoding('utf8').on('data', onData('stdout'));
+  child.stderr?.setEncoding('utf8').on('data', onData('stderr'));
+  const exited = new Promise<CliExit>((resolve) => child.once('close', (code, signal) => resolve({ code, signal, ...output })));
+  return {
+    child,
+    stdout: () => output.stdout,
+    stderr: () => output.stderr,
+    exited,
+    waitFor: (stream, pattern) =>
+      new Promise((resolve, reject) => {
+        const matches = () => (typeof pattern === 'string' ? output[stream].includes(pattern) : pattern.test(output[stream]));
+        const check = () => {
+          if (!matches()) return;
+          waiters.splice(waiters.indexOf(check), 1);
+          resolve();
+        };
+        waiters.push(check);
+        check();
+        void exited.then(({ code }) => {
+          if (matches()) return;
+          reject(new Error(`The CLI exited (code ${code}) before its ${stream} matched ${String(pattern)}.\nstdout:\n${output.stdout}\nstderr:\n${output.stderr}`));
+        });
+      }),
+  };
+}
+
+async function killed(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await gone;
+}
+
+/** Writes the user's settings file in `configDir` as the desktop app would (without a key). */
+export async function writeSettingsFile(configDir: string, settings: Record<string, unknown>): Promise<void> {
+  await mkdir(configDir, { recursive: true });
+  await writeFile(path.join(configDir, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
+}
+
+/** `--json` output: every line parsed and checked against the contract's event schema (throws on any other line). */
+export function parseJsonEvents(stdout: string): WorkbenchEvent[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => workbenchEventSchema.parse(JSON.parse(line)));
+}

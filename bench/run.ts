@@ -9,6 +9,7 @@ const benchmarks: [file: string, entry: string][] = [
   ['./bench/search.ts', 'benchSearch'],
   ['./bench/rpiTokens.ts', 'benchRpiTokens'],
   ['./bench/checkpoints.ts', 'benchCheckpoints'],
+  ['./bench/rendererHistory.ts', 'benchRendererHistory'],
 ];
 
 // `npm run bench -- rpi search`: only the benchmarks whose file or entry contains one of the words.

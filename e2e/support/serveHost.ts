@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -11,9 +11,19 @@ export interface ServedFolder {
 
 const bin = path.resolve('bin/rpi-workbench.cjs');
 
+/** What `<configDir>/settings.json` starts with: the model to call and the approval policies. */
+export interface ServedSettings {
+  baseUrl: string;
+  model: string;
+  contextWindow?: number;
+  toolMode?: 'native' | 'text' | 'auto';
+  approvals?: { files?: 'ask' | 'auto'; commands?: 'ask' | 'allow-list' | 'auto'; timeoutSeconds?: number; reviewPlan?: boolean };
+}
+
 /** Starts the built `rpi-workbench serve` on `folder` with its own temp config dir; resolves with the printed URL. */
-export async function serveFolder(folder: string, env: NodeJS.ProcessEnv = {}): Promise<ServedFolder> {
+export async function serveFolder(folder: string, env: NodeJS.ProcessEnv = {}, settings?: ServedSettings): Promise<ServedFolder> {
   const configDir = await mkdtemp(path.join(os.tmpdir(), 'rpi-e2e-config-'));
+  if (settings) await writeFile(path.join(configDir, 'settings.json'), JSON.stringify(settings));
   const child = spawn(process.execPath, [bin, 'serve', folder], {
     env: { ...process.env, OPENAI_API_KEY: '', ...env, RPI_WORKBENCH_CONFIG_DIR: configDir },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -97,5 +97,14 @@ function deniedText(tool: Tool): string {
 }
 
 function expiredText(tool: Tool, seconds: number): string {
-  return `Nobody answered the approval request for this ${tool.name} call within ${Math.round(seconds / 60) || 1} minute(s); it was not run. Go on without it, or explain what you need and why.`;
+  return `Nobody answered the approval request for this ${tool.name} call within ${waitedFor(seconds)}, so it expired and was not run. Go on without it, or explain what you need and why.`;
+}
+
+/** "45 seconds", "1 minute", "10 minutes", "1 minute 30 seconds". */
+export function waitedFor(seconds: number): string {
+  const unit = (count: number, name: string) => `${count} ${name}${count === 1 ? '' : 's'}`;
+  const minutes = Math.floor(seconds / 60);
+  const rest = Math.round(seconds % 60);
+  if (minutes === 0) return unit(rest, 'second');
+  return rest === 0 ? unit(minutes, 'minute') : `${unit(minutes, 'minute')} ${unit(rest, 'second')}`;
 }

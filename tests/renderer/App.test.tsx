@@ -5,6 +5,7 @@ import path from 'node:path';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { browserHandlers } from '../../cli/serve/browserHandlers.js';
+import type { DesktopCommand, WorkbenchBridge } from '../../engine/contract/bridge.js';
 import { createDispatch, type RequestHandlers } from '../../engine/contract/index.js';
 import { sharedHandlers } from '../../engine/host/sharedHandlers.js';
 import { openWorkbench, type Workbench } from '../../engine/index.js';
@@ -33,8 +34,12 @@ const stores = () => {
   return { settings: new SettingsStore({ configDir, cipher: noKeyStorage('no keychain here'), env: {} }), recent: new RecentFolders(configDir) };
 };
 
-async function renderWith(handlers: RequestHandlers, subscribe = workbench ? workbench.subscribe.bind(workbench) : () => () => undefined) {
-  const store = createWorkbenchStore(dispatchBridge(createDispatch(handlers), subscribe));
+async function renderWith(
+  handlers: RequestHandlers,
+  subscribe = workbench ? workbench.subscribe.bind(workbench) : () => () => undefined,
+  desktop: Pick<WorkbenchBridge, 'onCommand'> = {},
+) {
+  const store = createWorkbenchStore({ ...dispatchBridge(createDispatch(handlers), subscribe), ...desktop });
   render(
     <StoreProvider store={store}>
       <App />
@@ -78,6 +83,28 @@ describe('App with a folder open (browser host handlers)', () => {
     expect((await settings.get()).model).toBe('llama3.1');
     fireEvent.change(screen.getByLabelText('Request'), { target: { value: 'Add a CSV parser' } });
     expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('titles the window after the folder', async () => {
+    await renderProject();
+    expect(document.title).toBe('project — RPI Workbench');
+  });
+
+  it('carries out the desktop menu commands: open Settings, focus the request box', async () => {
+    const { settings, recent } = stores();
+    let command: (command: DesktopCommand) => void = () => undefined;
+    await renderWith(browserHandlers(workbench!, settings, recent), undefined, {
+      onCommand(listener) {
+        command = listener;
+        return () => undefined;
+      },
+    });
+    act(() => command('focus-composer'));
+    expect(document.activeElement).toBe(screen.getByLabelText('Request'));
+    act(() => command('stop-run'));
+    act(() => command('open-settings'));
+    expect(await screen.findByRole('dialog', { name: 'Settings' })).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('shows a settings error from the host inside the dialog', async () => {

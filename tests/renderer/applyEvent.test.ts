@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Message, Snapshot, UnsequencedEvent, WorkbenchEvent } from '../../engine/contract/index.js';
+import type { Message, Snapshot, UnsequencedEvent, WorkbenchEvent, WorkbenchEventType } from '../../engine/contract/index.js';
 import { applyEvent } from '../../renderer/src/store/applyEvent.js';
 import { applySnapshot, initialState, type WorkbenchState } from '../../renderer/src/store/state.js';
+import { midRun, restOfRun } from './runViewFixture.js';
 
 const snapshot: Snapshot = {
   folder: '/work/demo',
@@ -38,20 +39,27 @@ describe('applyEvent', () => {
     const runId = 'r1';
     const during = play(
       ready,
-      { type: 'run-started', runId, messageId: 'm1' },
+      { type: 'run-started', runId, messageId: 'm1', startedAt: 1_000 },
       { type: 'phase-started', runId, phase: 'summary' },
       { type: 'summary-delta', runId, text: 'Added ' },
       { type: 'summary-delta', runId, text: 'a parser.' },
     );
     expect(during).toMatchObject({ running: true, phase: 'summary', streamingSummary: 'Added a parser.' });
-    const after = play(during, { type: 'message-added', runId, message: message('a1', 'assistant', 'Added a parser.') }, { type: 'run-finished', runId, status: 'done' });
+    const after = play(during, { type: 'message-added', runId, message: message('a1', 'assistant', 'Added a parser.') }, { type: 'run-finished', finishedAt: 2_000, runId, status: 'done' });
     expect(after).toMatchObject({ running: false, phase: null, streamingSummary: '' });
     expect(after.messages.map((m) => m.id)).toEqual(['a1']);
   });
 
-  it('shows the error a failed run ends with', () => {
-    const after = play(ready, { type: 'run-finished', runId: 'r', status: 'failed', error: 'research: the model is unreachable' });
-    expect(after.error).toBe('research: the model is unreachable');
+  it('leaves the error a failed run ends with to the run view and the chat, not the request-error banner', () => {
+    const after = play(ready, { type: 'run-finished', finishedAt: 2_000, runId: 'r', status: 'failed', error: 'research: the model is unreachable' });
+    expect(after.error).toBeNull();
+    expect(after.run).toMatchObject({ status: 'failed', error: 'research: the model is unreachable' });
+  });
+
+  it('leaves the reason a run was cancelled to the run view', () => {
+    const after = play(ready, { type: 'run-finished', finishedAt: 2_000, runId: 'r', status: 'cancelled', phase: 'plan', error: 'The plan was rejected.' });
+    expect(after.error).toBeNull();
+    expect(after.run).toMatchObject({ status: 'cancelled', error: 'The plan was rejected.' });
   });
 
   it('replaces the plan items on plan-updated', () => {
@@ -80,4 +88,26 @@ describe('applyEvent', () => {
     const withTwo = play(ready, { type: 'conversation-reset', runId: null, messages: [message('a', 'user', '1'), message('b', 'assistant', '2')] });
     expect(withTwo.messages.map((m) => m.text)).toEqual(['1', '2']);
   });
+
+  it('applies every event type in seq order', () => {
+    const everyType: Record<WorkbenchEventType, true> = {
+      'run-started': true, 'phase-started': true, 'phase-completed': true, 'implement-progress': true, 'plan-updated': true, 'plan-ready': true,
+      'tool-started': true, 'tool-finished': true, 'approval-requested': true, 'approval-resolved': true, 'summary-delta': true,
+      'message-added': true, 'conversation-reset': true, 'usage': true, 'warning': true, 'run-finished': true,
+    };
+    const events: UnsequencedEvent[] = [...midRun, ...restOfRun, { type: 'warning', runId: null, message: 'w' }, { type: 'conversation-reset', runId: null, messages: [] }];
+    expect(new Set(events.map((event) => event.type))).toEqual(new Set(Object.keys(everyType)));
+    const states = events.reduce<WorkbenchState[]>((all, event) => [...all, play(all.at(-1)!, event)], [ready]);
+    expect(states.map((state) => state.lastSeq)).toEqual(states.map((_, index) => ready.lastSeq + index));
+    expect(states.some((state) => state.needsResync)).toBe(false);
+  });
+
+  it('leaves the run view as it was when events were missed', () => {
+    const during = play(ready, ...midRun.slice(0, 3));
+    const gap = applyEvent(during, { type: 'tool-finished', runId: 'run-1', callId: 'c1', ok: true, summary: '', durationMs: 1, seq: during.lastSeq + 2 });
+    expect(gap.needsResync).toBe(true);
+    expect(gap.run).toBe(during.run);
+    expect(applyEvent(during, { type: 'run-started', runId: 'x', messageId: 'm', startedAt: 1_000, seq: during.lastSeq })).toBe(during);
+  });
 });
+

@@ -1,15 +1,20 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useWorkbench } from '../store/StoreContext.js';
 import { ErrorBanner } from './ErrorBanner.js';
 import { SettingsDialog } from './SettingsDialog.js';
+import { DropLayer } from './start/DropLayer.js';
 import { StartScreen } from './StartScreen.js';
+import { useDesktopCommands } from './useDesktopCommands.js';
+import { useDocumentTitle } from './useDocumentTitle.js';
 import { WorkbenchView } from './WorkbenchView.js';
 
 export function App() {
   const connection = useWorkbench((state) => state.connection);
   const hasFolder = useWorkbench((state) => state.folder !== null);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const openSettings = () => setSettingsOpen(true);
+  const openSettings = useCallback(() => setSettingsOpen(true), []);
+  useDocumentTitle();
+  useDesktopCommands(openSettings);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -30,6 +35,7 @@ export function App() {
         </div>
       )}
       <ErrorBanner />
+      <DropLayer />
       {connection === 'connecting' ? (
         <p className="centered muted" role="status">
           Connecting…

@@ -1,5 +1,6 @@
 import { useWorkbench } from '../store/StoreContext.js';
 
+/** The last failed request, until dismissed. A failed run's error is shown in the chat instead. */
 export function ErrorBanner() {
   const error = useWorkbench((state) => state.error);
   const dismiss = useWorkbench((state) => state.dismissError);

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { PublicSettings, RequestPayload } from '../../../engine/contract/index.js';
+import type { PublicSettings } from '../../../engine/contract/index.js';
 import { useWorkbench } from '../store/StoreContext.js';
 import { Field } from './Field.js';
-
-type Draft = Pick<PublicSettings, 'baseUrl' | 'model' | 'toolMode'> & { contextWindow: string; apiKey: string };
+import { ApprovalFields } from './settings/ApprovalFields.js';
+import { ConnectionTest } from './settings/ConnectionTest.js';
+import { connectionTestOf, draftOf, patchOf, type SettingsDraft } from './settings/settingsDraft.js';
 
 const keyStatus: Record<PublicSettings['apiKeySource'], string> = {
   stored: 'A key is stored, encrypted. Type a new one to replace it.',
@@ -11,13 +12,13 @@ const keyStatus: Record<PublicSettings['apiKeySource'], string> = {
   none: 'No key set. Local servers (Ollama, LM Studio) usually need none.',
 };
 
-/** Model connection settings, in a modal dialog (Esc closes it). */
+/** The model connection and approval settings, in a modal dialog (Esc closes it). */
 export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const settings = useWorkbench((state) => state.settings);
   const host = useWorkbench((state) => state.host);
   const save = useWorkbench((state) => state.saveSettings);
   const dialog = useRef<HTMLDialogElement>(null);
-  const [draft, setDraft] = useState<Draft>(() => toDraft(settings));
+  const [draft, setDraft] = useState<SettingsDraft>(() => draftOf(settings));
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
@@ -25,62 +26,62 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
     dialog.current?.showModal();
   }, []);
 
-  const update = (field: keyof Draft) => (event: { target: { value: string } }) => setDraft({ ...draft, [field]: event.target.value });
+  const change = (patch: Partial<SettingsDraft>) => setDraft((current) => ({ ...current, ...patch }));
+  const text = (field: 'baseUrl' | 'model' | 'apiKey' | 'contextWindow') => (event: { target: { value: string } }) => change({ [field]: event.target.value });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSaving(true);
-    const failure = await save(toPatch(draft));
+    const failure = await save(patchOf(draft));
     setSaving(false);
     if (failure) setError(failure);
     else onClose();
   };
-  const forgetKey = async () => {
-    const failure = await save({ apiKey: null });
-    setError(failure);
-  };
+  const forgetKey = async () => setError(await save({ apiKey: null }));
 
   return (
-    <dialog ref={dialog} className="settings" aria-labelledby="settings-title" onClose={onClose}>
+    <dialog ref={dialog} className="dialog settings" aria-labelledby="settings-title" data-testid="settings-dialog" onClose={onClose}>
       <form onSubmit={(event) => void submit(event)}>
         <h2 id="settings-title">Settings</h2>
         <Field label="Base URL" hint="Any OpenAI-compatible server, e.g. http://localhost:11434/v1 for Ollama.">
-          <input type="url" required value={draft.baseUrl} onChange={update('baseUrl')} placeholder="https://api.openai.com/v1" />
+          <input type="url" required value={draft.baseUrl} onChange={text('baseUrl')} placeholder="https://api.openai.com/v1" />
         </Field>
         <Field label="Model">
-          <input required value={draft.model} onChange={update('model')} placeholder="gpt-4.1-mini" autoComplete="off" />
+          <input required value={draft.model} onChange={text('model')} placeholder="gpt-4.1-mini" autoComplete="off" />
         </Field>
         <Field label="API key" hint={host?.canStoreApiKey ? keyStatus[settings?.apiKeySource ?? 'none'] : host?.apiKeyStorageNote}>
           <input
             type="password"
             value={draft.apiKey}
-            onChange={update('apiKey')}
+            onChange={text('apiKey')}
             disabled={!host?.canStoreApiKey}
             autoComplete="off"
             placeholder={settings?.apiKeySet ? '••••••••' : ''}
           />
         </Field>
         {settings?.apiKeySource === 'stored' && (
-          <button type="button" className="button-quiet" onClick={() => void forgetKey()}>
+          <button type="button" className="button-quiet align-start" onClick={() => void forgetKey()}>
             Forget stored key
           </button>
         )}
+        <ConnectionTest payload={() => connectionTestOf(draft)} onPickModel={(model) => change({ model })} />
         <Field label="Context window (tokens)">
-          <input type="number" min={1024} step={1024} required value={draft.contextWindow} onChange={update('contextWindow')} />
+          <input type="number" min={1024} step={1024} required value={draft.contextWindow} onChange={text('contextWindow')} />
         </Field>
         <Field label="Tool calling">
-          <select value={draft.toolMode} onChange={update('toolMode')}>
+          <select value={draft.toolMode} onChange={(event) => change({ toolMode: event.target.value as SettingsDraft['toolMode'] })}>
             <option value="auto">Automatic</option>
             <option value="native">Native tool calls</option>
             <option value="text">Text protocol (models without tool calling)</option>
           </select>
         </Field>
+        <ApprovalFields draft={draft} onChange={change} />
         {error && (
           <p className="form-error" role="alert">
             {error}
           </p>
         )}
-        <div className="row row-end">
+        <div className="row row-end dialog-actions">
           <button type="button" onClick={onClose}>
             Cancel
           </button>
@@ -91,25 +92,4 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
       </form>
     </dialog>
   );
-}
-
-function toDraft(settings: PublicSettings | null): Draft {
-  return {
-    baseUrl: settings?.baseUrl ?? '',
-    model: settings?.model ?? '',
-    toolMode: settings?.toolMode ?? 'auto',
-    contextWindow: String(settings?.contextWindow ?? 128_000),
-    apiKey: '',
-  };
-}
-
-function toPatch(draft: Draft): RequestPayload<'settings:set'> {
-  const patch: RequestPayload<'settings:set'> = {
-    baseUrl: draft.baseUrl.trim(),
-    model: draft.model.trim(),
-    toolMode: draft.toolMode,
-    contextWindow: Number(draft.contextWindow),
-  };
-  if (draft.apiKey.trim()) patch.apiKey = draft.apiKey.trim();
-  return patch;
 }

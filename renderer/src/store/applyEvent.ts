@@ -1,17 +1,18 @@
 import type { WorkbenchEvent } from '../../../engine/contract/index.js';
-import type { WorkbenchState } from './state.js';
+import { reduceRun } from './runView.js';
+import { emptyRpi, type WorkbenchState } from './state.js';
 
 /**
- * The pure reducer behind the store: the next state after one engine event. Events arrive in seq
- * order; a repeat is ignored and a gap marks the state for a resync from a fresh snapshot.
+ * The pure reducer behind the store: the next state after one engine event. Events
+ * arrive in seq order; a repeat is ignored and a gap marks the state for a resync from a fresh snapshot.
  */
 export function applyEvent(state: WorkbenchState, event: WorkbenchEvent): WorkbenchState {
   if (event.seq <= state.lastSeq) return state;
   if (event.seq !== state.lastSeq + 1) return { ...state, needsResync: true };
-  const next = { ...state, lastSeq: event.seq };
+  const next = { ...state, lastSeq: event.seq, run: reduceRun(state.run, event) };
   switch (event.type) {
     case 'run-started':
-      return { ...next, running: true, phase: null, streamingSummary: '' };
+      return { ...next, running: true, resumable: false, phase: null, streamingSummary: '' };
     case 'phase-started':
       return { ...next, phase: event.phase };
     case 'plan-updated':
@@ -25,13 +26,21 @@ export function applyEvent(state: WorkbenchState, event: WorkbenchEvent): Workbe
         ...next,
         messages: [...next.messages, event.message],
         streamingSummary: event.message.role === 'assistant' ? '' : next.streamingSummary,
+        resumable: event.message.role === 'assistant' ? false : next.resumable,
       };
     case 'conversation-reset':
-      return { ...next, messages: event.messages };
+      // An undo or regenerate: the engine cleared rpi/ with the conversation.
+      return { ...next, messages: event.messages, rpi: emptyRpi, resumable: false };
     case 'warning':
       return { ...next, warnings: [...next.warnings, event.message] };
     case 'run-finished':
-      return { ...next, running: false, phase: null, error: event.error ?? next.error };
+      return {
+        ...next,
+        running: false,
+        phase: null,
+        resumable: event.status !== 'done' && next.messages.at(-1)?.role === 'user',
+        // A run's failure is shown in the chat and the run view, not as a request error.
+      };
     case 'phase-completed':
     case 'implement-progress':
     case 'tool-started':
@@ -39,6 +48,6 @@ export function applyEvent(state: WorkbenchState, event: WorkbenchEvent): Workbe
     case 'approval-requested':
     case 'approval-resolved':
     case 'usage':
-      return next; // counted for seq order; the live run view that shows them is not part of this shell yet
+      return next; // only the run view shows these
   }
 }

@@ -1,4 +1,6 @@
 import type { HostInfo, Message, Phase, PublicSettings, RpiState, Snapshot } from '../../../engine/contract/index.js';
+import { replayRun, streamedSummary } from './replayRun.js';
+import type { RunView } from './runView.js';
 
 export interface OpenFolder {
   path: string;
@@ -18,6 +20,10 @@ export interface WorkbenchState {
   phase: Phase | null;
   /** Summary text streamed so far in the current run. */
   streamingSummary: string;
+  /** The live view of the active or most recent run; null before any run and after an undo or discard. */
+  run: RunView | null;
+  /** The last request was not answered and no run is active: it can be resumed or discarded. */
+  resumable: boolean;
   /** Seq of the last event applied; a gap means events were missed and a resync is due. */
   lastSeq: number;
   needsResync: boolean;
@@ -38,23 +44,33 @@ export const initialState: WorkbenchState = {
   running: false,
   phase: null,
   streamingSummary: '',
+  run: null,
+  resumable: false,
   lastSeq: 0,
   needsResync: false,
   warnings: [],
   error: null,
 };
 
-/** Replaces everything a snapshot knows about; connection, host, settings and errors are kept. */
+/**
+ * Replaces everything a snapshot knows about; connection, host, settings and errors are kept. The run
+ * view is rebuilt by replaying the snapshot's run events.
+ */
 export function applySnapshot(state: WorkbenchState, snapshot: Snapshot | null): WorkbenchState {
-  if (snapshot === null) return { ...state, folder: null, messages: [], rpi: emptyRpi, running: false, phase: null, lastSeq: 0, needsResync: false };
+  if (snapshot === null) {
+    return { ...state, folder: null, messages: [], rpi: emptyRpi, running: false, phase: null, streamingSummary: '', run: null, resumable: false, lastSeq: 0, needsResync: false };
+  }
+  const run = replayRun(snapshot);
   return {
     ...state,
     folder: { path: snapshot.folder, name: snapshot.name, fileCount: snapshot.fileCount },
     messages: snapshot.conversation,
     rpi: snapshot.rpi,
     running: snapshot.running,
-    phase: snapshot.running ? state.phase : null,
-    streamingSummary: snapshot.running ? state.streamingSummary : '',
+    phase: snapshot.running ? (run?.phase ?? null) : null,
+    streamingSummary: snapshot.running ? streamedSummary(snapshot.runEvents ?? []) : '',
+    run,
+    resumable: snapshot.resumable ?? false,
     lastSeq: snapshot.lastSeq,
     needsResync: false,
     warnings: snapshot.warnings,

@@ -1,4 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { DesktopCommand } from '../../../engine/contract/bridge.js';
 import type { RecentFolder, RequestChannel, RequestPayload, RequestResults, Response, WorkbenchEvent } from '../../../engine/contract/index.js';
 import type { WorkbenchBridge } from '../bridge/types.js';
 import { applyEvent } from './applyEvent.js';
@@ -9,12 +10,32 @@ export interface WorkbenchActions {
   start(): Promise<() => void>;
   resync(): Promise<void>;
   send(prompt: string): Promise<boolean>;
+  cancel(): Promise<void>;
+  resume(): Promise<boolean>;
+  /** Forgets a stopped run, keeping the files as they are. */
+  discard(): Promise<void>;
+  /** Answers an approval; a refusal (an edit that does not fit, an answer too late) is returned for the card to show. */
+  approve(payload: RequestPayload<'session:approve'>): Promise<Response<'session:approve'>>;
+  /** Answers the plan review; a refusal is returned for the card to show. */
+  reviewPlan(payload: RequestPayload<'session:review-plan'>): Promise<Response<'session:review-plan'>>;
+  /** The files undo(messageId) would restore; undefined when the request failed (the error is shown). */
+  previewUndo(messageId: string): Promise<RequestResults['session:undo-preview'] | undefined>;
+  undo(messageId: string): Promise<boolean>;
+  regenerate(messageId: string): Promise<boolean>;
+  /** research.md or plan.md of the current run, null when not written yet. */
+  readRpiFile(file: 'research' | 'plan'): Promise<string | null>;
+  /** Lists the server's models with the given (unsaved) settings; errors are returned, not shown as banners. */
+  testConnection(payload: RequestPayload<'settings:test-connection'>): Promise<Response<'settings:test-connection'>>;
   openFolder(folder: string): Promise<void>;
   pickFolder(): Promise<void>;
   loadRecentFolders(): Promise<RecentFolder[]>;
   saveSettings(patch: RequestPayload<'settings:set'>): Promise<string | null>;
   dismissError(): void;
   connectionLost(): void;
+  /** The real path of a dropped file or folder; null where the host cannot tell (the browser host). */
+  folderPathOf(file: File): string | null;
+  /** Follows the desktop menu's commands (none arrive in a browser). Returns the unsubscribe. */
+  onDesktopCommand(listener: (command: DesktopCommand) => void): () => void;
 }
 
 export type WorkbenchStore = StoreApi<WorkbenchState & WorkbenchActions>;
@@ -53,6 +74,28 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
         const result = await call('session:send', { prompt });
         return result !== undefined;
       },
+      async cancel() {
+        await call('session:cancel', {});
+      },
+      async resume() {
+        return (await call('session:resume', {})) !== undefined;
+      },
+      async discard() {
+        await call('session:discard', {});
+      },
+      approve: (payload) => bridge.request['session:approve'](payload),
+      reviewPlan: (payload) => bridge.request['session:review-plan'](payload),
+      previewUndo: (messageId) => call('session:undo-preview', { messageId }),
+      async undo(messageId) {
+        return (await call('session:undo', { messageId })) !== undefined;
+      },
+      async regenerate(messageId) {
+        return (await call('session:regenerate', { messageId })) !== undefined;
+      },
+      async readRpiFile(file) {
+        return (await call('rpi:read', { file }))?.text ?? null;
+      },
+      testConnection: (payload) => bridge.request['settings:test-connection'](payload),
       async openFolder(folder) {
         const snapshot = await call('folders:open', { folder });
         if (snapshot) set((state) => applySnapshot(state, snapshot));
@@ -72,6 +115,8 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
       },
       dismissError: () => set({ error: null }),
       connectionLost: () => set({ connection: 'lost' }),
+      folderPathOf: (file) => bridge.pathForFile?.(file) || null,
+      onDesktopCommand: (listener) => bridge.onCommand?.(listener) ?? (() => undefined),
     };
   });
 }

@@ -90,7 +90,7 @@ describe('approvals of changes', () => {
     expect((await started.finished).status).toBe('done');
     expect(events.find((event) => event.type === 'approval-resolved')).toMatchObject({ decision: 'expired' });
     expect(await exists(path.join(root, 'b.txt'))).toBe(false);
-    expect(requestText(llm().chatRequests().at(-2)!)).toContain('Nobody answered the approval request');
+    expect(requestText(llm().chatRequests().at(-2)!)).toContain('Nobody answered the approval request for this write_file call within 1 second, so it expired');
   });
 
   it('asks once per call when one turn makes several, answered in any order', async () => {

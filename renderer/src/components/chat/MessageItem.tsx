@@ -1,0 +1,24 @@
+import { memo } from 'react';
+import type { Message } from '../../../../engine/contract/index.js';
+import { Markdown } from './Markdown.js';
+import { MessageActions, type RewindAction } from './MessageActions.js';
+
+interface MessageItemProps {
+  message: Message;
+  onRewind: (action: RewindAction, message: Message) => void;
+}
+
+const roleName = { user: 'You', assistant: 'Workbench' } as const;
+
+/** One message of the conversation: who wrote it, its Markdown, and its undo/regenerate actions. */
+export const MessageItem = memo(function MessageItem({ message, onRewind }: MessageItemProps) {
+  return (
+    <article className={`message message-${message.role}`} data-testid="message" data-role={message.role} data-id={message.id}>
+      <header className="message-header">
+        <span className="message-role">{roleName[message.role]}</span>
+        <MessageActions message={message} onRewind={onRewind} />
+      </header>
+      <Markdown text={message.text} />
+    </article>
+  );
+});

@@ -1,0 +1,87 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Message, RequestResults } from '../../../../engine/contract/index.js';
+import { useWorkbench } from '../../store/StoreContext.js';
+import type { RewindAction } from './MessageActions.js';
+import { requestOf } from './requestOf.js';
+
+type FileChange = RequestResults['session:undo-preview'][number];
+
+interface RewindDialogProps {
+  action: RewindAction;
+  message: Message;
+  onClose: () => void;
+}
+
+const changeLabel: Record<FileChange['change'], string> = {
+  restored: 'restored',
+  removed: 'removed (created since)',
+  recreated: 'recreated (deleted since)',
+};
+
+/** Confirms an undo or a regenerate, listing the files it will put back first. */
+export function RewindDialog({ action, message, onClose }: RewindDialogProps) {
+  const messages = useWorkbench((state) => state.messages);
+  const running = useWorkbench((state) => state.running);
+  const previewUndo = useWorkbench((state) => state.previewUndo);
+  const rewind = useWorkbench((state) => state[action]);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [changes, setChanges] = useState<FileChange[] | 'loading' | 'failed'>('loading');
+  const [working, setWorking] = useState(false);
+
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+  useEffect(() => {
+    let current = true;
+    void previewUndo(message.id).then((preview) => current && setChanges(preview ?? 'failed'));
+    return () => {
+      current = false;
+    };
+  }, [previewUndo, message.id]);
+
+  const request = requestOf(messages, message);
+  const confirm = async () => {
+    setWorking(true);
+    await rewind(message.id);
+    onClose();
+  };
+
+  return (
+    <dialog ref={dialog} className="dialog" aria-labelledby="rewind-title" data-testid="undo-confirm" onClose={onClose}>
+      <h2 id="rewind-title">{action === 'undo' ? 'Undo this request?' : 'Regenerate this request?'}</h2>
+      {request && <blockquote className="rewind-request">{request.text}</blockquote>}
+      <p>
+        {action === 'undo'
+          ? 'The request and everything after it leave the chat, and the folder goes back to how it was before it.'
+          : 'The folder goes back to how it was before the request, then the request is sent again.'}
+      </p>
+      <FileChanges changes={changes} />
+      <div className="row row-end">
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" className="button-primary" disabled={working || running || changes === 'loading' || changes === 'failed'} onClick={() => void confirm()}>
+          {action === 'undo' ? 'Undo' : 'Regenerate'}
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+function FileChanges({ changes }: { changes: FileChange[] | 'loading' | 'failed' }) {
+  if (changes === 'loading') return <p className="muted" role="status">Checking which files change…</p>;
+  if (changes === 'failed') return <p className="form-error">The files to restore could not be listed, so nothing was changed.</p>;
+  if (changes.length === 0) return <p className="muted">No files change.</p>;
+  return (
+    <>
+      <p>Files that change:</p>
+      <ul className="file-changes">
+        {changes.map((change) => (
+          <li key={change.path} data-testid="undo-file" data-change={change.change}>
+            <code>{change.kind === 'folder' ? `${change.path}/` : change.path}</code> <span className="muted">{changeLabel[change.change]}</span>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}

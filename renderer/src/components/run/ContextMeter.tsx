@@ -1,0 +1,50 @@
+import { useWorkbench } from '../../store/StoreContext.js';
+import { phaseNames } from '../../store/runStatus.js';
+import { formatCount } from './formatRun.js';
+
+/** How full the model's context was on the last call (with a bar), and the tokens the run has used in all. */
+export function ContextMeter() {
+  const lastCall = useWorkbench((state) => state.run?.lastCall ?? null);
+  const totals = useWorkbench((state) => state.run?.totals);
+  if (!totals) return null;
+  const share = lastCall ? Math.min(1, lastCall.promptTokens / lastCall.contextWindow) : 0;
+  const percent = Math.round(share * 100);
+  const level = share >= 0.9 ? 'full' : share >= 0.75 ? 'high' : 'ok';
+  const about = totals.estimated ? '≈ ' : '';
+  return (
+    <section className="run-section run-tokens-section" aria-label="Tokens">
+      {lastCall ? (
+        <div className="context-meter" data-testid="context-meter" data-level={level}>
+          <div className="context-meter-label">
+            <span>Context ({phaseNames[lastCall.phase]}, last call)</span>
+            <span>
+              {lastCall.estimated ? '≈ ' : ''}
+              {formatCount(lastCall.promptTokens)} / {formatCount(lastCall.contextWindow)} ({percent}%)
+            </span>
+          </div>
+          <div
+            className="context-meter-bar"
+            role="meter"
+            aria-label="Context used by the last call"
+            aria-valuemin={0}
+            aria-valuemax={lastCall.contextWindow}
+            aria-valuenow={lastCall.promptTokens}
+            aria-valuetext={`${percent}% of the context window`}
+          >
+            <span className="context-meter-fill" style={{ width: `${percent}%` }} />
+          </div>
+        </div>
+      ) : (
+        <p className="muted run-note" data-testid="context-meter">
+          No model call yet.
+        </p>
+      )}
+      <p className="run-tokens" data-testid="run-tokens" title={totals.estimated ? 'Some counts were estimated: the server sent no usage.' : undefined}>
+        Run total: {about}
+        {formatCount(totals.promptTokens + totals.completionTokens)} tokens ({formatCount(totals.promptTokens)} in, {formatCount(totals.completionTokens)} out) over{' '}
+        {totals.calls === 1 ? '1 call' : `${totals.calls} calls`}
+        {totals.estimated && ', estimated'}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,22 @@
+import type { ApprovalStatus } from '../../store/runView.js';
+
+const actions: Record<string, string> = {
+  write_file: 'Write a file',
+  edit_file: 'Edit a file',
+  delete_file: 'Delete a file',
+  move_file: 'Move a file',
+  run_command: 'Run a command',
+};
+
+/** What a tool call asks to do, in words: "Write a file", or the tool's name. */
+export const actionOf = (tool: string): string => actions[tool] ?? `Use ${tool}`;
+
+export const answerOf: Record<Exclude<ApprovalStatus, 'pending'>, string> = {
+  approved: 'Approved',
+  edited: 'Approved with edited arguments',
+  denied: 'Denied',
+  expired: 'Timed out: nobody answered in time, so it was not run.',
+};
+
+/** A host's refusal without the channel name it is prefixed with ("session:approve: …"). */
+export const withoutChannel = (error: string): string => error.replace(/^session:[\w-]+: /, '');

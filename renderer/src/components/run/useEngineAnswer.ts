@@ -1,0 +1,22 @@
+import { useState } from 'react';
+import { withoutChannel } from './approvalWording.js';
+
+/**
+ * Sends the user's answer to a card's question. While it is on its way the card's buttons are off; when the
+ * engine refuses it (an edit that does not fit, an answer too late), its reason is shown on the card,
+ * which stays open.
+ */
+export function useEngineAnswer() {
+  const [sending, setSending] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+
+  const send = async (answer: () => Promise<{ ok: true } | { ok: false; error: string }>): Promise<boolean> => {
+    setSending(true);
+    const response = await answer();
+    setSending(false);
+    setRefusal(response.ok ? null : withoutChannel(response.error));
+    return response.ok;
+  };
+
+  return { sending, refusal, send };
+}

@@ -1,0 +1,55 @@
+import type { PublicSettings, RequestPayload } from '../../../../engine/contract/index.js';
+
+/** The settings form as typed: numbers stay text until saved, and the key is only ever a new one. */
+export interface SettingsDraft {
+  baseUrl: string;
+  model: string;
+  apiKey: string;
+  contextWindow: string;
+  toolMode: PublicSettings['toolMode'];
+  files: PublicSettings['approvals']['files'];
+  commands: PublicSettings['approvals']['commands'];
+  reviewPlan: boolean;
+  timeoutSeconds: string;
+}
+
+export function draftOf(settings: PublicSettings | null): SettingsDraft {
+  return {
+    baseUrl: settings?.baseUrl ?? '',
+    model: settings?.model ?? '',
+    apiKey: '',
+    contextWindow: String(settings?.contextWindow ?? 128_000),
+    toolMode: settings?.toolMode ?? 'auto',
+    files: settings?.approvals.files ?? 'ask',
+    commands: settings?.approvals.commands ?? 'ask',
+    reviewPlan: settings?.approvals.reviewPlan ?? false,
+    timeoutSeconds: String(settings?.approvals.timeoutSeconds ?? 600),
+  };
+}
+
+/** The settings:set request for a draft; the host validates it and answers with what is wrong. */
+export function patchOf(draft: SettingsDraft): RequestPayload<'settings:set'> {
+  const patch: RequestPayload<'settings:set'> = {
+    baseUrl: draft.baseUrl.trim(),
+    model: draft.model.trim(),
+    toolMode: draft.toolMode,
+    contextWindow: Number(draft.contextWindow),
+    approvals: {
+      files: draft.files,
+      commands: draft.commands,
+      reviewPlan: draft.reviewPlan,
+      timeoutSeconds: Number(draft.timeoutSeconds),
+    },
+  };
+  if (draft.apiKey.trim()) patch.apiKey = draft.apiKey.trim();
+  return patch;
+}
+
+/** What "Test connection" asks with: the form's values where typed, the saved settings elsewhere. */
+export function connectionTestOf(draft: SettingsDraft): RequestPayload<'settings:test-connection'> {
+  const payload: RequestPayload<'settings:test-connection'> = {};
+  if (draft.baseUrl.trim()) payload.baseUrl = draft.baseUrl.trim();
+  if (draft.model.trim()) payload.model = draft.model.trim();
+  if (draft.apiKey.trim()) payload.apiKey = draft.apiKey.trim();
+  return payload;
+}

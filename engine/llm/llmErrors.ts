@@ -67,7 +67,24 @@ export function saysToolsUnsupported(words: string): boolean {
   return TOOLS_UNSUPPORTED_PATTERNS.some((pattern) => pattern.test(words));
 }
 
-/** The error code of the first cause that has one (ECONNREFUSED, ENOTFOUND, UND_ERR_…), if any. */
+/**
+ * Why a connection failed: the error code of the first cause that has one (ECONNREFUSED, ENOTFOUND,
+ * UND_ERR_…), else the innermost cause's own words (fetch's "bad port"), else null.
+ */
+function connectionReason(error: unknown): string | null {
+  return connectionCode(error) ?? innermostMessage(error);
+}
+
+function innermostMessage(error: unknown): string | null {
+  let message: string | null = null;
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth++) {
+    message = cause.message;
+    cause = cause.cause;
+  }
+  return message && message !== 'fetch failed' && message !== 'Connection error.' ? message : null;
+}
+
+/** The error code of the first cause that has one, if any. */
 function connectionCode(error: unknown): string | null {
   for (let cause = error, depth = 0; typeof cause === 'object' && cause !== null && depth < 5; depth++) {
     if ('code' in cause && typeof cause.code === 'string') return cause.code;
@@ -169,7 +186,7 @@ export function llmErrorFrom(error: unknown, context: ErrorContext, callerAborte
   if (callerAborted || error instanceof APIUserAbortError) return cancelledError(context);
   const url = shownUrl(context.baseUrl);
   if (error instanceof APIConnectionError) {
-    const reason = error instanceof APIConnectionTimeoutError ? 'timed out' : (connectionCode(error) ?? 'connection failed');
+    const reason = error instanceof APIConnectionTimeoutError ? 'timed out' : (connectionReason(error) ?? 'connection failed');
     return new LlmError(
       'unreachable',
       `Cannot reach the model server at ${url} (${reason}). Check the base URL and that the server is running.`,

@@ -113,7 +113,7 @@ describe('App with a folder open (browser host handlers)', () => {
     fireEvent.change(await screen.findByLabelText('Base URL'), { target: { value: 'ftp://example.com' } });
     fireEvent.change(screen.getByLabelText('Model'), { target: { value: 'm' } });
     fireEvent.submit(screen.getByRole('button', { name: 'Save' }).closest('form')!);
-    expect((await screen.findByRole('alert')).textContent).toBe('settings:set: baseUrl must be an http:// or https:// URL');
+    expect((await screen.findByRole('alert')).textContent).toBe('baseUrl must be an http:// or https:// URL');
   });
 });
 

@@ -60,7 +60,7 @@ describe('Test connection', () => {
     const result = await within(dialog).findByTestId('connection-result');
     expect(result.dataset.ok).toBe('false');
     expect(result.textContent).toBe(
-      `settings:test-connection: The model server at ${llm.baseUrl} rejected the API key (HTTP 401). Check the API key in Settings or OPENAI_API_KEY.`,
+      `The model server at ${llm.baseUrl} rejected the API key (HTTP 401). Check the API key in Settings or OPENAI_API_KEY.`,
     );
   });
 });
@@ -89,7 +89,7 @@ describe('approval settings', () => {
     const dialog = await openSettings();
     type(field(dialog, 'Approval timeout (seconds)'), '5');
     fireEvent.submit(within(dialog).getByRole('button', { name: 'Save' }).closest('form')!);
-    expect((await within(dialog).findByRole('alert')).textContent).toBe('settings:set: approvals.timeoutSeconds must be at least 10 seconds');
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('approvals.timeoutSeconds must be at least 10 seconds');
     expect(screen.getByTestId('settings-dialog')).toBeTruthy();
   });
 });

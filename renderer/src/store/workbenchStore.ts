@@ -3,6 +3,7 @@ import type { DesktopCommand } from '../../../engine/contract/bridge.js';
 import type { RecentFolder, RequestChannel, RequestPayload, RequestResults, Response, WorkbenchEvent } from '../../../engine/contract/index.js';
 import type { WorkbenchBridge } from '../bridge/types.js';
 import { applyEvent } from './applyEvent.js';
+import { withoutChannel } from './requestError.js';
 import { applySnapshot, initialState, type WorkbenchState } from './state.js';
 
 export interface WorkbenchActions {
@@ -43,9 +44,14 @@ export type WorkbenchStore = StoreApi<WorkbenchState & WorkbenchActions>;
 /** A vanilla zustand store: state changes only through applyEvent, applySnapshot and request results. */
 export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
   return createStore<WorkbenchState & WorkbenchActions>()((set, get) => {
-    const call = async <C extends RequestChannel>(channel: C, payload: RequestPayload<C>): Promise<RequestResults[C] | undefined> => {
+    /** A request's response, its error in the words a person reads (without the channel it came on). */
+    const request = async <C extends RequestChannel>(channel: C, payload: RequestPayload<C>): Promise<Response<C>> => {
       const send = bridge.request[channel] as unknown as (payload: RequestPayload<C>) => Promise<Response<C>>;
       const response = await send(payload);
+      return response.ok ? response : { ok: false, error: withoutChannel(response.error) };
+    };
+    const call = async <C extends RequestChannel>(channel: C, payload: RequestPayload<C>): Promise<RequestResults[C] | undefined> => {
+      const response = await request(channel, payload);
       if (response.ok) return response.value as RequestResults[C];
       set({ error: response.error });
       return undefined;
@@ -53,7 +59,8 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
 
     const onEvent = (event: WorkbenchEvent) => {
       set((state) => applyEvent(state, event));
-      if (get().needsResync) void get().resync();
+      // A gap means missed events; a finished run or an undo also changed the folder, whose file count the snapshot has.
+      if (get().needsResync || event.type === 'run-finished' || event.type === 'conversation-reset') void get().resync();
     };
 
     return {
@@ -83,8 +90,8 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
       async discard() {
         await call('session:discard', {});
       },
-      approve: (payload) => bridge.request['session:approve'](payload),
-      reviewPlan: (payload) => bridge.request['session:review-plan'](payload),
+      approve: (payload) => request('session:approve', payload),
+      reviewPlan: (payload) => request('session:review-plan', payload),
       previewUndo: (messageId) => call('session:undo-preview', { messageId }),
       async undo(messageId) {
         return (await call('session:undo', { messageId })) !== undefined;
@@ -95,7 +102,7 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
       async readRpiFile(file) {
         return (await call('rpi:read', { file }))?.text ?? null;
       },
-      testConnection: (payload) => bridge.request['settings:test-connection'](payload),
+      testConnection: (payload) => request('settings:test-connection', payload),
       async openFolder(folder) {
         const snapshot = await call('folders:open', { folder });
         if (snapshot) set((state) => applySnapshot(state, snapshot));
@@ -108,7 +115,7 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
         return (await call('folders:recent', {})) ?? [];
       },
       async saveSettings(patch) {
-        const response = await bridge.request['settings:set'](patch);
+        const response = await request('settings:set', patch);
         if (!response.ok) return response.error;
         set({ settings: response.value });
         return null;

@@ -18,5 +18,3 @@ export const answerOf: Record<Exclude<ApprovalStatus, 'pending'>, string> = {
   expired: 'Timed out: nobody answered in time, so it was not run.',
 };
 
-/** A host's refusal without the channel name it is prefixed with ("session:approve: …"). */
-export const withoutChannel = (error: string): string => error.replace(/^session:[\w-]+: /, '');

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { withoutChannel } from './approvalWording.js';
 
 /**
  * Sends the user's answer to a card's question. While it is on its way the card's buttons are off; when the
@@ -14,7 +13,7 @@ export function useEngineAnswer() {
     setSending(true);
     const response = await answer();
     setSending(false);
-    setRefusal(response.ok ? null : withoutChannel(response.error));
+    setRefusal(response.ok ? null : response.error);
     return response.ok;
   };
 

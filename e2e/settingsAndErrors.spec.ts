@@ -1,6 +1,6 @@
-import { createServer } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { openBench, say, sendRequest, type Bench } from './support/workbenchPage.js';
+import { closedPort as closedPortNumber } from '../tests/support/closedPort.js';
 
 let bench: Bench;
 
@@ -20,7 +20,7 @@ test('Test connection lists the server models with the unsaved settings, or show
   await page.screenshot({ path: 'e2e/screenshots/settings-1-test-connection.png' });
 
   const closedPort = new URL(bench.model.llm.baseUrl);
-  closedPort.port = String(await portNobodyListensOn());
+  closedPort.port = String(await closedPortNumber());
   await dialog.getByLabel('Base URL').fill(closedPort.toString());
   await dialog.getByTestId('test-connection').click();
   await expect(result).toHaveAttribute('data-ok', 'false');
@@ -46,13 +46,3 @@ test('a run that fails on the model server says why in the chat, and Retry goes 
   await expect(failure).toHaveCount(0);
 });
 
-/** A port that was just free: listened on, then closed. */
-function portNobodyListensOn(): Promise<number> {
-  const server = createServer();
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    }),
-  );
-}

@@ -1,20 +1,11 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useCli, writeSettingsFile } from '../support/cliProcess.js';
 import { useFakeLlm, useFakeLlmStarter } from '../support/fakeLlm/useFakeLlm.js';
 import { useTempFolders } from '../support/tempFolder.js';
-
-/** A port nothing listens on: taken from the OS, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { closedPort } from '../support/closedPort.js';
 
 describe('exit 2: usage and configuration errors, one clear line each', () => {
   const tempFolder = useTempFolders('rpi-cli-exit-');

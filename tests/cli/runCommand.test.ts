@@ -6,6 +6,7 @@ import { parseJsonEvents, useCli, writeSettingsFile } from '../support/cliProces
 import { useFakeLlm } from '../support/fakeLlm/useFakeLlm.js';
 import { call, eventTrail, phaseOfRequest, planText, requestText, say } from '../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../support/tempFolder.js';
+import { closedPortUrl } from '../support/closedPort.js';
 
 describe('rpi-workbench run', () => {
   const tempFolder = useTempFolders('rpi-cli-run-');
@@ -141,7 +142,7 @@ describe('where run settings come from', () => {
   it('takes flags over the environment over the config file', async () => {
     const root = await tempFolder();
     await writeSettingsFile(cli.configDir(), { baseUrl: llm().baseUrl, model: 'config-model' });
-    const closedPort = 'http://127.0.0.1:9/v1';
+    const closedPort = await closedPortUrl();
 
     nothingToDo();
     const fromConfig = await cli.run(['run', root, 'Look', '--api-key', 'sk-flag-key']);
@@ -162,7 +163,7 @@ describe('where run settings come from', () => {
 
     const envBaseUrl = await cli.run(['run', root, 'Look'], { env: { OPENAI_BASE_URL: closedPort, OPENAI_API_KEY: 'sk-flag-key' } });
     expect(envBaseUrl.code).toBe(2);
-    expect(envBaseUrl.stderr).toContain('Cannot reach the model server at http://127.0.0.1:9/v1');
+    expect(envBaseUrl.stderr).toContain(`Cannot reach the model server at ${closedPort} (ECONNREFUSED)`);
     for (const run of [fromConfig, fromEnv, fromFlags, envBaseUrl]) expect(run.stdout + run.stderr).not.toContain('sk-');
   });
 });

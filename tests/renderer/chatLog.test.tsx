@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { browserHandlers } from '../../cli/serve/browserHandlers.js';
 import { createDispatch, type Message } from '../../engine/contract/index.js';
 import { RecentFolders, SettingsStore, noKeyStorage } from '../../engine/settings/index.js';
@@ -11,16 +11,11 @@ import { StoreProvider } from '../../renderer/src/store/StoreContext.js';
 import { createWorkbenchStore } from '../../renderer/src/store/workbenchStore.js';
 import { dispatchBridge } from '../support/dispatchBridge.js';
 import { useOpenedWorkbenches } from '../support/openedWorkbenches.js';
-import { fakeChatLayout } from '../support/servedApp.js';
+import { useFakeChatLayout } from '../support/servedApp.js';
 import { useTempFolders } from '../support/tempFolder.js';
 
-let restoreLayout: () => void;
-beforeEach(() => {
-  restoreLayout = fakeChatLayout();
-});
+useFakeChatLayout();
 afterEach(() => {
-  cleanup();
-  restoreLayout();
   vi.restoreAllMocks();
 });
 

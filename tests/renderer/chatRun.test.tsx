@@ -1,20 +1,13 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { FakeLlm } from '../support/fakeLlm/index.js';
 import { useFakeLlm } from '../support/fakeLlm/useFakeLlm.js';
 import { autoApprovals, call, planText, say } from '../support/rpiScript.js';
-import { fakeChatLayout, serveApp } from '../support/servedApp.js';
+import { serveApp, useFakeChatLayout } from '../support/servedApp.js';
 import { useTempFolders } from '../support/tempFolder.js';
 
-let restoreLayout: () => void;
-beforeEach(() => {
-  restoreLayout = fakeChatLayout();
-});
-afterEach(() => {
-  cleanup();
-  restoreLayout();
-});
+useFakeChatLayout();
 
 const tempFolder = useTempFolders('rpi-chat-run-');
 const llm = useFakeLlm();

@@ -3,8 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Window as HappyDomWindow } from 'happy-dom';
-import { act, render } from '@testing-library/react';
-import { onTestFinished } from 'vitest';
+import { act, cleanup, render } from '@testing-library/react';
+import { afterEach, beforeEach, onTestFinished } from 'vitest';
 import { App } from '../../renderer/src/components/App.js';
 import { connectSocketBridge } from '../../renderer/src/bridge/socketBridge.js';
 import { StoreProvider } from '../../renderer/src/store/StoreContext.js';
@@ -48,11 +48,23 @@ console.log('Open: ' + host.url);`;
   return store;
 }
 
+/** For the calling suite: the chat laid out as fakeChatLayout says in every test, and the page unmounted after it. */
+export function useFakeChatLayout(): void {
+  let restoreLayout: () => void = () => undefined;
+  beforeEach(() => {
+    restoreLayout = fakeChatLayout();
+  });
+  afterEach(() => {
+    cleanup();
+    restoreLayout();
+  });
+}
+
 /**
  * happy-dom lays nothing out: gives the chat a 600px view and each message row 80px, as a browser
  * would, so the virtual list draws rows. Returns the undo.
  */
-export function fakeChatLayout(): () => void {
+function fakeChatLayout(): () => void {
   const sizes: Record<string, (element: HTMLElement) => number> = {
     clientHeight: (element) => (element.classList.contains('chat') ? 600 : 0),
     offsetHeight: (element) => (element.classList.contains('message-row') ? 80 : 0),

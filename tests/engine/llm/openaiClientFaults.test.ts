@@ -1,23 +1,14 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { createLlmClient } from '../../../engine/llm/openaiClient.js';
 import { useFakeLlm, useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
 import { clientFor, complete, failureOf, userMessages } from './llmClientHarness.js';
+import { closedPortUrl } from '../../support/closedPort.js';
 
 const answer = 'The server starts in src/app.ts, which reads the port from the environment and listens on it.';
 
 /** Open TCP sockets of this process: the client's and, since the fake runs in it too, the fake's. */
 function openSockets(): number {
   return process.getActiveResourcesInfo().filter((resource) => resource === 'TCPSocketWrap').length;
-}
-
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/v1`;
 }
 
 describe('LLM client: HTTP errors', () => {

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,14 +5,7 @@ import { useFakeLlm, useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, phaseOfRequest, planText, recordEvents, requestText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { closedPort } from '../../support/closedPort.js';
 
 describe('a run through every fault of the model server', () => {
   const tempFolder = useTempFolders('rpi-faults-');

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { exitCodes } from './commands/cliError.js';
-import { exitWith, failWith } from './commands/exit.js';
+import { exitWith, failWith, quietOnClosedPipes } from './commands/exit.js';
 import { addHistoryCommand } from './commands/historyCommand.js';
 import { addRunCommands } from './commands/runCommands.js';
 import { addServeCommand } from './commands/serveCommand.js';
@@ -39,6 +39,7 @@ addHistoryCommand(program);
 addUndoCommand(program);
 addServeCommand(program);
 
+quietOnClosedPipes();
 program.parseAsync(process.argv).catch((error: unknown) => {
   // Commander has already printed its message (and the command's help, with its valid options).
   if (error instanceof CommanderError) return exitWith(error.exitCode === 0 ? exitCodes.done : exitCodes.usage);

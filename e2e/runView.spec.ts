@@ -70,6 +70,7 @@ test('a full run, watched phase by phase: stepper, activity, a failed step, the 
   expect(await stepperStates(page)).toEqual(['research:done', 'plan:done', 'implement:done', 'summary:done']);
   await expect(page.getByTestId('run-tokens')).toContainText('tokens');
   await expect(page.getByTestId('context-meter')).toContainText('32,000');
+  await expect(page.getByTestId('file-count')).toHaveText('3 files'); // README.md, data/bank.csv and the new hello.txt
   await page.getByTestId('activity-feed').getByText('write_file').first().click();
   await page.screenshot({ path: 'e2e/screenshots/run-4-finished.png', fullPage: true });
   expect(await readFile(path.join(bench.folder, 'hello.txt'), 'utf8')).toBe('Hello!\n');

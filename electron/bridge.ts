@@ -1,14 +1,12 @@
 import type { IpcRenderer, IpcRendererEvent, WebUtils } from 'electron';
-import { commandChannel, requestsOver, type DesktopCommand, type WorkbenchBridge } from '../engine/contract/bridge.js';
-import { eventChannel } from '../engine/contract/channels.js';
+import { requestsOver, type WorkbenchBridge } from '../engine/contract/bridge.js';
+import { commandChannel, eventChannel, isDesktopCommand } from '../engine/contract/channels.js';
 import type { WorkbenchEvent } from '../engine/contract/events.js';
 
 export interface BridgeDeps {
   ipc: Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener'>;
   webUtils: Pick<WebUtils, 'getPathForFile'>;
 }
-
-const desktopCommands: Record<DesktopCommand, true> = { 'open-settings': true, 'stop-run': true, 'focus-composer': true };
 
 /**
  * Builds the bridge from the contract's channel list: one function per request channel, event and menu
@@ -40,8 +38,4 @@ export function createBridge({ ipc, webUtils }: BridgeDeps): WorkbenchBridge {
       }
     },
   };
-}
-
-function isDesktopCommand(value: unknown): value is DesktopCommand {
-  return typeof value === 'string' && Object.hasOwn(desktopCommands, value);
 }

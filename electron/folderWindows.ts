@@ -1,5 +1,5 @@
 import { BrowserWindow, dialog, type OpenDialogOptions, type WebContents } from 'electron';
-import { commandChannel, type DesktopCommand } from '../engine/contract/bridge.js';
+import { commandChannel, type DesktopCommand } from '../engine/contract/channels.js';
 import { createDispatch, type Dispatch } from '../engine/contract/index.js';
 import { openWorkbench } from '../engine/index.js';
 import type { AllowedCommands, KeyCipher, RecentFolders, SettingsStore } from '../engine/settings/index.js';
@@ -100,7 +100,7 @@ export class FolderWindows {
 
   /** A menu command for the page of the focused window (or the most recent one, brought to the front). */
   sendCommand(command: DesktopCommand): void {
-    const entry = this.focused() ?? [...this.entries.values()].at(-1);
+    const entry = this.frontmost();
     if (!entry || entry.window.webContents.isDestroyed()) return;
     entry.session.focus();
     entry.window.webContents.send(commandChannel, command);
@@ -109,7 +109,7 @@ export class FolderWindows {
   /** Brings a window to the front, opening one if there is none (a second launch of the app). */
   async focusOrOpen(folder?: string): Promise<void> {
     if (folder) return this.openWindow(folder);
-    const entry = this.focused() ?? [...this.entries.values()].at(-1);
+    const entry = this.frontmost();
     if (entry) entry.session.focus();
     else await this.openWindow();
   }
@@ -122,6 +122,11 @@ export class FolderWindows {
   private focused(): Entry | undefined {
     const window = BrowserWindow.getFocusedWindow();
     return window ? this.entries.get(window.webContents.id) : undefined;
+  }
+
+  /** The focused window, else the most recently opened one. */
+  private frontmost(): Entry | undefined {
+    return this.focused() ?? [...this.entries.values()].at(-1);
   }
 
   private entryOf(session: WindowSession): Entry | undefined {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { app, BrowserWindow, session, shell } from 'electron';
-import type { DesktopCommand } from '../engine/contract/bridge.js';
+import type { DesktopCommand } from '../engine/contract/channels.js';
 import { AllowedCommands, configDir, RecentFolders, SettingsStore } from '../engine/settings/index.js';
 import { registerAppScheme, serveRenderer } from './appProtocol.js';
 import { denyAllPermissions, guardWebContents } from './contentGuards.js';

@@ -1,5 +1,5 @@
 import { Menu, type MenuItemConstructorOptions } from 'electron';
-import type { DesktopCommand } from '../engine/contract/bridge.js';
+import type { DesktopCommand } from '../engine/contract/channels.js';
 import type { RecentFolder } from '../engine/contract/index.js';
 
 export interface MenuActions {

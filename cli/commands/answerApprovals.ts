@@ -3,7 +3,8 @@ import type { Workbench } from '../../engine/index.js';
 import { askApproval } from '../terminal/askApproval.js';
 import { askPlanReview } from '../terminal/askPlanReview.js';
 import type { Prompter } from '../terminal/prompter.js';
-import { shortArgs } from '../terminal/toolLines.js';
+import { describeCall } from '../terminal/toolLines.js';
+import { messageOf } from './cliError.js';
 
 /**
  * Who answers the run's approval requests and its plan review:
@@ -29,7 +30,7 @@ export function answerApprovals({ workbench, answerer, note, resumeCommand }: An
   let queue = Promise.resolve();
   // Questions go one at a time; answers go after the event that asked has reached every listener.
   const later = (task: () => Promise<void> | void) => {
-    queue = queue.then(task).catch((error: unknown) => note(`rpi-workbench: ${error instanceof Error ? error.message : String(error)}`));
+    queue = queue.then(task).catch((error: unknown) => note(`rpi-workbench: ${messageOf(error)}`));
   };
   const withdrawable = (key: string) => {
     const controller = new AbortController();
@@ -66,9 +67,8 @@ export function answerApprovals({ workbench, answerer, note, resumeCommand }: An
 }
 
 export function deniedNote(request: ApprovalRequestView): string {
-  const what = [request.tool, shortArgs(request.args)].filter(Boolean).join(' ');
   return (
-    `denied ${what}: ${request.reason}, and nobody can answer here (not a terminal). ` +
+    `denied ${describeCall(request.tool, request.args)}: ${request.reason}, and nobody can answer here (not a terminal). ` +
     'To allow such requests, pass --yes, or set the approval policies in Settings (files: auto; commands: allow-list or auto).'
   );
 }

@@ -7,6 +7,7 @@ export async function exitWith(code: number): Promise<never> {
 }
 
 function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  // A stream already closed (see quietOnClosedPipes) calls back at once, with an error that changes nothing here.
   return new Promise((resolve) => stream.write('', () => resolve()));
 }
 
@@ -14,6 +15,19 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
 export function failWith(error: unknown): Promise<never> {
   process.stderr.write(`rpi-workbench: ${messageOf(error)}\n`);
   return exitWith(exitCodeOf(error));
+}
+
+/**
+ * A reader that stops early (`rpi-workbench history . | head -1`) closes the pipe: the rest of the output
+ * is dropped quietly and the command ends as it would have (its lock released, its exit code), instead of
+ * crashing on EPIPE. Any other error on stdout or stderr fails the command.
+ */
+export function quietOnClosedPipes(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') void failWith(error);
+    });
+  }
 }
 
 /** Wraps a command's action so that the exit code it resolves with ends the process. */

@@ -6,7 +6,7 @@ import type { ResolvedSettings } from './resolveSettings.js';
 export interface PreflightOptions {
   settings: ResolvedSettings;
   warn: (message: string) => void;
-  signal?: AbortSignal;
+  signal: AbortSignal;
 }
 
 /**
@@ -17,7 +17,7 @@ export interface PreflightOptions {
 export async function preflight({ settings, warn, signal }: PreflightOptions): Promise<void> {
   const { baseUrl, apiKey, model } = settings.llm;
   try {
-    const listing = await listModels({ baseUrl, apiKey, model, ...(signal ? { signal } : {}) });
+    const listing = await listModels({ baseUrl, apiKey, model, signal });
     if (listing.modelFound === false) {
       warn(`The model server at ${shownUrl(baseUrl)} does not list a model named "${model}"; trying it anyway.`);
     }

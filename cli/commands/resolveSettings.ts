@@ -2,10 +2,10 @@ import type { ApprovalSettings } from '../../engine/contract/index.js';
 import type { LlmSettings } from '../../engine/index.js';
 import { SettingsStore, noKeyStorage } from '../../engine/settings/index.js';
 import { CliError } from './cliError.js';
-import type { RunFlags } from './runFlags.js';
+import { isHttpUrl, type RunFlags } from './runFlags.js';
 
 /** Why the CLI cannot use a key the desktop app stored: it is encrypted with the OS keychain through Electron. */
-export const storedKeyNote =
+const storedKeyNote =
   'The API key stored by the desktop app is encrypted with its OS keychain access, which the command line does not have: set OPENAI_API_KEY or pass --api-key.';
 
 export interface ResolvedSettings {
@@ -59,7 +59,7 @@ async function resolveKey(store: SettingsStore, given: string | undefined): Prom
 
 function checkedUrl(value: string | undefined, name: string): string | undefined {
   if (value === undefined) return undefined;
-  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+  if (!isHttpUrl(value)) {
     throw new CliError(`${name} is not an http:// or https:// URL: fix it, or pass --base-url.`);
   }
   return value;

@@ -12,14 +12,13 @@ export interface RunFlags {
   reviewPlan?: boolean;
 }
 
+export function isHttpUrl(value: string): boolean {
+  return URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
+}
+
 export function parseBaseUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidArgumentError('must be a URL, e.g. http://localhost:11434/v1.');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('must be an http:// or https:// URL.');
+  if (!URL.canParse(value)) throw new InvalidArgumentError('must be a URL, e.g. http://localhost:11434/v1.');
+  if (!isHttpUrl(value)) throw new InvalidArgumentError('must be an http:// or https:// URL.');
   return value;
 }
 

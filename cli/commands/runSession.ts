@@ -35,11 +35,13 @@ export async function runSession({ folder, flags, start }: RunSessionOptions): P
   }
   const startedAt = Date.now();
   const live = new LiveLine(process.stderr, !flags.json && Boolean(process.stderr.isTTY));
-  const settings = await resolveSettings({ flags, env: process.env, configDir: configDir() });
+  const userConfig = configDir();
+  const settings = await resolveSettings({ flags, env: process.env, configDir: userConfig });
+  requireModel(settings);
   const workbench = await openWorkbench(folder, {
     llmSettings: async () => settings.llm,
     approvals: async () => settings.approvals,
-    allowedCommands: new AllowedCommands(configDir()),
+    allowedCommands: new AllowedCommands(userConfig),
     env: process.env,
   });
   const resume = resumeCommand(workbench.folder);
@@ -54,7 +56,6 @@ export async function runSession({ folder, flags, start }: RunSessionOptions): P
     },
   });
   try {
-    requireModel(settings);
     await preflight({ settings, warn: (message) => live.log(`rpi-workbench: warning: ${message}`), signal: interrupts.signal });
     if (interrupts.signal.aborted) {
       live.log('Cancelled before the run started.');

@@ -3,8 +3,9 @@ import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { configDir } from '../../engine/settings/index.js';
 import { startBrowserHost } from '../serve/browserHost.js';
-import { CliError } from './cliError.js';
-import { failWith } from './exit.js';
+import { CliError, exitCodes, messageOf } from './cliError.js';
+import { exitWith, failWith } from './exit.js';
+import { watchInterrupts } from './interrupts.js';
 
 // esbuild bundles the CLI to dist/cli/main.cjs; the renderer is built next to it in dist/renderer.
 const rendererDir = path.join(__dirname, '..', 'renderer');
@@ -15,22 +16,18 @@ function parsePort(value: string): number {
   return port;
 }
 
-/** Serves until SIGINT or SIGTERM, then closes the host (and the folder's lock) and exits 0; a second signal exits at once. */
+/** Serves until Ctrl-C or SIGTERM, then closes the host (and the folder's lock) and exits 0; a second one exits at once (130). */
 async function serve(folder: string, options: { port?: number }): Promise<void> {
   if (!existsSync(path.join(rendererDir, 'index.html'))) {
     return failWith(new CliError(`The renderer is not built (${rendererDir} is missing): run \`npm run build\` first.`));
   }
   const host = await startBrowserHost({ folder, port: options.port ?? 0, rendererDir, configDir: configDir() }).catch((error: unknown) =>
-    failWith(new CliError(error instanceof Error ? error.message : String(error))),
+    failWith(new CliError(messageOf(error))),
   );
-  let stopping = false;
-  const stop = () => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    void host.close().then(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  watchInterrupts({
+    first: () => void host.close().then(() => exitWith(exitCodes.done), failWith),
+    again: () => process.exit(exitCodes.interrupted),
+  });
   process.stdout.write(`RPI Workbench is serving ${host.folder}\nOpen: ${host.url}\nPress Ctrl-C to stop.\n`);
 }
 

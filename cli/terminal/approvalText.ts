@@ -1,11 +1,10 @@
 import type { ApprovalRequestView } from '../../engine/contract/index.js';
-import { shortArgs } from './toolLines.js';
+import { describeCall } from './toolLines.js';
 import { formatElapsed } from './units.js';
 
 /** The request in one line: what would run, and why it needs the user. */
 export function approvalHeadline(request: ApprovalRequestView, now: number): string {
-  const what = [request.tool, shortArgs(request.args)].filter(Boolean).join(' ');
-  return `? Approve ${what}? ${capitalised(request.reason)} (expires in ${formatElapsed(Math.ceil((request.expiresAt - now) / 1000) * 1000)}).`;
+  return `? Approve ${describeCall(request.tool, request.args)}? ${capitalised(request.reason)} (expires in ${formatElapsed(Math.ceil((request.expiresAt - now) / 1000) * 1000)}).`;
 }
 
 /** The choices, "always allow" only where the request offers it. */

@@ -1,5 +1,6 @@
 import type { ApprovalRequestView } from '../../engine/contract/index.js';
 import type { Workbench } from '../../engine/index.js';
+import { messageOf } from '../commands/cliError.js';
 import { parseApprovalAnswer } from './answerParser.js';
 import { approvalDetails, approvalHeadline, approvalMenu } from './approvalText.js';
 import type { Prompter } from './prompter.js';
@@ -26,7 +27,8 @@ export async function askApproval({ request, workbench, prompter, signal, now = 
     if (signal.aborted) return;
     if (input === null) {
       prompter.print('  No answer (end of input): denied.');
-      return settle(() => workbench.approve(request.requestId, { decision: 'deny' }));
+      await tryAnswer(() => workbench.approve(request.requestId, { decision: 'deny' }));
+      return;
     }
     const parsed = parseApprovalAnswer(input, request);
     if (!parsed.ok) {
@@ -38,9 +40,11 @@ export async function askApproval({ request, workbench, prompter, signal, now = 
         prompter.print(approvalDetails(request));
         continue;
       case 'deny':
-        return settle(() => workbench.approve(request.requestId, { decision: 'deny' }));
-      case 'approve':
-        return settle(() => workbench.approve(request.requestId, { decision: 'approve' }));
+      case 'approve': {
+        const decision = parsed.choice;
+        await tryAnswer(() => workbench.approve(request.requestId, { decision }));
+        return;
+      }
       case 'always':
         if (await tryAnswer(() => workbench.approve(request.requestId, { decision: 'approve', alwaysAllow: true }))) return;
         continue;
@@ -56,7 +60,7 @@ export async function askApproval({ request, workbench, prompter, signal, now = 
     }
   }
 
-  /** An answer the engine may refuse (an invalid edit, "always allow" for a complex command): say why and go on asking. */
+  /** Gives the engine the answer; false (its reason printed) when it refuses it: an invalid edit, "always allow" for a complex command. */
   async function tryAnswer(answer: () => Promise<string>): Promise<boolean> {
     try {
       const decision = await answer();
@@ -64,16 +68,8 @@ export async function askApproval({ request, workbench, prompter, signal, now = 
       return true;
     } catch (error) {
       if (signal.aborted) return true;
-      prompter.print(`  ${error instanceof Error ? error.message : String(error)}`);
+      prompter.print(`  ${messageOf(error)}`);
       return false;
-    }
-  }
-
-  async function settle(answer: () => Promise<string>): Promise<void> {
-    try {
-      await answer();
-    } catch (error) {
-      if (!signal.aborted) prompter.print(`  ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 }
@@ -84,14 +80,14 @@ async function editArguments(prompter: Prompter, draft: string): Promise<{ text:
   try {
     text = await prompter.edit(draft, 'arguments.json');
   } catch (error) {
-    prompter.print(`  ${error instanceof Error ? error.message : String(error)}`);
+    prompter.print(`  ${messageOf(error)}`);
     return { text: null, args: null };
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    prompter.print(`  The edited arguments are not valid JSON (${error instanceof Error ? error.message : String(error)}); nothing was approved.`);
+    prompter.print(`  The edited arguments are not valid JSON (${messageOf(error)}); nothing was approved.`);
     return { text, args: null };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {

@@ -1,6 +1,7 @@
 import type { PlanReviewView } from '../../engine/contract/index.js';
 import type { Workbench } from '../../engine/index.js';
 import type { PlanDecision } from '../../engine/approvals/planGate.js';
+import { messageOf } from '../commands/cliError.js';
 import { parsePlanAnswer } from './answerParser.js';
 import { planForReview, planMenu } from './planReviewText.js';
 import type { Prompter } from './prompter.js';
@@ -59,8 +60,4 @@ export async function askPlanReview({ view, workbench, prompter, signal }: AskPl
       return false;
     }
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -13,6 +13,11 @@ export function shortArgs(args: Record<string, unknown>): string {
   return json === '{}' ? '' : oneLine(json, argWidth);
 }
 
+/** A tool call in a few words: `write_file notes.txt`, `run_command npm test`, `get_file_map`. */
+export function describeCall(tool: string, args: Record<string, unknown>): string {
+  return [tool, shortArgs(args)].filter(Boolean).join(' ');
+}
+
 export interface FinishedTool {
   tool: string;
   args: Record<string, unknown>;
@@ -24,7 +29,6 @@ export interface FinishedTool {
 
 /** One line of tool activity: `  ✓ write_file notes.txt (12 ms)`, or `  ✗ run_command npm test (1.2 s): exit code 1`. */
 export function formatToolLine({ tool, args, ok, durationMs, summary }: FinishedTool): string {
-  const what = [tool, shortArgs(args)].filter(Boolean).join(' ');
-  const line = `  ${ok ? '✓' : '✗'} ${what} (${formatDuration(durationMs)})`;
+  const line = `  ${ok ? '✓' : '✗'} ${describeCall(tool, args)} (${formatDuration(durationMs)})`;
   return ok ? line : `${line}: ${oneLine(summary, 100)}`;
 }

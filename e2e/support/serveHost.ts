@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { ApprovalSettings, ToolMode } from '../../engine/contract/index.js';
 
 export interface ServedFolder {
   url: string;
@@ -16,8 +17,8 @@ export interface ServedSettings {
   baseUrl: string;
   model: string;
   contextWindow?: number;
-  toolMode?: 'native' | 'text' | 'auto';
-  approvals?: { files?: 'ask' | 'auto'; commands?: 'ask' | 'allow-list' | 'auto'; timeoutSeconds?: number; reviewPlan?: boolean };
+  toolMode?: ToolMode;
+  approvals?: Partial<ApprovalSettings>;
 }
 
 /** Starts the built `rpi-workbench serve` on `folder` with its own temp config dir; resolves with the printed URL. */

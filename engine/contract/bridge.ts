@@ -1,4 +1,6 @@
-import { requestChannels, type RequestChannel } from './channels.js';
+import { requestChannels, type DesktopCommand, type RequestChannel } from './channels.js';
+
+export type { DesktopCommand };
 import type { WorkbenchEvent } from './events.js';
 import type { RequestPayload, Response, Result } from './requests.js';
 
@@ -15,12 +17,6 @@ export interface WorkbenchBridge {
   /** Desktop only: the real path of a file or folder dropped on the page (Electron's webUtils.getPathForFile). */
   pathForFile?(file: File): string | null;
 }
-
-/** What a native menu item asks the page to do. */
-export type DesktopCommand = 'open-settings' | 'stop-run' | 'focus-composer';
-
-/** The channel on which the desktop host sends menu commands to a page. */
-export const commandChannel = 'workbench:command';
 
 /** Builds the per-channel request functions over one transport call; no other channel can be named. */
 export function requestsOver(invoke: (channel: RequestChannel, payload: unknown) => Promise<Result<unknown>>): WorkbenchBridge['request'] {

@@ -31,6 +31,18 @@ export const socketPath = '/ws';
 /** The one channel on which the host pushes events to a page. */
 export const eventChannel = 'workbench:event';
 
+/** What a native menu item asks the page to do (desktop only). */
+export const desktopCommands = ['open-settings', 'stop-run', 'focus-composer'] as const;
+
+export type DesktopCommand = (typeof desktopCommands)[number];
+
+/** The channel on which the desktop host sends menu commands to a page. */
+export const commandChannel = 'workbench:command';
+
 export function isRequestChannel(value: unknown): value is RequestChannel {
   return typeof value === 'string' && (requestChannels as readonly string[]).includes(value);
+}
+
+export function isDesktopCommand(value: unknown): value is DesktopCommand {
+  return typeof value === 'string' && (desktopCommands as readonly string[]).includes(value);
 }

@@ -38,6 +38,10 @@ export const rpiStateSchema = z.object({
 });
 export type RpiState = z.infer<typeof rpiStateSchema>;
 
+/** The files of rpi/ a page can read: research.md and plan.md. */
+export const rpiFileSchema = z.enum(['research', 'plan'], { error: 'must be "research" or "plan"' });
+export type RpiFile = z.infer<typeof rpiFileSchema>;
+
 /** An action waiting for the user's approval, as `approval-requested` announces it. */
 export const approvalRequestSchema = z.object({
   requestId: z.string(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { RequestChannel } from './channels.js';
 import type { HostInfo, PublicSettings, RecentFolder } from './model.js';
 import type { Snapshot } from './snapshot.js';
-import { approvalSettingsSchema, toolModeSchema } from './model.js';
+import { approvalSettingsSchema, rpiFileSchema, toolModeSchema } from './model.js';
 
 const nonEmpty = (what = 'must be a non-empty string') =>
   z.string({ error: what }).trim().min(1, { error: what });
@@ -50,7 +50,7 @@ export const requestSchemas = {
     { error: 'decision must be "approve", "edit" (with the plan) or "reject"' },
   ),
   'session:discard': empty,
-  'rpi:read': z.strictObject({ file: z.enum(['research', 'plan'], { error: 'must be "research" or "plan"' }) }),
+  'rpi:read': z.strictObject({ file: rpiFileSchema }),
   'settings:get': empty,
   'settings:test-connection': z.strictObject({
     /** Values from the settings form, not yet saved; each falls back to the saved setting. */

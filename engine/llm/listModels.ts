@@ -1,6 +1,6 @@
-import { OpenAI } from 'openai';
 import { llmErrorFrom, shownUrl } from './llmErrors.js';
 import { LlmError } from './llmTypes.js';
+import { openAiSdk } from './openaiSdk.js';
 
 export interface ListModelsOptions {
   baseUrl: string;
@@ -28,15 +28,7 @@ export interface ModelListing {
 export async function listModels(options: ListModelsOptions): Promise<ModelListing> {
   const { baseUrl, apiKey } = options;
   const model = options.model?.trim() ?? '';
-  const sdk = new OpenAI({
-    baseURL: baseUrl,
-    apiKey: apiKey ?? 'no-key',
-    organization: null,
-    project: null,
-    maxRetries: 0,
-    timeout: options.timeoutMs ?? 15_000,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  const sdk = openAiSdk({ baseUrl, apiKey, maxRetries: 0, timeoutMs: options.timeoutMs ?? 15_000, ...(options.fetch ? { fetch: options.fetch } : {}) });
   try {
     const models: string[] = [];
     for await (const entry of sdk.models.list(options.signal ? { signal: options.signal } : undefined)) models.push(entry.id);

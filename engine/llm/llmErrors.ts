@@ -50,9 +50,14 @@ function serverWords(error: APIError, apiKey: string | null): string {
   if (typeof body === 'string') words = body;
   else if (typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string') words = body.message;
   else words = error.message.replace(/^\d{3} /, '').replace(/^status code \(no body\)$/, '');
-  if (apiKey) words = words.split(apiKey).join('[key]');
-  words = words.replace(/\bsk-[\w*-]{4,}/g, '[key]').replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '');
+  words = withoutSecrets(words, apiKey).replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '');
   return words.length > SERVER_MESSAGE_LIMIT ? `${words.slice(0, SERVER_MESSAGE_LIMIT)}…` : words;
+}
+
+/** Words fit to show: the API key, anything shaped like one, and the user name and password of any URL cut out. */
+function withoutSecrets(words: string, apiKey: string | null): string {
+  const keyless = apiKey ? words.split(apiKey).join('[key]') : words;
+  return keyless.replace(/\bsk-[\w*-]{4,}/g, '[key]').replace(/\b([a-z][\w+.-]*:\/\/)[^\s/?#@]*@/gi, '$1');
 }
 
 function statusWith(status: number, words: string): string {
@@ -69,10 +74,13 @@ export function saysToolsUnsupported(words: string): boolean {
 
 /**
  * Why a connection failed: the error code of the first cause that has one (ECONNREFUSED, ENOTFOUND,
- * UND_ERR_…), else the innermost cause's own words (fetch's "bad port"), else null.
+ * UND_ERR_…), else the innermost cause's own words (fetch's "bad port"), else null. Those words can
+ * quote the request's URL, credentials and all ("Request cannot be constructed from a URL that
+ * includes credentials: …"), so secrets are cut out of them.
  */
-function connectionReason(error: unknown): string | null {
-  return connectionCode(error) ?? innermostMessage(error);
+function connectionReason(error: unknown, apiKey: string | null): string | null {
+  const words = connectionCode(error) ?? innermostMessage(error);
+  return words === null ? null : withoutSecrets(words, apiKey);
 }
 
 function innermostMessage(error: unknown): string | null {
@@ -186,7 +194,7 @@ export function llmErrorFrom(error: unknown, context: ErrorContext, callerAborte
   if (callerAborted || error instanceof APIUserAbortError) return cancelledError(context);
   const url = shownUrl(context.baseUrl);
   if (error instanceof APIConnectionError) {
-    const reason = error instanceof APIConnectionTimeoutError ? 'timed out' : (connectionReason(error) ?? 'connection failed');
+    const reason = error instanceof APIConnectionTimeoutError ? 'timed out' : (connectionReason(error, context.apiKey) ?? 'connection failed');
     return new LlmError(
       'unreachable',
       `Cannot reach the model server at ${url} (${reason}). Check the base URL and that the server is running.`,

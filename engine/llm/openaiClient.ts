@@ -1,7 +1,7 @@
-import { OpenAI } from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { cancelledError, llmErrorFrom, streamFailureError, type ErrorContext } from './llmErrors.js';
 import type { CompleteOptions, LlmClient, LlmReply, LlmRequest, LlmUsage } from './llmTypes.js';
+import { openAiSdk } from './openaiSdk.js';
 import { streamAttempt, type StreamedReply } from './streamAttempt.js';
 import { createTextRelay } from './textRelay.js';
 import { estimateCompletionTokens, estimatePromptTokens } from './tokenEstimate.js';
@@ -23,8 +23,6 @@ export interface LlmClientOptions {
 const DEFAULT_IDLE_TIMEOUT_MS = 90_000;
 const DEFAULT_MAX_RETRIES = 2;
 const DEFAULT_STREAM_RETRIES = 2;
-/** The SDK insists on a key; servers that need none ignore whatever is sent. */
-const PLACEHOLDER_API_KEY = 'no-key';
 
 /** Rejects with `cancelled()` the moment the signal aborts, even while the SDK sleeps before a retry. */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal, cancelled: () => Error): Promise<T> {
@@ -58,15 +56,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const streamRetries = options.streamRetries ?? DEFAULT_STREAM_RETRIES;
   const errorContext: ErrorContext = { baseUrl, model, apiKey, maxRetries };
-  const sdk = new OpenAI({
-    baseURL: baseUrl,
-    apiKey: apiKey ?? PLACEHOLDER_API_KEY,
-    // The host resolves every setting; nothing is picked up from OPENAI_ORG_ID or OPENAI_PROJECT_ID.
-    organization: null,
-    project: null,
-    maxRetries,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  const sdk = openAiSdk({ baseUrl, apiKey, maxRetries, ...(options.fetch ? { fetch: options.fetch } : {}) });
 
   function paramsFor(request: LlmRequest): ChatCompletionCreateParamsStreaming {
     return {

@@ -24,7 +24,7 @@ export async function discardStoppedRun(deps: DiscardDeps): Promise<boolean> {
 }
 
 /** Where the run stopped, judged from rpi/ as the orchestrator would, and what became of the files. */
-export function discardNotice(state: RpiState): string {
+function discardNotice(state: RpiState): string {
   const kept = 'files changed so far were kept; undo the request to restore them.';
   if (!state.hasResearch) return 'Run discarded during research, before any file was changed.';
   if (!state.hasPlan) return 'Run discarded during planning, before any file was changed.';

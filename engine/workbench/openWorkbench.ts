@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Snapshot, WorkbenchEvent } from '../contract/index.js';
+import type { RpiFile, Snapshot, WorkbenchEvent } from '../contract/index.js';
 import { readPlan, readResearch, readRpiState } from '../rpi/rpiState.js';
 import { ConversationStore } from '../store/conversation.js';
 import { openToolLog } from '../store/toolLog.js';
@@ -16,8 +16,6 @@ import { memoryAllowList, RunController, type RunOptions, type StartedRun } from
 import { RunEventLog } from './runEventLog.js';
 
 export const stateDirName = '.workbench';
-
-export type RpiFile = 'research' | 'plan';
 
 /** The engine facade: everything the desktop app, the CLI and the browser host do goes through it. */
 export interface Workbench {

@@ -1,7 +1,7 @@
 import type { EventOf, WorkbenchEvent, WorkbenchEventType } from '../contract/index.js';
 import { shortenStrings } from './shortenStrings.js';
 
-export const defaultRunEventLimit = 5_000;
+const defaultRunEventLimit = 5_000;
 
 /** What a run view is drawn from (phase, plan, step, outcome): dropped for room only when nothing else is left. */
 const milestones = new Set<WorkbenchEventType>(['run-started', 'phase-started', 'phase-completed', 'plan-updated', 'plan-ready', 'implement-progress', 'run-finished']);

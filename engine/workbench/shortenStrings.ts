@@ -1,5 +1,5 @@
 /** Past this many characters a string in a recorded tool argument is cut (the live event keeps it whole). */
-export const maxRecordedStringLength = 400;
+const maxRecordedStringLength = 400;
 
 /**
  * A copy of a JSON-like value with every string longer than `max` cut to its first `max` characters

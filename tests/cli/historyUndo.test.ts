@@ -94,6 +94,20 @@ describe('history, undo and regenerate', () => {
     expect(await historyOf(root)).toEqual([]);
   });
 
+  it('history into a pipe its reader has closed (`history . | head -1`) exits quietly and releases the lock', async () => {
+    const { root } = await folderAfterARun();
+    for (const args of [['history', root], ['history', root, '--json']]) {
+      const reading = cli.start(args);
+      // Closed before the CLI writes a byte, as `head` has closed it once it has its line: every write gets EPIPE.
+      reading.child.stdout?.destroy();
+
+      const ended = await reading.exited;
+
+      expect(ended).toMatchObject({ code: 0, stderr: '' });
+      expect(existsSync(path.join(root, '.workbench', 'lock'))).toBe(false);
+    }
+  });
+
   it('undo restores the folder exactly, lists the restored files and cuts the conversation', async () => {
     const { root, before } = await folderAfterARun();
     expect(await fileHashes(root)).not.toEqual(before);

@@ -2,7 +2,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { browserHandlers } from '../../cli/serve/browserHandlers.js';
 import type { DesktopCommand, WorkbenchBridge } from '../../engine/contract/bridge.js';
@@ -10,10 +10,9 @@ import { createDispatch, type RequestHandlers } from '../../engine/contract/inde
 import { sharedHandlers } from '../../engine/host/sharedHandlers.js';
 import { openWorkbench, type Workbench } from '../../engine/index.js';
 import { RecentFolders, SettingsStore, noKeyStorage } from '../../engine/settings/index.js';
-import { App } from '../../renderer/src/components/App.js';
-import { StoreProvider } from '../../renderer/src/store/StoreContext.js';
 import { createWorkbenchStore } from '../../renderer/src/store/workbenchStore.js';
 import { dispatchBridge } from '../support/dispatchBridge.js';
+import { renderStarted } from '../support/servedApp.js';
 
 let temp: string;
 let workbench: Workbench | null;
@@ -39,14 +38,7 @@ async function renderWith(
   subscribe = workbench ? workbench.subscribe.bind(workbench) : () => () => undefined,
   desktop: Pick<WorkbenchBridge, 'onCommand'> = {},
 ) {
-  const store = createWorkbenchStore({ ...dispatchBridge(createDispatch(handlers), subscribe), ...desktop });
-  render(
-    <StoreProvider store={store}>
-      <App />
-    </StoreProvider>,
-  );
-  await act(() => store.getState().start());
-  return store;
+  await renderStarted(createWorkbenchStore({ ...dispatchBridge(createDispatch(handlers), subscribe), ...desktop }));
 }
 
 describe('App with a folder open (browser host handlers)', () => {
@@ -105,6 +97,16 @@ describe('App with a folder open (browser host handlers)', () => {
     act(() => command('open-settings'));
     expect(await screen.findByRole('dialog', { name: 'Settings' })).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('gives focus back to where it was when the settings dialog closes', async () => {
+    await renderProject();
+    screen.getByLabelText('Request').focus();
+    fireEvent.keyDown(window, { key: ',', ctrlKey: true });
+    (await screen.findByLabelText('Model')).focus();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog', { name: 'Settings' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByLabelText('Request'));
   });
 
   it('shows a settings error from the host inside the dialog', async () => {

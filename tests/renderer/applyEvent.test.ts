@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Message, Snapshot, UnsequencedEvent, WorkbenchEvent, WorkbenchEventType } from '../../engine/contract/index.js';
+import type { Snapshot, UnsequencedEvent, WorkbenchEventType } from '../../engine/contract/index.js';
 import { applyEvent } from '../../renderer/src/store/applyEvent.js';
 import { applySnapshot, initialState, type WorkbenchState } from '../../renderer/src/store/state.js';
-import { midRun, restOfRun } from './runViewFixture.js';
+import { message, midRun, play, restOfRun } from './runViewFixture.js';
 
 const snapshot: Snapshot = {
   folder: '/work/demo',
@@ -16,12 +16,6 @@ const snapshot: Snapshot = {
 };
 
 const ready = applySnapshot(initialState, snapshot);
-const message = (id: string, role: Message['role'], text: string): Message => ({ id, role, text, ts: 1 });
-
-/** Applies events numbered from the state's next seq on. */
-function play(state: WorkbenchState, ...events: UnsequencedEvent[]): WorkbenchState {
-  return events.reduce((current, event, index) => applyEvent(current, { ...event, seq: state.lastSeq + index + 1 } as WorkbenchEvent), state);
-}
 
 describe('applySnapshot', () => {
   it('takes folder, conversation, plan and seq from the snapshot', () => {
@@ -37,43 +31,42 @@ describe('applySnapshot', () => {
 describe('applyEvent', () => {
   it('follows a run: started, phase, streamed summary, message, finished', () => {
     const runId = 'r1';
-    const during = play(
-      ready,
+    const during = play(ready, [
       { type: 'run-started', runId, messageId: 'm1', startedAt: 1_000 },
       { type: 'phase-started', runId, phase: 'summary' },
       { type: 'summary-delta', runId, text: 'Added ' },
       { type: 'summary-delta', runId, text: 'a parser.' },
-    );
+    ]);
     expect(during).toMatchObject({ running: true, phase: 'summary', streamingSummary: 'Added a parser.' });
-    const after = play(during, { type: 'message-added', runId, message: message('a1', 'assistant', 'Added a parser.') }, { type: 'run-finished', finishedAt: 2_000, runId, status: 'done' });
+    const after = play(during, [{ type: 'message-added', runId, message: message('a1', 'assistant', 'Added a parser.') }, { type: 'run-finished', finishedAt: 2_000, runId, status: 'done' }]);
     expect(after).toMatchObject({ running: false, phase: null, streamingSummary: '' });
     expect(after.messages.map((m) => m.id)).toEqual(['a1']);
   });
 
   it('leaves the error a failed run ends with to the run view and the chat, not the request-error banner', () => {
-    const after = play(ready, { type: 'run-finished', finishedAt: 2_000, runId: 'r', status: 'failed', error: 'research: the model is unreachable' });
+    const after = play(ready, [{ type: 'run-finished', finishedAt: 2_000, runId: 'r', status: 'failed', error: 'research: the model is unreachable' }]);
     expect(after.error).toBeNull();
     expect(after.run).toMatchObject({ status: 'failed', error: 'research: the model is unreachable' });
   });
 
   it('leaves the reason a run was cancelled to the run view', () => {
-    const after = play(ready, { type: 'run-finished', finishedAt: 2_000, runId: 'r', status: 'cancelled', phase: 'plan', error: 'The plan was rejected.' });
+    const after = play(ready, [{ type: 'run-finished', finishedAt: 2_000, runId: 'r', status: 'cancelled', phase: 'plan', error: 'The plan was rejected.' }]);
     expect(after.error).toBeNull();
     expect(after.run).toMatchObject({ status: 'cancelled', error: 'The plan was rejected.' });
   });
 
   it('replaces the plan items on plan-updated', () => {
     const items = [{ index: 0, number: 1, label: 'Parse', description: '', status: 'done' as const, rawLine: '- [x] 1. Parse' }];
-    expect(play(ready, { type: 'plan-updated', runId: 'r', items }).rpi).toMatchObject({ hasPlan: true, items, allDone: true });
+    expect(play(ready, [{ type: 'plan-updated', runId: 'r', items }]).rpi).toMatchObject({ hasPlan: true, items, allDone: true });
   });
 
   it('adds a message once even if it is delivered twice', () => {
     const added = { type: 'message-added', runId: null, message: message('u1', 'user', 'hi') } as const;
-    expect(play(ready, added, added).messages).toHaveLength(1);
+    expect(play(ready, [added, added]).messages).toHaveLength(1);
   });
 
   it('ignores an event it has already applied', () => {
-    const once = play(ready, { type: 'warning', runId: null, message: 'w' });
+    const once = play(ready, [{ type: 'warning', runId: null, message: 'w' }]);
     expect(applyEvent(once, { type: 'warning', runId: null, message: 'w', seq: once.lastSeq })).toBe(once);
   });
 
@@ -85,7 +78,7 @@ describe('applyEvent', () => {
   });
 
   it('resets the conversation when the engine says so', () => {
-    const withTwo = play(ready, { type: 'conversation-reset', runId: null, messages: [message('a', 'user', '1'), message('b', 'assistant', '2')] });
+    const withTwo = play(ready, [{ type: 'conversation-reset', runId: null, messages: [message('a', 'user', '1'), message('b', 'assistant', '2')] }]);
     expect(withTwo.messages.map((m) => m.text)).toEqual(['1', '2']);
   });
 
@@ -97,13 +90,13 @@ describe('applyEvent', () => {
     };
     const events: UnsequencedEvent[] = [...midRun, ...restOfRun, { type: 'warning', runId: null, message: 'w' }, { type: 'conversation-reset', runId: null, messages: [] }];
     expect(new Set(events.map((event) => event.type))).toEqual(new Set(Object.keys(everyType)));
-    const states = events.reduce<WorkbenchState[]>((all, event) => [...all, play(all.at(-1)!, event)], [ready]);
+    const states = events.reduce<WorkbenchState[]>((all, event) => [...all, play(all.at(-1)!, [event])], [ready]);
     expect(states.map((state) => state.lastSeq)).toEqual(states.map((_, index) => ready.lastSeq + index));
     expect(states.some((state) => state.needsResync)).toBe(false);
   });
 
   it('leaves the run view as it was when events were missed', () => {
-    const during = play(ready, ...midRun.slice(0, 3));
+    const during = play(ready, midRun.slice(0, 3));
     const gap = applyEvent(during, { type: 'tool-finished', runId: 'run-1', callId: 'c1', ok: true, summary: '', durationMs: 1, seq: during.lastSeq + 2 });
     expect(gap.needsResync).toBe(true);
     expect(gap.run).toBe(during.run);

@@ -1,17 +1,13 @@
 // @vitest-environment happy-dom
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { browserHandlers } from '../../cli/serve/browserHandlers.js';
-import { createDispatch, type Message } from '../../engine/contract/index.js';
-import { RecentFolders, SettingsStore, noKeyStorage } from '../../engine/settings/index.js';
-import { App } from '../../renderer/src/components/App.js';
-import { StoreProvider } from '../../renderer/src/store/StoreContext.js';
+import type { Message } from '../../engine/contract/index.js';
 import { createWorkbenchStore } from '../../renderer/src/store/workbenchStore.js';
-import { dispatchBridge } from '../support/dispatchBridge.js';
+import { browserHostBridge } from '../support/dispatchBridge.js';
 import { useOpenedWorkbenches } from '../support/openedWorkbenches.js';
-import { useFakeChatLayout } from '../support/servedApp.js';
+import { renderStarted, useFakeChatLayout } from '../support/servedApp.js';
 import { useTempFolders } from '../support/tempFolder.js';
 
 useFakeChatLayout();
@@ -29,17 +25,7 @@ async function renderConversation(messages: Message[]) {
   const root = await tempFolder();
   await mkdir(path.join(root, '.workbench'));
   await writeFile(path.join(root, '.workbench', 'conversation.jsonl'), messages.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
-  const workbench = await open(root);
-  const configDir = await tempFolder();
-  const settings = new SettingsStore({ configDir, cipher: noKeyStorage('no keychain here'), env: {} });
-  const dispatch = createDispatch(browserHandlers(workbench, settings, new RecentFolders(configDir)));
-  const store = createWorkbenchStore(dispatchBridge(dispatch, (listener) => workbench.subscribe(listener)));
-  render(
-    <StoreProvider store={store}>
-      <App />
-    </StoreProvider>,
-  );
-  await act(() => store.getState().start());
+  await renderStarted(createWorkbenchStore(browserHostBridge(await open(root), await tempFolder())));
 }
 
 const summary = ['Added the parser.', '', '| File | Change |', '|---|---|', '| parse.ts | new |', '', '```ts', 'export const answer = 42;', '```'].join('\n');

@@ -1,17 +1,13 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { browserHandlers } from '../../cli/serve/browserHandlers.js';
-import { createDispatch, type WorkbenchEvent } from '../../engine/contract/index.js';
+import type { WorkbenchEvent } from '../../engine/contract/index.js';
 import type { Workbench } from '../../engine/index.js';
-import { RecentFolders, SettingsStore, noKeyStorage } from '../../engine/settings/index.js';
 import { createWorkbenchStore, type WorkbenchStore } from '../../renderer/src/store/workbenchStore.js';
-import { dispatchBridge } from '../support/dispatchBridge.js';
+import { browserHostBridge } from '../support/dispatchBridge.js';
 import { useFakeLlm } from '../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, say } from '../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../support/tempFolder.js';
-
-/** What a page shows of a run, without the times only a page that watched it can know. */
 
 /** Resolves once the store satisfies `done`. */
 function until(store: WorkbenchStore, done: (state: ReturnType<WorkbenchStore['getState']>) => boolean): Promise<void> {
@@ -33,9 +29,7 @@ describe('the run view over the real engine', () => {
 
   /** A page's store over the browser host's real handlers, started. */
   async function page(workbench: Workbench, configDir: string): Promise<WorkbenchStore> {
-    const settings = new SettingsStore({ configDir, cipher: noKeyStorage('no keychain here'), env: {} });
-    const handlers = browserHandlers(workbench, settings, new RecentFolders(configDir));
-    const store = createWorkbenchStore(dispatchBridge(createDispatch(handlers), workbench.subscribe.bind(workbench)));
+    const store = createWorkbenchStore(browserHostBridge(workbench, configDir));
     await store.getState().start();
     return store;
   }

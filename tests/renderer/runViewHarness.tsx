@@ -1,9 +1,9 @@
-import { act, render } from '@testing-library/react';
+import { act } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { requestsOver, type WorkbenchBridge } from '../../engine/contract/bridge.js';
 import type { PublicSettings, RequestChannel, Result, Snapshot, UnsequencedEvent, WorkbenchEvent } from '../../engine/contract/index.js';
-import { StoreProvider } from '../../renderer/src/store/StoreContext.js';
 import { createWorkbenchStore } from '../../renderer/src/store/workbenchStore.js';
+import { renderStarted } from '../support/servedApp.js';
 import { idleSnapshot } from './runViewFixture.js';
 
 const settings: PublicSettings = {
@@ -61,10 +61,6 @@ export function runViewHarness({ snapshot = idleSnapshot, answers = {} }: { snap
         }
       });
     },
-    async render(ui: ReactNode) {
-      const rendered = render(<StoreProvider store={store}>{ui}</StoreProvider>);
-      await act(() => store.getState().start());
-      return rendered;
-    },
+    render: (ui: ReactNode) => renderStarted(store, ui),
   };
 }

@@ -4,8 +4,6 @@ import { applyEvent } from '../../renderer/src/store/applyEvent.js';
 import { applySnapshot, initialState } from '../../renderer/src/store/state.js';
 import { idleSnapshot, message, midRun, play, ready, restOfRun, runId, sequenced } from './runViewFixture.js';
 
-/** What a page shows of a run, without the times only a page that watched it can know. */
-
 /** The snapshot a reloaded page gets after `events`, recording them as the engine does. */
 function snapshotAfter(events: UnsequencedEvent[], extra: Partial<Snapshot> = {}): Snapshot {
   const runEvents = sequenced(events);

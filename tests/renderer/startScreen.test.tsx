@@ -1,18 +1,16 @@
 // @vitest-environment happy-dom
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { browserHandlers } from '../../cli/serve/browserHandlers.js';
 import type { WorkbenchBridge } from '../../engine/contract/bridge.js';
 import { createDispatch, type RequestHandlers, type WorkbenchEvent } from '../../engine/contract/index.js';
 import { sharedHandlers } from '../../engine/host/sharedHandlers.js';
 import { openWorkbench, type Workbench } from '../../engine/index.js';
 import { RecentFolders, SettingsStore, noKeyStorage } from '../../engine/settings/index.js';
-import { App } from '../../renderer/src/components/App.js';
-import { StoreProvider } from '../../renderer/src/store/StoreContext.js';
 import { createWorkbenchStore } from '../../renderer/src/store/workbenchStore.js';
-import { dispatchBridge } from '../support/dispatchBridge.js';
+import { browserHostBridge, dispatchBridge } from '../support/dispatchBridge.js';
+import { renderStarted } from '../support/servedApp.js';
 import { useTempFolders, writeTree } from '../support/tempFolder.js';
 
 const tempFolder = useTempFolders('rpi-start-');
@@ -58,13 +56,7 @@ async function desktopApp(options: DesktopOptions = {}) {
     'folders:open': async ({ folder }) => openFolder(folder),
   };
   const bridge: WorkbenchBridge = { ...dispatchBridge(createDispatch(handlers), subscribe), ...(options.pathForFile ? { pathForFile: options.pathForFile } : {}) };
-  const store = createWorkbenchStore(bridge);
-  render(
-    <StoreProvider store={store}>
-      <App />
-    </StoreProvider>,
-  );
-  await act(() => store.getState().start());
+  await renderStarted(createWorkbenchStore(bridge));
 }
 
 /** Drops files on the window the way a browser delivers a drag from the file manager. */
@@ -132,15 +124,7 @@ describe('dropping a folder in the browser host', () => {
     const folder = await tempFolder();
     const workbench = await openWorkbench(folder);
     opened.push(workbench);
-    const configDir = await tempFolder();
-    const settings = new SettingsStore({ configDir, cipher: noKeyStorage('no keychain here'), env: {} });
-    const store = createWorkbenchStore(dispatchBridge(createDispatch(browserHandlers(workbench, settings, new RecentFolders(configDir))), (listener) => workbench.subscribe(listener)));
-    render(
-      <StoreProvider store={store}>
-        <App />
-      </StoreProvider>,
-    );
-    await act(() => store.getState().start());
+    await renderStarted(createWorkbenchStore(browserHostBridge(workbench, await tempFolder())));
 
     dropOnWindow(new File(['x'], 'other-project'));
     const note = await screen.findByTestId('drop-note');

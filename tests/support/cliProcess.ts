@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach } from 'vitest';
 import { workbenchEventSchema, type WorkbenchEvent } from '../../engine/contract/index.js';
+import { useTempFolders } from './tempFolder.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const cliBin = path.join(repoRoot, 'bin', 'rpi-workbench.cjs');
@@ -40,6 +40,7 @@ const settingsVariables = ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'RPI_MODEL', 'RP
  * is killed.
  */
 export function useCli() {
+  const configFolder = useTempFolders('rpi-cli-config-');
   let configDir = '';
   const running = new Set<ChildProcess>();
   beforeAll(() => {
@@ -48,12 +49,12 @@ export function useCli() {
     }
   });
   beforeEach(async () => {
-    configDir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'rpi-cli-config-')));
+    configDir = await configFolder();
   });
+  // Registered after useTempFolders' own: vitest runs after-hooks in reverse, so the children die before their config folder goes.
   afterEach(async () => {
     await Promise.all([...running].map((child) => killed(child)));
     running.clear();
-    await rm(configDir, { recursive: true, force: true });
   });
 
   const environment = (extra: CliOptions['env'] = {}) => {

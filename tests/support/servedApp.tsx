@@ -3,7 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Window as HappyDomWindow } from 'happy-dom';
-import { act, cleanup, render } from '@testing-library/react';
+import { act, cleanup, render, type RenderResult } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { afterEach, beforeEach, onTestFinished } from 'vitest';
 import { App } from '../../renderer/src/components/App.js';
 import { connectSocketBridge } from '../../renderer/src/bridge/socketBridge.js';
@@ -39,13 +40,15 @@ console.log('Open: ' + host.url);`;
   // The page comes from the host, so its socket carries the Origin the host accepts.
   (window as unknown as HappyDomWindow).happyDOM.setURL(url);
   const store = createWorkbenchStore(connectSocketBridge());
-  render(
-    <StoreProvider store={store}>
-      <App />
-    </StoreProvider>,
-  );
-  await act(() => store.getState().start());
+  await renderStarted(store);
   return store;
+}
+
+/** Renders `ui` (the whole App unless given) over `store`, and starts the store as main.tsx does. */
+export async function renderStarted(store: WorkbenchStore, ui: ReactNode = <App />): Promise<RenderResult> {
+  const rendered = render(<StoreProvider store={store}>{ui}</StoreProvider>);
+  await act(() => store.getState().start());
+  return rendered;
 }
 
 /** For the calling suite: the chat laid out as fakeChatLayout says in every test, and the page unmounted after it. */

@@ -12,7 +12,7 @@ import { useStickToBottom } from './chat/useStickToBottom.js';
 /** The conversation: messages, the summary streaming in, a failed run's error, and the run's cards. */
 export function ChatLog() {
   const messages = useWorkbench((state) => state.messages);
-  const streaming = useWorkbench((state) => state.streamingSummary);
+  const streaming = useWorkbench((state) => state.streamingSummary !== '');
   const { scroller, scrollerRef, contentRef, follow, jump } = useStickToBottom();
   const [rewind, setRewind] = useState<{ action: RewindAction; message: Message } | null>(null);
   const onRewind = useCallback((action: RewindAction, message: Message) => setRewind({ action, message }), []);
@@ -24,7 +24,6 @@ export function ChatLog() {
     if (lastIsRequest) jump();
     else follow();
   }, [lastId, lastIsRequest, jump, follow]);
-  useLayoutEffect(follow, [streaming, follow]);
 
   return (
     <section className="chat" aria-label="Conversation" ref={scrollerRef}>
@@ -38,7 +37,7 @@ export function ChatLog() {
           <MessageList messages={messages} scroller={scroller} onRewind={onRewind} />
         )}
         <div className="chat-tail">
-          <StreamingSummary />
+          <StreamingSummary onGrow={follow} />
           <RunFailureNotice />
           <ChatRunCards />
         </div>

@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { PublicSettings } from '../../../engine/contract/index.js';
 import { useWorkbench } from '../store/StoreContext.js';
 import { Field } from './Field.js';
 import { ApprovalFields } from './settings/ApprovalFields.js';
 import { ConnectionTest } from './settings/ConnectionTest.js';
 import { connectionTestOf, draftOf, patchOf, type SettingsDraft } from './settings/settingsDraft.js';
+import { useModalDialog } from './useModalDialog.js';
 
 const keyStatus: Record<PublicSettings['apiKeySource'], string> = {
   stored: 'A key is stored, encrypted. Type a new one to replace it.',
@@ -17,14 +18,10 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const settings = useWorkbench((state) => state.settings);
   const host = useWorkbench((state) => state.host);
   const save = useWorkbench((state) => state.saveSettings);
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog();
   const [draft, setDraft] = useState<SettingsDraft>(() => draftOf(settings));
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
 
   const change = (patch: Partial<SettingsDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const text = (field: 'baseUrl' | 'model' | 'apiKey' | 'contextWindow') => (event: { target: { value: string } }) => change({ [field]: event.target.value });
@@ -81,7 +78,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
             {error}
           </p>
         )}
-        <div className="row row-end dialog-actions">
+        <div className="row row-end">
           <button type="button" onClick={onClose}>
             Cancel
           </button>

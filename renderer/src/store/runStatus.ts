@@ -17,8 +17,8 @@ export function runningItemOf(run: Pick<RunView, 'status' | 'phase' | 'steps' | 
 }
 
 /** An item's status on the checklist, with "running" for the one being worked on. */
-export function checklistStatus(run: Pick<RunView, 'runningItem'> | null, item: PlanItem): PlanItem['status'] | 'running' {
-  return run?.runningItem === item.index ? 'running' : item.status;
+export function checklistStatus(run: Pick<RunView, 'runningItem'>, item: PlanItem): PlanItem['status'] | 'running' {
+  return run.runningItem === item.index ? 'running' : item.status;
 }
 
 /** The one-line status of a run: what it is doing now, or how it ended. */

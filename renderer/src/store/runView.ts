@@ -88,7 +88,7 @@ const pendingSteps = (): Record<Phase, PhaseStep> => ({
   summary: { state: 'pending' },
 });
 
-export function newRunView({ runId, messageId = null, startedAt }: { runId: string | null; messageId?: string | null; startedAt: number | null }): RunView {
+function newRunView({ runId, messageId = null, startedAt }: { runId: string | null; messageId?: string | null; startedAt: number | null }): RunView {
   return withDerived({
     runId,
     messageId,

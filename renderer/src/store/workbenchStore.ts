@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { DesktopCommand } from '../../../engine/contract/bridge.js';
-import type { RecentFolder, RequestChannel, RequestPayload, RequestResults, Response, WorkbenchEvent } from '../../../engine/contract/index.js';
+import type { RecentFolder, RequestChannel, RequestPayload, RequestResults, Response, Snapshot, WorkbenchEvent } from '../../../engine/contract/index.js';
 import type { WorkbenchBridge } from '../bridge/types.js';
 import { applyEvent } from './applyEvent.js';
 import { withoutChannel } from './requestError.js';
@@ -56,6 +56,12 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
       set({ error: response.error });
       return undefined;
     };
+    /** Whether a request succeeded; a failure is shown as the request error. */
+    const succeeds = async <C extends RequestChannel>(channel: C, payload: RequestPayload<C>): Promise<boolean> => (await call(channel, payload)) !== undefined;
+    /** Shows the folder a request opened; nothing when it failed or opened none (a cancelled pick). */
+    const show = (snapshot: Snapshot | null | undefined) => {
+      if (snapshot) set((state) => applySnapshot(state, snapshot));
+    };
 
     const onEvent = (event: WorkbenchEvent) => {
       set((state) => applyEvent(state, event));
@@ -77,39 +83,28 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
         const snapshot = await call('workbench:snapshot', {});
         if (snapshot !== undefined) set((state) => applySnapshot(state, snapshot));
       },
-      async send(prompt) {
-        const result = await call('session:send', { prompt });
-        return result !== undefined;
-      },
+      send: (prompt) => succeeds('session:send', { prompt }),
       async cancel() {
         await call('session:cancel', {});
       },
-      async resume() {
-        return (await call('session:resume', {})) !== undefined;
-      },
+      resume: () => succeeds('session:resume', {}),
       async discard() {
         await call('session:discard', {});
       },
       approve: (payload) => request('session:approve', payload),
       reviewPlan: (payload) => request('session:review-plan', payload),
       previewUndo: (messageId) => call('session:undo-preview', { messageId }),
-      async undo(messageId) {
-        return (await call('session:undo', { messageId })) !== undefined;
-      },
-      async regenerate(messageId) {
-        return (await call('session:regenerate', { messageId })) !== undefined;
-      },
+      undo: (messageId) => succeeds('session:undo', { messageId }),
+      regenerate: (messageId) => succeeds('session:regenerate', { messageId }),
       async readRpiFile(file) {
         return (await call('rpi:read', { file }))?.text ?? null;
       },
       testConnection: (payload) => request('settings:test-connection', payload),
       async openFolder(folder) {
-        const snapshot = await call('folders:open', { folder });
-        if (snapshot) set((state) => applySnapshot(state, snapshot));
+        show(await call('folders:open', { folder }));
       },
       async pickFolder() {
-        const snapshot = await call('folders:pick', {});
-        if (snapshot) set((state) => applySnapshot(state, snapshot));
+        show(await call('folders:pick', {}));
       },
       async loadRecentFolders() {
         return (await call('folders:recent', {})) ?? [];

@@ -107,6 +107,21 @@ describe('llmErrorFrom', () => {
     expect(error.message).toContain('https://proxy.example/v1');
     expect(error.message).not.toContain('hunter2');
   });
+
+  it('never shows a password or the key quoted by fetch’s own reason for failing', () => {
+    const withPassword = { ...context, baseUrl: 'https://me:hunter2@proxy.example/v1' };
+    const refusedUrl = new TypeError('Request cannot be constructed from a URL that includes credentials: https://me:hunter2@proxy.example/v1/models');
+    const badHeader = new TypeError('Headers.append: "Bearer sk-live-secret-1234\n" is an invalid header value.');
+
+    const fromUrl = llmErrorFrom(new APIConnectionError({ cause: refusedUrl }), withPassword, false);
+    const fromHeader = llmErrorFrom(new APIConnectionError({ cause: badHeader }), context, false);
+
+    expect(fromUrl).toMatchObject({ kind: 'unreachable' });
+    expect(fromUrl.message).toContain('includes credentials: https://proxy.example/v1/models');
+    expect(fromUrl.message).not.toContain('hunter2');
+    expect(fromHeader.message).toContain('Bearer [key]');
+    expect(fromHeader.message).not.toContain('secret');
+  });
 });
 
 describe('streamFailureError', () => {

@@ -9,6 +9,11 @@ interface MessageActionsProps {
   onRewind: (action: RewindAction, message: Message) => void;
 }
 
+const actions: { action: RewindAction; label: string; hint: string }[] = [
+  { action: 'undo', label: 'Undo', hint: 'Put the files back as they were before this request and remove it from the chat' },
+  { action: 'regenerate', label: 'Regenerate', hint: 'Undo this request, then send it again' },
+];
+
 const busy = 'Not while a run is in progress';
 
 /** Undo and Regenerate for one message; shown on hover or focus, unavailable while a run is active. */
@@ -16,26 +21,19 @@ export function MessageActions({ message, onRewind }: MessageActionsProps) {
   const running = useWorkbench((state) => state.running);
   return (
     <div className="message-actions" data-testid="message-actions">
-      <button
-        type="button"
-        className="button-quiet button-small"
-        data-testid="undo-button"
-        disabled={running}
-        title={running ? busy : 'Put the files back as they were before this request and remove it from the chat'}
-        onClick={() => onRewind('undo', message)}
-      >
-        Undo
-      </button>
-      <button
-        type="button"
-        className="button-quiet button-small"
-        data-testid="regenerate-button"
-        disabled={running}
-        title={running ? busy : 'Undo this request, then send it again'}
-        onClick={() => onRewind('regenerate', message)}
-      >
-        Regenerate
-      </button>
+      {actions.map(({ action, label, hint }) => (
+        <button
+          key={action}
+          type="button"
+          className="button-quiet button-small"
+          data-testid={`${action}-button`}
+          disabled={running}
+          title={running ? busy : hint}
+          onClick={() => onRewind(action, message)}
+        >
+          {label}
+        </button>
+      ))}
     </div>
   );
 }

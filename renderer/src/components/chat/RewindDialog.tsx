@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Message, RequestResults } from '../../../../engine/contract/index.js';
 import { useWorkbench } from '../../store/StoreContext.js';
+import { useModalDialog } from '../useModalDialog.js';
 import type { RewindAction } from './MessageActions.js';
 import { requestOf } from './requestOf.js';
 
@@ -11,6 +12,19 @@ interface RewindDialogProps {
   message: Message;
   onClose: () => void;
 }
+
+const wording: Record<RewindAction, { title: string; effect: string; button: string }> = {
+  undo: {
+    title: 'Undo this request?',
+    effect: 'The request and everything after it leave the chat, and the folder goes back to how it was before it.',
+    button: 'Undo',
+  },
+  regenerate: {
+    title: 'Regenerate this request?',
+    effect: 'The folder goes back to how it was before the request, then the request is sent again.',
+    button: 'Regenerate',
+  },
+};
 
 const changeLabel: Record<FileChange['change'], string> = {
   restored: 'restored',
@@ -24,13 +38,10 @@ export function RewindDialog({ action, message, onClose }: RewindDialogProps) {
   const running = useWorkbench((state) => state.running);
   const previewUndo = useWorkbench((state) => state.previewUndo);
   const rewind = useWorkbench((state) => state[action]);
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog();
   const [changes, setChanges] = useState<FileChange[] | 'loading' | 'failed'>('loading');
   const [working, setWorking] = useState(false);
 
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
   useEffect(() => {
     let current = true;
     void previewUndo(message.id).then((preview) => current && setChanges(preview ?? 'failed'));
@@ -40,6 +51,7 @@ export function RewindDialog({ action, message, onClose }: RewindDialogProps) {
   }, [previewUndo, message.id]);
 
   const request = requestOf(messages, message);
+  const words = wording[action];
   const confirm = async () => {
     setWorking(true);
     await rewind(message.id);
@@ -48,20 +60,16 @@ export function RewindDialog({ action, message, onClose }: RewindDialogProps) {
 
   return (
     <dialog ref={dialog} className="dialog" aria-labelledby="rewind-title" data-testid="undo-confirm" onClose={onClose}>
-      <h2 id="rewind-title">{action === 'undo' ? 'Undo this request?' : 'Regenerate this request?'}</h2>
+      <h2 id="rewind-title">{words.title}</h2>
       {request && <blockquote className="rewind-request">{request.text}</blockquote>}
-      <p>
-        {action === 'undo'
-          ? 'The request and everything after it leave the chat, and the folder goes back to how it was before it.'
-          : 'The folder goes back to how it was before the request, then the request is sent again.'}
-      </p>
+      <p>{words.effect}</p>
       <FileChanges changes={changes} />
       <div className="row row-end">
         <button type="button" onClick={onClose}>
           Cancel
         </button>
         <button type="button" className="button-primary" disabled={working || running || changes === 'loading' || changes === 'failed'} onClick={() => void confirm()}>
-          {action === 'undo' ? 'Undo' : 'Regenerate'}
+          {words.button}
         </button>
       </div>
     </dialog>

@@ -35,7 +35,7 @@ export function ApprovalCard({ card }: { card: ApprovalCardState }) {
       )}
       {card.status === 'pending' && <ApprovalActions card={card} busy={sending} onAnswer={answer} />}
       {refusal && (
-        <p className="run-card-error" role="alert">
+        <p className="form-error" role="alert">
           {refusal}
         </p>
       )}

@@ -49,7 +49,7 @@ export function ArgumentsEditor({ initial, busy, onApprove, onCancel }: Argument
         aria-describedby={error ? `${id}-error` : undefined}
       />
       {error && (
-        <p id={`${id}-error`} className="run-card-error" role="alert">
+        <p id={`${id}-error`} className="form-error" role="alert">
           {error}
         </p>
       )}

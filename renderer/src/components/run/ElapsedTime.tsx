@@ -8,8 +8,9 @@ export function ElapsedTime() {
   const finishedAt = useWorkbench((state) => state.run?.finishedAt ?? null);
   const running = useWorkbench((state) => state.run?.status === 'running');
   const now = useNow(running && startedAt !== null);
-  if (startedAt === null || (!running && finishedAt === null)) return null;
-  const elapsed = formatClock((running ? now : (finishedAt ?? now)) - startedAt);
+  const end = running ? now : finishedAt;
+  if (startedAt === null || end === null) return null;
+  const elapsed = formatClock(end - startedAt);
   return (
     <span className="run-elapsed" data-testid="run-elapsed">
       {running ? `Elapsed ${elapsed}` : `Took ${elapsed}`}

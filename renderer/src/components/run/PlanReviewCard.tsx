@@ -59,7 +59,7 @@ export function PlanReviewCard({ review }: { review: PlanReviewView }) {
         actions
       )}
       {refusal && (
-        <p className="run-card-error" role="alert">
+        <p className="form-error" role="alert">
           {refusal}
         </p>
       )}

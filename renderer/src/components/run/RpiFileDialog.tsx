@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
 import { Markdown } from '../chat/Markdown.js';
+import { useModalDialog } from '../useModalDialog.js';
 
 export type RpiFile = 'research' | 'plan';
 
@@ -8,10 +9,7 @@ const titles: Record<RpiFile, string> = { research: 'Research notes (research.md
 /** research.md or plan.md in a modal dialog (Esc closes it); `text` is undefined while loading, null when not written. */
 export function RpiFileDialog({ file, text, onClose }: { file: RpiFile; text: string | null | undefined; onClose: () => void }) {
   const titleId = useId();
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    if (dialog.current && !dialog.current.open) dialog.current.showModal();
-  }, []);
+  const dialog = useModalDialog();
   return (
     <dialog ref={dialog} className="rpi-file-dialog" aria-labelledby={titleId} onClose={onClose} data-testid="rpi-file-dialog">
       <header className="rpi-file-header">

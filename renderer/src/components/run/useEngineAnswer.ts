@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { Result } from '../../../../engine/contract/index.js';
 
 /**
  * Sends the user's answer to a card's question. While it is on its way the card's buttons are off; when the
@@ -9,7 +10,7 @@ export function useEngineAnswer() {
   const [sending, setSending] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
 
-  const send = async (answer: () => Promise<{ ok: true } | { ok: false; error: string }>): Promise<boolean> => {
+  const send = async (answer: () => Promise<Result<unknown>>): Promise<boolean> => {
     setSending(true);
     const response = await answer();
     setSending(false);

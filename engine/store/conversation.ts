@@ -11,6 +11,12 @@ export function loadConversation(stateDir: string): Promise<JsonlRead<Message>> 
   return readJsonl(conversationFile(stateDir), messageSchema, label);
 }
 
+/** The last message when it is a request still waiting for its answer (a stopped run): what resume and discard act on. */
+export function unansweredRequest(messages: readonly Message[]): Message | null {
+  const last = messages.at(-1);
+  return last?.role === 'user' ? last : null;
+}
+
 export interface LoadedConversation {
   messages: Message[];
   /** One sentence per line that was skipped or will be cut off. */

@@ -1,5 +1,6 @@
 import type { RpiState } from '../contract/index.js';
 import { clearRpiState, readRpiState } from '../rpi/rpiState.js';
+import { unansweredRequest } from '../store/conversation.js';
 import { newMessage } from './newMessage.js';
 import type { RewindDeps } from './rewind.js';
 
@@ -13,7 +14,7 @@ export type DiscardDeps = Pick<RewindDeps, 'stateDir' | 'conversation' | 'emit' 
  */
 export async function discardStoppedRun(deps: DiscardDeps): Promise<boolean> {
   const { messages } = await deps.conversation.load();
-  if (messages.at(-1)?.role !== 'user') return false;
+  if (!unansweredRequest(messages)) return false;
   const message = newMessage('assistant', discardNotice(await readRpiState(deps.stateDir)));
   // The answer first: should the engine die before rpi/ is cleared, the next request clears it anyway.
   await deps.conversation.append(message);

@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RpiFile, Snapshot, WorkbenchEvent } from '../contract/index.js';
 import { readPlan, readResearch, readRpiState } from '../rpi/rpiState.js';
-import { ConversationStore } from '../store/conversation.js';
+import { ConversationStore, unansweredRequest } from '../store/conversation.js';
 import { openToolLog } from '../store/toolLog.js';
 import { countFiles } from '../workspace/walkFiles.js';
 import { Workspace } from '../workspace/workspace.js';
@@ -133,7 +133,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
         pendingApprovals: broker.pending(),
         planReview: planGate.pending(),
         runEvents: recorded,
-        resumable: !running && history.messages.at(-1)?.role === 'user',
+        resumable: !running && unansweredRequest(history.messages) !== null,
       };
     },
     subscribe(listener) {

@@ -11,7 +11,7 @@ import { childEnvironment } from '../process/childEnvironment.js';
 import { clearRpiState } from '../rpi/rpiState.js';
 import { readRunRecord, writeRunRecord, type RunRecord } from '../rpi/runRecord.js';
 import { defaultRpiLimits, runRpi, type RpiLimits, type RpiOutcome } from '../rpi/runRpi.js';
-import type { ConversationStore } from '../store/conversation.js';
+import { unansweredRequest, type ConversationStore } from '../store/conversation.js';
 import type { ToolLog } from '../store/toolLog.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { discardStoppedRun } from './discardRun.js';
@@ -159,9 +159,9 @@ export class RunController {
   async resume(): Promise<StartedRun> {
     return this.exclusive(() => this.launch(async () => {
       const { messages } = await this.deps.conversation.load();
-      const last = messages.at(-1);
-      if (!last) throw new RunRefusedError('Nothing to resume: this folder has no request yet.');
-      if (last.role !== 'user') throw new RunRefusedError('Nothing to resume: the last request was answered. Send a new message instead.');
+      if (messages.length === 0) throw new RunRefusedError('Nothing to resume: this folder has no request yet.');
+      const last = unansweredRequest(messages);
+      if (!last) throw new RunRefusedError('Nothing to resume: the last request was answered. Send a new message instead.');
       const record = await readRunRecord(this.deps.stateDir);
       return record?.messageId === last.id ? record : { messageId: last.id, request: last.text, startedAt: last.ts };
     }), busy);

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { lstat, open, readFile, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
+import { constants, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstat, open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { removeStaleTempFiles } from '../store/atomicWrite.js';
+import { openStateFile, readStateFile } from '../store/stateFile.js';
 
 /**
  * A folder of files named by the sha256 of their content (`ab/cdef…`), each written once through a temp
@@ -73,12 +74,14 @@ export class HashedFiles {
     return true;
   }
 
-  read(hash: string): Promise<Buffer> {
-    return readFile(this.pathOf(hash));
+  async read(hash: string): Promise<Buffer> {
+    const content = await readStateFile(this.pathOf(hash));
+    if (content === null) throw Object.assign(new Error(`stored content ${hash} is missing`), { code: 'ENOENT' });
+    return content;
   }
 
   open(hash: string): Promise<FileHandle> {
-    return open(this.pathOf(hash), 'r');
+    return openStateFile(this.pathOf(hash), constants.O_RDONLY);
   }
 
   /** Every stored hash. Temp files left by a writer that died are removed on the way. */

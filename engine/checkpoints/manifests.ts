@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, readdir, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { removeStaleTempFiles, writeFileAtomic } from '../store/atomicWrite.js';
+import { readStateText } from '../store/stateFile.js';
 import { checkpointTagSchema, type CheckpointInfo } from './checkpointTypes.js';
 import { hashSchema } from './treeNode.js';
 
@@ -55,13 +56,8 @@ export class Manifests {
   /** The manifest, null when there is none by that id; throws when the file is there but not a valid manifest. */
   async read(id: string): Promise<Manifest | null> {
     if (!isCheckpointId(id)) return null;
-    let text: string;
-    try {
-      text = await readFile(this.fileOf(id), 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
+    const text = await readStateText(this.fileOf(id));
+    if (text === null) return null;
     const parsed = manifestSchema.safeParse(parseJson(text));
     if (!parsed.success || parsed.data.id !== id) throw new Error(`checkpoint manifest ${id}.json is damaged`);
     return parsed.data;

@@ -1,8 +1,9 @@
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { PlanItem, PlanItemStatus, RpiState } from '../contract/index.js';
 import { removeStaleTempFiles, writeFileAtomic } from '../store/atomicWrite.js';
 import { SerialQueue } from '../store/serialQueue.js';
+import { readStateText } from '../store/stateFile.js';
 import { appendPlanItems, markPlanItem, parsePlan, withOriginalCount, type AppendedPlanItems } from './planFile.js';
 
 export interface RpiPaths {
@@ -31,8 +32,8 @@ function exclusive<T>(stateDir: string, task: (files: RpiPaths) => Promise<T>): 
 export function readRpiState(stateDir: string): Promise<RpiState> {
   return exclusive(stateDir, async (files) => {
     await removeStaleTempFiles(files.dir);
-    const research = await readOptional(files.research);
-    const plan = await readOptional(files.plan);
+    const research = await readStateText(files.research);
+    const plan = await readStateText(files.plan);
     const { items, originalCount } = parsePlan(plan ?? '');
     return {
       hasResearch: research !== null && research.trim().length > 0,
@@ -45,11 +46,11 @@ export function readRpiState(stateDir: string): Promise<RpiState> {
 }
 
 export function readResearch(stateDir: string): Promise<string | null> {
-  return exclusive(stateDir, (files) => readOptional(files.research));
+  return exclusive(stateDir, (files) => readStateText(files.research));
 }
 
 export function readPlan(stateDir: string): Promise<string | null> {
-  return exclusive(stateDir, (files) => readOptional(files.plan));
+  return exclusive(stateDir, (files) => readStateText(files.plan));
 }
 
 export function writeResearch(stateDir: string, text: string): Promise<void> {
@@ -92,16 +93,7 @@ async function writeArtifact(file: string, text: string): Promise<void> {
 }
 
 async function readExistingPlan(file: string): Promise<string> {
-  const text = await readOptional(file);
+  const text = await readStateText(file);
   if (text === null) throw new Error(`There is no plan to change: ${file} does not exist.`);
   return text;
-}
-
-async function readOptional(file: string): Promise<string | null> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
 }

@@ -1,6 +1,7 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { z } from 'zod';
 import { writeFileAtomic } from '../store/atomicWrite.js';
+import { readStateText } from '../store/stateFile.js';
 import { rpiPaths } from './rpiState.js';
 
 /** What a stopped run needs to go on: the request it answers and when it began (for the changed-files list). */
@@ -23,7 +24,7 @@ export async function writeRunRecord(stateDir: string, record: RunRecord): Promi
 
 /** The record of the run in rpi/, or null when there is none or it cannot be read. */
 export async function readRunRecord(stateDir: string): Promise<RunRecord | null> {
-  const text = await readFile(runFile(stateDir), 'utf8').catch(() => null);
+  const text = await readStateText(runFile(stateDir));
   if (text === null) return null;
   try {
     return runRecordSchema.parse(JSON.parse(text));

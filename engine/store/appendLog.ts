@@ -1,8 +1,10 @@
-import { mkdir, open, truncate } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { findJsonl, readJsonl, type JsonlRead } from './jsonl.js';
 import { SerialQueue } from './serialQueue.js';
+import { openStateFile } from './stateFile.js';
 
 export interface AppendLogOptions<T> {
   file: string;
@@ -36,7 +38,7 @@ export class AppendLog<T> {
     const line = `${JSON.stringify(record)}\n`;
     return this.queue.run(async () => {
       const data = Buffer.from((await this.prepareEnd()) + line);
-      const handle = await open(this.file, 'a');
+      const handle = await openStateFile(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
       try {
         let written = 0;
         while (written < data.length) written += (await handle.write(data, written)).bytesWritten;
@@ -56,7 +58,7 @@ export class AppendLog<T> {
       const { records, offsets } = await this.read();
       const offset = offsets[records.findIndex(isTarget)];
       if (offset === undefined) return false;
-      await truncate(this.file, offset);
+      await truncateStateFile(this.file, offset);
       this.endsClean = true;
       return true;
     });
@@ -79,18 +81,27 @@ export class AppendLog<T> {
     if (this.endsClean) return '';
     const { tornTail, intactBytes } = this.lastRead ?? (await this.read());
     await mkdir(path.dirname(this.file), { recursive: true });
-    if (tornTail) await truncate(this.file, intactBytes);
+    if (tornTail) await truncateStateFile(this.file, intactBytes);
     this.endsClean = true;
     return intactBytes > 0 && (await lastByte(this.file)) !== '\n' ? '\n' : '';
   }
 }
 
 async function lastByte(file: string): Promise<string> {
-  const handle = await open(file, 'r');
+  const handle = await openStateFile(file, constants.O_RDONLY);
   try {
     const { size } = await handle.stat();
     const { buffer } = await handle.read({ buffer: Buffer.alloc(1), position: size - 1 });
     return buffer.toString('latin1');
+  } finally {
+    await handle.close();
+  }
+}
+
+async function truncateStateFile(file: string, length: number): Promise<void> {
+  const handle = await openStateFile(file, constants.O_WRONLY);
+  try {
+    await handle.truncate(length);
   } finally {
     await handle.close();
   }

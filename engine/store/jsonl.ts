@@ -1,7 +1,7 @@
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { z } from 'zod';
+import { openStateFile, readStateFile } from './stateFile.js';
 
 export interface JsonlRead<T> {
   records: T[];
@@ -20,15 +20,8 @@ export interface JsonlRead<T> {
  * next append can cut it off first.
  */
 export async function readJsonl<T>(file: string, schema: z.ZodType<T>, label: string): Promise<JsonlRead<T>> {
-  let buffer: Buffer;
-  try {
-    buffer = await readFile(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      return { records: [], offsets: [], warnings: [], intactBytes: 0, tornTail: false };
-    }
-    throw error;
-  }
+  const buffer = await readStateFile(file);
+  if (buffer === null) return { records: [], offsets: [], warnings: [], intactBytes: 0, tornTail: false };
   const records: T[] = [];
   const offsets: number[] = [];
   const warnings: string[] = [];
@@ -61,7 +54,14 @@ export async function readJsonl<T>(file: string, schema: z.ZodType<T>, label: st
  * whole; lines that do not parse are passed over.
  */
 export async function findJsonl<T>(file: string, schema: z.ZodType<T>, isTarget: (record: T) => boolean): Promise<T | null> {
-  const input = createReadStream(file);
+  let handle;
+  try {
+    handle = await openStateFile(file, constants.O_RDONLY);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  const input = handle.createReadStream();
   const lines = createInterface({ input, crlfDelay: Infinity });
   try {
     for await (const line of lines) {

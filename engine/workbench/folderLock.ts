@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { link, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { link, open, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { readStateText } from '../store/stateFile.js';
 
 const holderSchema = z.object({ pid: z.number().int(), hostname: z.string(), startedAt: z.number(), token: z.string() });
 type Holder = z.infer<typeof holderSchema>;
@@ -44,7 +46,12 @@ export async function acquireFolderLock(folder: string, stateDir: string): Promi
 
 async function tryCreate(lockFile: string, me: Holder): Promise<boolean> {
   const aside = `${lockFile}.${me.token}.new`;
-  await writeFile(aside, JSON.stringify(me));
+  const handle = await open(aside, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o644);
+  try {
+    await handle.writeFile(JSON.stringify(me));
+  } finally {
+    await handle.close();
+  }
   try {
     await link(aside, lockFile);
     return true;
@@ -57,13 +64,8 @@ async function tryCreate(lockFile: string, me: Holder): Promise<boolean> {
 }
 
 async function readHolder(lockFile: string): Promise<Holder | 'missing' | 'corrupt'> {
-  let text: string;
-  try {
-    text = await readFile(lockFile, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
-    throw error;
-  }
+  const text = await readStateText(lockFile, { maxLinks: 2 });
+  if (text === null) return 'missing';
   try {
     const parsed = holderSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : 'corrupt';

@@ -1,4 +1,3 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RpiFile, Snapshot, WorkbenchEvent } from '../contract/index.js';
 import { readPlan, readResearch, readRpiState } from '../rpi/rpiState.js';
@@ -14,8 +13,9 @@ import { PlanGate, type PlanDecision } from '../approvals/planGate.js';
 import { CheckpointStore, type RestoreChange } from '../checkpoints/checkpointStore.js';
 import { memoryAllowList, RunController, type RunOptions, type StartedRun } from './runController.js';
 import { RunEventLog } from './runEventLog.js';
+import { openStateFolder } from './stateFolder.js';
 
-export const stateDirName = '.workbench';
+export { stateDirName } from './stateFolder.js';
 
 /** The engine facade: everything the desktop app, the CLI and the browser host do goes through it. */
 export interface Workbench {
@@ -59,10 +59,12 @@ export interface Workbench {
  */
 export async function openWorkbench(folder: string, options: RunOptions = {}): Promise<Workbench> {
   const root = await checkFolder(folder);
-  const stateDir = path.join(root, stateDirName);
-  await mkdir(stateDir, { recursive: true });
-  await ensureSelfIgnored(stateDir);
-  const lock = await acquireFolderLock(root, stateDir);
+  const state = await openStateFolder(root);
+  const stateDir = state.dir;
+  const lock = await acquireFolderLock(root, stateDir).catch(async (error: unknown) => {
+    await state.close();
+    throw error;
+  });
   const bus = new EventBus();
   const runEvents = new RunEventLog();
   bus.subscribe((event) => runEvents.record(event));
@@ -76,6 +78,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
     runs = new RunController({ stateDir, workspace, bus, conversation, toolLog, checkpoints, broker, planGate, allowedCommands, runEvents, options });
   } catch (error) {
     await lock.release();
+    await state.close();
     throw error;
   }
   let closed = false;
@@ -146,14 +149,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       await runs.cancel();
       bus.clear();
       await lock.release();
+      await state.close();
     },
   };
 }
-
-/** `.workbench/.gitignore` holds "*" so git never sees the folder; the user's own .gitignore is never edited. */
-async function ensureSelfIgnored(stateDir: string): Promise<void> {
-  const file = path.join(stateDir, '.gitignore');
-  const current = await readFile(file, 'utf8').catch(() => null);
-  if (current?.trim() !== '*') await writeFile(file, '*\n');
-}
-

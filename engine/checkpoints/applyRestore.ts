@@ -7,6 +7,7 @@ import { forEachLimited } from './forEachLimited.js';
 import { writeAll, type HashedFiles } from './hashedFiles.js';
 import type { RestorePlan, WritableRecord } from './restorePlan.js';
 import type { FileContentRecord } from './workspaceState.js';
+import { NotAPlainFolderError, inParentFolder } from '../workspace/heldFolder.js';
 
 export interface ApplyRestoreOptions {
   root: string;
@@ -27,15 +28,23 @@ const writesAtOnce = 4;
  */
 export async function applyRestore({ root, plan, objects }: ApplyRestoreOptions): Promise<RestoreChange[]> {
   await checkBeforeChanging(root, plan, objects);
-  const absolute = (relPath: string) => path.join(root, relPath);
+  // Every change is made in its parent folder reached by descriptor (see inParentFolder): a folder
+  // swapped for a symlink during the restore stops it instead of leading a removal or a write outside.
+  const inParent = <T>(relPath: string, use: (file: string) => Promise<T>) =>
+    inParentFolder(root, relPath, (parent, name) => use(parent.entry(name))).catch((error: unknown) => {
+      if (error instanceof NotAPlainFolderError && error.found !== 'missing') {
+        throw new CheckpointError(`${relPath} changed during the restore: ${error.message}. The restore stopped there; undo again once nothing else is changing the folder.`);
+      }
+      throw error;
+    });
 
-  await forEachLimited(plan.removeFiles, 8, (relPath) => rm(absolute(relPath), { force: true }));
+  await forEachLimited(plan.removeFiles, 8, (relPath) => inParent(relPath, (file) => rm(file, { force: true })).catch(ignoreMissing));
   const kept = new Set<string>();
   for (const folder of plan.removeFolders) {
-    if (!(await removeIfEmpty(absolute(folder)))) kept.add(folder);
+    if (!(await inParent(folder, removeIfEmpty).catch(ignoreMissing) ?? true)) kept.add(folder);
   }
-  for (const folder of plan.createFolders) await makeFolder(absolute(folder), folder);
-  await forEachLimited(plan.writes, writesAtOnce, ([relPath, record]) => putInPlace(absolute(relPath), relPath, record, objects));
+  for (const folder of plan.createFolders) await inParent(folder, (file) => makeFolder(file, folder));
+  await forEachLimited(plan.writes, writesAtOnce, ([relPath, record]) => inParent(relPath, (file) => putInPlace(file, relPath, record, objects)));
   return plan.changes.filter((change) => !(change.kind === 'folder' && kept.has(change.path)));
 }
 
@@ -131,4 +140,10 @@ async function copyOut(objects: HashedFiles, record: FileContentRecord, temp: st
   } finally {
     await output.close();
   }
+}
+
+/** A parent folder already gone means what was to be removed from it is gone too. */
+function ignoreMissing(error: unknown): undefined {
+  if (error instanceof NotAPlainFolderError && error.found === 'missing') return undefined;
+  throw error;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, readlinkSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { HashedFiles, IncomingFile } from './hashedFiles.js';
 import { statRecordOf, type StatRecord } from './statRecord.js';
@@ -54,6 +54,7 @@ function readSmallOnce(file: string, objects: HashedFiles | null, lastAttempt: b
     return openFailure(error);
   }
   try {
+    if (!opensWhereExpected(fd, file)) return { kind: 'gone' };
     const before = fstatSync(fd);
     const kind = notRegular(before);
     if (kind) return kind;
@@ -91,6 +92,7 @@ async function readLargeOnce(file: string, objects: HashedFiles | null, lastAtte
     return openFailure(error);
   }
   try {
+    if (!opensWhereExpected(handle.fd, file)) return { kind: 'gone' };
     const before = await handle.stat();
     return notRegular(before) ?? (await readInPieces(handle, before, objects, lastAttempt));
   } catch (error) {
@@ -162,4 +164,18 @@ function openFailure(error: unknown): ContentRead {
   if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return { kind: 'gone' };
   if (code === 'EACCES' || code === 'EPERM') return { kind: 'unreadable', reason: 'permission denied' };
   throw error;
+}
+
+/**
+ * Whether the opened file is really at `file` (a real path: the root is one, and a scan records no
+ * symlink as a folder). O_NOFOLLOW guards only the last step; a folder on the way swapped for a symlink
+ * since the walk would lead the read outside, and what it read would be stored and later restored. Where
+ * /proc is missing (macOS, Windows) the check is skipped.
+ */
+function opensWhereExpected(fd: number, file: string): boolean {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`) === file;
+  } catch {
+    return true;
+  }
 }

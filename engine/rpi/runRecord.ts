@@ -9,8 +9,6 @@ export const runRecordSchema = z.object({
   messageId: z.string(),
   request: z.string(),
   startedAt: z.number(),
-  /** Set once the user approved the plan at the review gate, so a resumed run does not ask again. */
-  planApproved: z.boolean().optional(),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 

@@ -43,10 +43,13 @@ export interface RpiRun {
   emit: (event: UnsequencedEvent) => void;
   /** Persists the summary as the assistant's message (and announces it) before the summary phase completes. */
   saveSummary: (text: string) => Promise<void>;
-  /** The plan review gate, when it is on and this run's plan is not approved yet. */
+  /** The plan review gate, when it is on: a plan not approved in this process is reviewed before Implement. */
   planReview?: {
+    isApproved: (items: readonly PlanItem[]) => boolean;
     review: (items: readonly PlanItem[], planText: string) => Promise<PlanDecision | { decision: 'cancelled' }>;
-    approved: () => Promise<void>;
+    approved: (items: readonly PlanItem[]) => void;
+    /** The engine appended items the model proposed while implementing. */
+    extended: (before: readonly PlanItem[], after: readonly PlanItem[]) => void;
   };
   /** Approval and checkpoint before each change; every call runs when absent. */
   guard?: ToolGuard;
@@ -136,17 +139,19 @@ class Orchestrator {
   async review(gate: NonNullable<RpiRun['planReview']>): Promise<void> {
     const { stateDir, runId } = this.run;
     const { items } = await readRpiState(stateDir);
-    if (!items.some((item) => item.status === 'pending')) return;
+    if (!items.some((item) => item.status === 'pending') || gate.isApproved(items)) return;
     const answer = await gate.review(items, (await readPlan(stateDir)) ?? '');
     if (answer.decision === 'cancelled') throw new PhaseStopped({ status: 'cancelled', phase: 'plan' });
     if (answer.decision === 'reject') {
       throw new PhaseStopped({ status: 'cancelled', phase: 'plan', reason: 'The plan was rejected. Resume to review it again, or send a new message.' });
     }
+    let approved = items;
     if (answer.decision === 'edit') {
       await writePlan(stateDir, withoutOriginalCount(answer.plan));
-      this.emit({ type: 'plan-updated', runId, items: (await readRpiState(stateDir)).items });
+      approved = (await readRpiState(stateDir)).items;
+      this.emit({ type: 'plan-updated', runId, items: approved });
     }
-    await gate.approved();
+    gate.approved(approved);
   }
 
   /** Each pending item in file order, in a fresh context; plan.md is re-read before every item. */
@@ -200,7 +205,9 @@ class Orchestrator {
     if (proposed.length === 0) return items;
     const { warning } = await appendItems(this.run.stateDir, proposed);
     if (warning) this.emit({ type: 'warning', runId: this.run.runId, message: warning });
-    return (await readRpiState(this.run.stateDir)).items;
+    const after = (await readRpiState(this.run.stateDir)).items;
+    this.run.planReview?.extended(items, after);
+    return after;
   }
 
   private loop<Input>(spec: PhaseSpec<Input>, input: Input, onTextDelta?: (text: string) => void): Promise<AgentLoopResult> {

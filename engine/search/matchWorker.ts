@@ -131,12 +131,18 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
       return 'unreadable';
     }
     try {
-      return isInside(search.rootPrefix, fd) ? searchOpenFile(search, fd, place) : 'unreadable';
+      return isInside(search.rootPrefix, fd) && isOwnPlainFile(fd) ? searchOpenFile(search, fd, place) : 'unreadable';
     } catch {
       return 'unreadable';
     } finally {
       fs.closeSync(fd);
     }
+  }
+
+  /** A regular file with no other name: a hard link's other name may be outside the folder (see Workspace.openForRead). */
+  function isOwnPlainFile(fd: number): boolean {
+    const stats = fs.fstatSync(fd);
+    return stats.isFile() && stats.nlink === 1;
   }
 
   /** Where the descriptor really points (Linux /proc), so a folder swapped for a symlink is caught. */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { specialKind } from '../workspace/heldFolder.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { formatSize, sniffFileKind } from './fileKind.js';
 import { countLines } from './lineReader.js';
@@ -30,6 +31,11 @@ export const getFileInfo = defineTool({
     if (info.isDirectory()) {
       const entries = await workspace.list(target);
       return [`${requested}: folder with ${entries.length} entries`, ...facts].join('\n');
+    }
+    const special = specialKind(info);
+    if (special) return [`${requested}: ${special}, ${info.size.toLocaleString('en-US')} bytes; special files are never opened by the tools`, ...facts].join('\n');
+    if (info.isFile() && info.nlink > 1) {
+      return [`${requested}: file with ${info.nlink} hard links, ${formatSize(info.size)}; the tools do not read hard-linked files (another name may be outside the project folder)`, ...facts].join('\n');
     }
     const handle = await workspace.openForRead(target);
     try {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApprovalSettings, Phase, RunStatus, UnsequencedEvent } from '../contract/index.js';
 import { ToolModeState } from '../agent/toolMode.js';
 import type { ApprovalBroker } from '../approvals/approvalBroker.js';
+import { ApprovedPlans } from '../approvals/approvedPlans.js';
 import type { PlanGate } from '../approvals/planGate.js';
 import { toolGuard } from '../approvals/toolGuard.js';
 import type { CheckpointStore } from '../checkpoints/checkpointStore.js';
@@ -100,6 +101,8 @@ export class RunController {
   private active: ActiveRun | null = null;
   /** Set while a send or resume is between its checks and its start, so a second one cannot slip in. */
   private starting = false;
+  /** Plans approved at the review gate by the user of this process (never read from the folder). */
+  private readonly approvedPlans = new ApprovedPlans();
 
   constructor(private readonly deps: RunControllerDeps) {}
 
@@ -208,6 +211,7 @@ export class RunController {
 
   private async execute({ runId, record, settings, approvals, signal }: Execution): Promise<RunResult> {
     const { bus, stateDir, workspace, toolLog, conversation, options, checkpoints, broker, planGate } = this.deps;
+    const { approvedPlans } = this;
     const folder = workspace.root;
     const allowed = this.deps.allowedCommands;
     bus.emit({ type: 'run-started', runId, messageId: record.messageId, startedAt: Date.now() });
@@ -243,11 +247,13 @@ export class RunController {
           allowedCommands: () => allowed.list(folder),
           checkpoint: async (tool) => void (await checkpoints.snapshot({ reason: 'tool', messageId: record.messageId, runId, tool: tool.name })),
         }),
-        ...(approvals.reviewPlan && !record.planApproved
+        ...(approvals.reviewPlan
           ? {
               planReview: {
+                isApproved: (items) => approvedPlans.isApproved(record.messageId, items),
                 review: (items, planText) => planGate.review(runId, items, planText, signal),
-                approved: () => writeRunRecord(stateDir, { ...record, planApproved: true }),
+                approved: (items) => approvedPlans.approve(record.messageId, items),
+                extended: (before, after) => approvedPlans.extend(record.messageId, before, after),
               },
             }
           : {}),

@@ -167,3 +167,25 @@ function assertName(name: string): void {
     throw new Error(`Internal error: "${name}" is not a single path component.`);
   }
 }
+
+/**
+ * Runs `use` with the parent folder of `relPath` ('/'-separated, below `root`), reached from the root one
+ * plain folder at a time without following a link, and the final name. A step that is a symlink or
+ * missing throws NotAPlainFolderError.
+ */
+export async function inParentFolder<T>(root: string, relPath: string, use: (parent: HeldFolder, name: string) => Promise<T>): Promise<T> {
+  const parts = relPath.split('/');
+  const name = parts.pop()!;
+  const rootFolder = await HeldFolder.open(root);
+  let parent: HeldFolder;
+  try {
+    parent = await rootFolder.descend(parts);
+  } finally {
+    await rootFolder.close();
+  }
+  try {
+    return await use(parent, name);
+  } finally {
+    await parent.close();
+  }
+}

@@ -1,9 +1,10 @@
 import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readdir, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { lstat, readlink, realpath, rename, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../store/atomicWrite.js';
 import { IgnoreRules } from './ignoreRules.js';
-import { PathRefusedError, isInside, lexicalPath, protectedWriteReason } from './pathRules.js';
+import { HeldFolder, NotAPlainFolderError, openEntry, sameIdentity, specialKind, type FolderIdentity } from './heldFolder.js';
+import { PathRefusedError, hiddenDirectories, isInside, lexicalPath, protectedWriteReason } from './pathRules.js';
 
 export type Access = 'read' | 'write';
 
@@ -20,12 +21,14 @@ export interface WorkspacePath {
   readonly keepsLink: boolean;
 }
 
-const noFollow = constants.O_NOFOLLOW ?? 0;
+const protectedAliasReason = 'it is .git/ or .workbench/ under another name, which tools never write';
 
 /**
- * The opened folder as the tools see it. Every path is judged twice: when a tool resolves it, and again
- * at the moment of use (real path recomputed, opened files checked through their descriptor), so a
- * symlink swapped in between cannot lead a read or a write outside the folder.
+ * The opened folder as the tools see it. Every path is judged twice: when a tool resolves it (symlinks
+ * resolved, the real path must stay inside), and again at the moment of use, when the resolved path is
+ * walked from the root one folder at a time by descriptor without following any link (see HeldFolder), so
+ * a folder swapped for a symlink in between refuses instead of leading a read, a write, a delete or a
+ * move outside the folder. Without /proc (macOS, Windows) each step is checked with lstat just before use.
  */
 export class Workspace {
   private constructor(readonly root: string) {}
@@ -58,10 +61,14 @@ export class Workspace {
     return (await IgnoreRules.forAncestorsOf(this.root, rel)).enter(this.root, rel);
   }
 
-  /** stat of a checked path (lstat when it keeps its link), re-checked now. */
+  /** stat of a checked path (lstat: every step to it is re-walked without following links), now. */
   async stat(target: WorkspacePath): Promise<Stats> {
-    await this.recheck(target);
-    return target.keepsLink ? lstat(target.real) : stat(target.real);
+    if (target.rel === '') return stat(this.root);
+    return this.inParent(target, async (parent, name) => {
+      const stats = await lstat(parent.entry(name));
+      if (stats.isSymbolicLink() && !target.keepsLink) throw this.moved(target);
+      return stats;
+    });
   }
 
   /** Like stat, but null when nothing is there; a refusal or any other failure still throws. */
@@ -75,26 +82,31 @@ export class Workspace {
     }
   }
 
-  /** Lists a checked folder, re-checked now. */
+  /** Lists a checked folder, reached now without following links. */
   async list(target: WorkspacePath) {
-    await this.recheck(target);
-    return readdir(target.real, { withFileTypes: true });
+    const folder = await this.walk(target, this.partsOf(target));
+    try {
+      return await folder.list();
+    } finally {
+      await folder.close();
+    }
   }
 
   /**
-   * Opens a checked file for reading. The file is opened without following a final symlink, then the
-   * descriptor itself is asked where it points, so a swap after the check is caught.
+   * Opens a checked file for reading, reached now without following links and never waiting on a FIFO.
+   * Only a regular file with no other name is opened: a special file is refused for what it is, and a
+   * file with several hard links too, since its other name may be outside the folder (a cloned repository
+   * cannot hold hard links; only a process on this machine makes them, pnpm's package store for one).
    */
   async openForRead(target: WorkspacePath): Promise<FileHandle> {
-    await this.recheck(target);
-    let handle: FileHandle;
+    const handle = await this.inParent(target, (parent, name) =>
+      openEntry(parent, name, constants.O_RDONLY).catch((error: NodeJS.ErrnoException) => {
+        throw error.code === 'ELOOP' ? this.moved(target) : error;
+      }),
+    );
     try {
-      handle = await open(target.real, constants.O_RDONLY | noFollow);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw this.moved(target);
-      throw error;
-    }
-    try {
+      const problem = unreadableReason(await handle.stat());
+      if (problem) throw new PathRefusedError(target.requested, problem);
       await this.assertDescriptorInside(target, handle);
       return handle;
     } catch (error) {
@@ -115,36 +127,109 @@ export class Workspace {
 
   /**
    * Replaces (or creates) a checked file atomically, creating missing parent folders: temp file in the
-   * same real folder, fsync, rename. Returns whether the file existed before.
+   * same folder (held by descriptor), fsync, rename. Returns whether the file existed before.
    */
   async writeFile(target: WorkspacePath, data: string | Uint8Array): Promise<{ created: boolean }> {
     this.assertWritable(target);
-    const dir = path.dirname(target.real);
-    await this.makeParents(target, dir);
-    const existing = await lstat(target.real).catch(() => null);
-    if (existing?.isDirectory()) throw new PathRefusedError(target.requested, 'it is a folder, not a file');
-    await writeFileAtomic(target.real, data, existing?.mode ?? 0o644, {
-      beforeWrite: (handle) => this.assertDescriptorInside(target, handle),
-      beforeRename: () => this.recheckParent(target),
-    });
-    return { created: existing === null };
+    return this.inParent(
+      target,
+      async (parent, name) => {
+        const existing = await parent.lstat(name);
+        if (existing?.isDirectory()) throw new PathRefusedError(target.requested, 'it is a folder, not a file');
+        if (existing?.isSymbolicLink()) throw this.moved(target);
+        if (existing && specialKind(existing)) throw new PathRefusedError(target.requested, `it is ${specialKind(existing)}, not a file`);
+        await writeFileAtomic(parent.entry(name), data, existing?.mode ?? 0o644, {
+          beforeWrite: (handle) => this.assertDescriptorInside(target, handle),
+        });
+        return { created: existing === null };
+      },
+      { create: true },
+    );
   }
 
-  /** Removes a checked file, or a folder with everything in it; never the root. A symlink itself is removed. */
+  /** Removes a checked file, or a folder with everything in it, by descriptor; never the root. A symlink itself is removed. */
   async remove(target: WorkspacePath): Promise<void> {
     this.assertWritable(target);
-    await this.recheckParent(target);
-    await rm(target.real, { recursive: true });
+    await this.inParent(target, async (parent, name) => {
+      const stats = await parent.lstat(name);
+      if (!stats) throw Object.assign(new Error(`${target.requested} does not exist`), { code: 'ENOENT' });
+      if (stats.isSymbolicLink() && !target.keepsLink) throw this.moved(target);
+      if (stats.isDirectory()) await this.refuseProtectedIdentity(target, stats);
+      await parent.removeEntry(name);
+    });
   }
 
   /** Moves a checked path to another, creating the destination's parent folders; never overwrites. */
   async move(from: WorkspacePath, to: WorkspacePath): Promise<void> {
     this.assertWritable(from);
     this.assertWritable(to);
-    await this.recheckParent(from);
-    await this.makeParents(to, path.dirname(to.real));
-    if (await lstat(to.real).catch(() => null)) throw new PathRefusedError(to.requested, 'something already exists there; delete it first or choose another name');
-    await rename(from.real, to.real);
+    await this.inParent(from, (fromParent, fromName) =>
+      this.inParent(
+        to,
+        async (toParent, toName) => {
+          const source = await fromParent.lstat(fromName);
+          if (!source) throw Object.assign(new Error(`${from.requested} does not exist`), { code: 'ENOENT' });
+          if (source.isDirectory()) await this.refuseProtectedIdentity(from, source);
+          if (await toParent.lstat(toName)) throw new PathRefusedError(to.requested, 'something already exists there; delete it first or choose another name');
+          await rename(fromParent.entry(fromName), toParent.entry(toName));
+        },
+        { create: true },
+      ),
+    );
+  }
+
+  /**
+   * Walks from the root to the parent folder of `target` by descriptor, never following a link, and
+   * runs `use` with it and the final name. Any step that is no longer a plain folder (swapped for a
+   * symlink since the check) refuses; for a write, a step that is `.git/` or `.workbench/` under another
+   * name refuses too.
+   */
+  private async inParent<T>(target: WorkspacePath, use: (parent: HeldFolder, name: string) => Promise<T>, options: { create?: boolean } = {}): Promise<T> {
+    const parts = this.partsOf(target);
+    const name = parts.pop();
+    if (name === undefined) throw new PathRefusedError(target.requested, 'it is the project folder itself');
+    const parent = await this.walk(target, parts, options);
+    try {
+      return await use(parent, name);
+    } finally {
+      await parent.close();
+    }
+  }
+
+  private async walk(target: WorkspacePath, parts: readonly string[], { create = false }: { create?: boolean } = {}): Promise<HeldFolder> {
+    const root = await HeldFolder.open(this.root);
+    const protectedIds = target.access === 'write' ? await this.protectedIdentities() : [];
+    let current = root;
+    try {
+      for (const part of parts) {
+        const next = await current.child(part, { create: create && target.access === 'write' });
+        await current.close();
+        current = next;
+        if (protectedIds.some((id) => sameIdentity(id, next.identity))) throw new PathRefusedError(target.requested, protectedAliasReason);
+      }
+      return current;
+    } catch (error) {
+      await current.close();
+      if (error instanceof NotAPlainFolderError) {
+        if (error.found === 'missing') throw Object.assign(new Error(`${target.requested} does not exist`), { code: 'ENOENT' });
+        throw this.moved(target);
+      }
+      throw error;
+    }
+  }
+
+  private partsOf(target: WorkspacePath): string[] {
+    return target.rel === '' ? [] : target.rel.split('/');
+  }
+
+  /** The folders tools never write, by identity, so no other name for them (a bind mount, another case) gets in. */
+  private async protectedIdentities(): Promise<FolderIdentity[]> {
+    const found = await Promise.all([...hiddenDirectories].map((name) => lstat(path.join(this.root, name)).catch(() => null)));
+    return found.filter((stats) => stats?.isDirectory() ?? false) as Stats[];
+  }
+
+  private async refuseProtectedIdentity(target: WorkspacePath, stats: Stats): Promise<void> {
+    if ((await this.protectedIdentities()).some((id) => sameIdentity(id, stats))) throw new PathRefusedError(target.requested, protectedAliasReason);
   }
 
   private refuseProtected(requested: string, rel: string): void {
@@ -181,32 +266,6 @@ export class Workspace {
     }
   }
 
-  /** Recomputes the real path at the moment of use; it must still be the one that was checked. */
-  private async recheck(target: WorkspacePath): Promise<void> {
-    if (target.keepsLink) return this.recheckParent(target);
-    if ((await this.realPathNow(target, target.real)) !== target.real) throw this.moved(target);
-  }
-
-  private async recheckParent(target: WorkspacePath): Promise<void> {
-    const dir = path.dirname(target.real);
-    if ((await this.realPathNow(target, dir)) !== dir) throw this.moved(target);
-  }
-
-  /** A refusal at use means something changed since the check, which is what the model is told. */
-  private async realPathNow(target: WorkspacePath, absolute: string): Promise<string> {
-    try {
-      return await this.realPathOf(target.requested, absolute);
-    } catch (error) {
-      throw error instanceof PathRefusedError ? this.moved(target) : error;
-    }
-  }
-
-  private async makeParents(target: WorkspacePath, dir: string): Promise<void> {
-    await this.recheckParent(target);
-    await mkdir(dir, { recursive: true });
-    await this.recheckParent(target);
-  }
-
   /** Where an open descriptor really points (Linux: /proc/self/fd), which no later rename can change. */
   private async assertDescriptorInside(target: WorkspacePath, handle: FileHandle): Promise<void> {
     const actual = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
@@ -226,4 +285,12 @@ async function isDanglingSymlink(file: string): Promise<boolean> {
 async function outsideReason(existing: string, real: string): Promise<string> {
   const viaLink = await realpath(existing).then((resolved) => resolved !== existing, () => false);
   return viaLink ? `it is reached through a symlink that leads outside the project folder (to ${real})` : 'it leads outside the project folder';
+}
+
+function unreadableReason(stats: Stats): string | null {
+  if (stats.isDirectory()) return 'it is a folder, not a file';
+  const special = specialKind(stats);
+  if (special) return `it is ${special}, which is never opened`;
+  if (stats.nlink > 1) return `it has ${stats.nlink} hard links, and another name may be outside the project folder; tools do not read hard-linked files (copy it to a new file to read it)`;
+  return null;
 }

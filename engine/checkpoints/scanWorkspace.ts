@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { IgnoreRules } from '../workspace/ignoreRules.js';
 import { listFolder, type FolderListing, type ListingCache } from './folderListing.js';
 import { StatPipeline, type StatTable } from './statPipeline.js';
+import { parentOf } from './workspaceState.js';
 
 export type { FolderListing, ListingCache } from './folderListing.js';
 
@@ -30,6 +31,7 @@ export async function scanWorkspace(root: string, options: { signal?: AbortSigna
   const listing = new Map<string, FolderListing>();
   const nextCache: ListingCache = new Map();
   const unlisted: string[] = [];
+  const vanished: string[] = [];
   const stats = new StatPipeline(root);
   const stack: { relDir: string; rules: IgnoreRules }[] = [{ relDir: '', rules: IgnoreRules.none }];
   let turnStart = performance.now();
@@ -43,12 +45,17 @@ export async function scanWorkspace(root: string, options: { signal?: AbortSigna
     if ('error' in listed) {
       if (item.relDir === '') throw listed.error;
       if (listed.error.code !== 'ENOENT' && listed.error.code !== 'ENOTDIR') unlisted.push(item.relDir);
+      else vanished.push(item.relDir); // gone, or swapped for a symlink, since its parent was listed
       continue;
     }
     nextCache.set(item.relDir, listed);
     listing.set(item.relDir, { files: listed.files, folders: listed.folders });
     for (const file of listed.files) stats.add(file);
     for (const folder of listed.folders) stack.push({ relDir: folder, rules: listed.rules });
+  }
+  for (const folder of vanished) {
+    const parent = listing.get(parentOf(folder));
+    if (parent) listing.set(parentOf(folder), { ...parent, folders: parent.folders.filter((relPath) => relPath !== folder) });
   }
   return { ...(await stats.finish()), listing, unlisted, cache: nextCache };
 }

@@ -32,8 +32,8 @@ export async function resolveSettings({ flags, env, configDir }: ResolveSettings
   const stored = await store.get();
   const approvals = await store.approvalSettings();
   const fromEnv = (name: string) => env[name]?.trim() || undefined;
-  const key = await resolveKey(store, flags.apiKey?.trim() || fromEnv('OPENAI_API_KEY'));
   const baseUrl = flags.baseUrl ?? checkedUrl(fromEnv('OPENAI_BASE_URL'), 'OPENAI_BASE_URL') ?? stored.baseUrl;
+  const key = await resolveKey(store, baseUrl, flags.apiKey?.trim() || fromEnv('OPENAI_API_KEY'));
   return {
     llm: {
       baseUrl,
@@ -48,10 +48,10 @@ export async function resolveSettings({ flags, env, configDir }: ResolveSettings
 }
 
 /** The flag's or the environment's key, else the stored one, which this host cannot decrypt. */
-async function resolveKey(store: SettingsStore, given: string | undefined): Promise<{ apiKey: string | null; note: string | null }> {
+async function resolveKey(store: SettingsStore, baseUrl: string, given: string | undefined): Promise<{ apiKey: string | null; note: string | null }> {
   if (given) return { apiKey: given, note: null };
   try {
-    return { apiKey: await store.apiKey(), note: null };
+    return { apiKey: await store.apiKeyFor(baseUrl), note: null };
   } catch {
     return { apiKey: null, note: storedKeyNote };
   }

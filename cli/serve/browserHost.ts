@@ -22,14 +22,19 @@ export interface BrowserHostOptions {
 }
 
 export interface BrowserHost {
-  /** The URL to open, token included. */
+  /** The URL to open, token included (in the fragment, which the browser never sends). */
   url: string;
   port: number;
   folder: string;
   close(): Promise<void>;
 }
 
-const maxFrameBytes = 4 * 1024 * 1024;
+/**
+ * The largest message a page may send. Legitimate ones are small JSON requests; the largest are a plan
+ * edit or an approval whose arguments the user edited (a whole file's content), far below this. A
+ * bigger message closes that socket with 1009 (message too big); the host keeps serving.
+ */
+export const maxMessageBytes = 4 * 1024 * 1024;
 
 /**
  * Serves the renderer on 127.0.0.1 and bridges it to an engine over a WebSocket, so the real UI runs
@@ -57,28 +62,32 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   }
   const port = (server.address() as AddressInfo).port;
   const access = new AccessControl(port);
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: maxFrameBytes });
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes });
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const refusal = access.refuseRequest(request);
     if (refusal) return sendText(response, 403, `Forbidden: ${refusal}.`);
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendText(response, 405, 'Method not allowed');
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    void serveStatic(rendererDir, url.pathname, response, { 'set-cookie': access.sessionCookie });
+    const url = requestUrl(request);
+    if (!url) return sendText(response, 400, 'Bad request');
+    void serveStatic(rendererDir, url.pathname, response);
   });
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const isSocketPath = new URL(request.url ?? '/', 'http://127.0.0.1').pathname === socketPath;
-    const refusal = isSocketPath ? access.refuseSocket(request) : 'not found';
+    socket.on('error', () => socket.destroy()); // a peer that resets mid-handshake must not take the host down
+    const url = requestUrl(request);
+    const refusal = url?.pathname !== socketPath ? 'not found' : access.refuseSocket(request, url);
     if (refusal) {
       socket.end(`HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\nForbidden: ${refusal}.\n`);
       return;
     }
     sockets.handleUpgrade(request, socket, head, (ws) => bridgeSocket({ socket: ws, dispatch, subscribe: (listener) => workbench.subscribe(listener) }));
   });
+  // Once listening, an error is about one connection (a refused accept, say), never a reason to stop.
+  server.on('error', (error) => process.stderr.write(`rpi-workbench serve: ${error.message}\n`));
   await recent.add(workbench.folder).catch(() => undefined); // a read-only config dir must not stop serving
 
   return {
-    url: `http://127.0.0.1:${port}/?token=${access.token}`,
+    url: access.pageUrl,
     port,
     folder: workbench.folder,
     async close() {
@@ -89,6 +98,15 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       await workbench.close();
     },
   };
+}
+
+/** The request's URL, or null for a request target no URL parser accepts (`GET http://[ HTTP/1.1`). */
+function requestUrl(request: IncomingMessage): URL | null {
+  try {
+    return new URL(request.url ?? '/', 'http://127.0.0.1');
+  } catch {
+    return null;
+  }
 }
 
 function listen(server: Server, port: number): Promise<void> {

@@ -28,6 +28,12 @@ export type RequestChannel = (typeof requestChannels)[number];
 /** The browser host's WebSocket endpoint. */
 export const socketPath = '/ws';
 
+/**
+ * The browser host's access token: in the fragment of the URL it prints (`#token=…`) and in the query
+ * of the socket's URL (`/ws?token=…`); never in a cookie, which every port of the host would receive.
+ */
+export const socketTokenParam = 'token';
+
 /** The one channel on which the host pushes events to a page. */
 export const eventChannel = 'workbench:event';
 

@@ -49,14 +49,17 @@ export function sharedHandlers(deps: SharedHandlerDeps): Pick<RequestHandlers, S
 
 /**
  * Lists the server's models with the settings form's values, each falling back to the saved one; a
- * failure is the LlmError's sentence (server unreachable, key refused, no model list). The saved key
- * is only read (decrypted) when the form brings none.
+ * failure is the LlmError's sentence (server unreachable, key refused, no model list). A key the form
+ * leaves empty is the saved one, sent only to the base URL it was saved for: testing another server
+ * without typing the key is refused (see SettingsStore.apiKeyFor), so no page can make the host send a
+ * key to a URL of its choosing.
  */
 async function testConnection(settings: SettingsStore, form: ParsedPayload<'settings:test-connection'>): Promise<ModelListing> {
   const saved = await settings.get();
+  const baseUrl = form.baseUrl ?? saved.baseUrl;
   return listModels({
-    baseUrl: form.baseUrl ?? saved.baseUrl,
+    baseUrl,
     model: form.model ?? saved.model,
-    apiKey: form.apiKey ?? (await settings.apiKey()),
+    apiKey: form.apiKey ?? (await settings.apiKeyFor(baseUrl)),
   });
 }

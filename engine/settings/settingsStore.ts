@@ -13,6 +13,8 @@ const storedSettingsSchema = z.object({
   toolMode: toolModeSchema.default('auto'),
   /** base64 of the cipher's output; never the key itself. */
   apiKeyEncrypted: z.string().optional(),
+  /** The base URL the key was saved for, the only one it is sent to; absent in older files, where it is `baseUrl`. */
+  apiKeyBaseUrl: z.string().optional(),
   approvals: approvalSettingsSchema.partial().default({}),
 });
 
@@ -54,28 +56,54 @@ export class SettingsStore {
   async update(patch: SettingsPatch): Promise<PublicSettings> {
     const current = await this.file.read();
     const { apiKey, approvals, ...plain } = patch;
-    const next: StoredSettings = { ...current, ...definedOnly(plain), approvals: { ...current.approvals, ...definedOnly(approvals ?? {}) } };
-    if (apiKey === null) delete next.apiKeyEncrypted;
-    else if (apiKey !== undefined) {
+    const next: StoredSettings = {
+      ...current,
+      ...(current.apiKeyEncrypted ? { apiKeyBaseUrl: keyBaseUrlOf(current) } : {}),
+      ...definedOnly(plain),
+      approvals: { ...current.approvals, ...definedOnly(approvals ?? {}) },
+    };
+    if (apiKey === null) {
+      delete next.apiKeyEncrypted;
+      delete next.apiKeyBaseUrl;
+    } else if (apiKey !== undefined) {
       const available = this.cipher.availability();
       if (!available.ok) throw new Error(available.reason);
       next.apiKeyEncrypted = this.cipher.encrypt(apiKey).toString('base64');
+      next.apiKeyBaseUrl = next.baseUrl;
     }
     await this.file.write(next);
     return this.toPublic(next);
   }
 
-  /** The key to call the model with: the environment's OPENAI_API_KEY first, then the stored one. */
-  async apiKey(): Promise<string | null> {
+  /**
+   * The key to send to the model server at `baseUrl`: the environment's OPENAI_API_KEY first (meant for
+   * the base URL saved in settings, as a run uses it), then the stored one (bound to the base URL it was
+   * saved for). A key is never sent anywhere else: asked for another server, this throws a sentence
+   * asking for the key to be typed again. Null when there is no key at all.
+   */
+  async apiKeyFor(baseUrl: string): Promise<string | null> {
+    const stored = await this.file.read();
     const fromEnv = this.env.OPENAI_API_KEY?.trim();
-    if (fromEnv) return fromEnv;
-    const stored = (await this.file.read()).apiKeyEncrypted;
-    return stored ? this.cipher.decrypt(Buffer.from(stored, 'base64')) : null;
+    if (fromEnv) {
+      if (!sameBaseUrl(stored.baseUrl, baseUrl)) {
+        throw new Error(
+          `The API key in OPENAI_API_KEY goes only to the saved base URL, ${stored.baseUrl}, not to ${baseUrl}: type the key to use it with this server, or save this base URL first.`,
+        );
+      }
+      return fromEnv;
+    }
+    if (!stored.apiKeyEncrypted) return null;
+    const savedFor = keyBaseUrlOf(stored);
+    if (!sameBaseUrl(savedFor, baseUrl)) {
+      throw new Error(`The stored API key was saved for ${savedFor}, and is not sent to ${baseUrl}: type the key again to use it with this server.`);
+    }
+    return this.cipher.decrypt(Buffer.from(stored.apiKeyEncrypted, 'base64'));
   }
 
   /** What a run needs to reach the model, the key decrypted; read afresh before each run. */
   async llmSettings(): Promise<LlmSettings> {
-    const [stored, apiKey] = await Promise.all([this.file.read(), this.apiKey()]);
+    const stored = await this.file.read();
+    const apiKey = await this.apiKeyFor(stored.baseUrl);
     return { baseUrl: stored.baseUrl, apiKey, model: stored.model, contextWindow: stored.contextWindow, toolMode: stored.toolMode };
   }
 
@@ -95,6 +123,24 @@ export class SettingsStore {
       apiKeySource: source,
       approvals: { ...defaultApprovalSettings, ...stored.approvals },
     };
+  }
+}
+
+function keyBaseUrlOf(stored: StoredSettings): string {
+  return stored.apiKeyBaseUrl ?? stored.baseUrl;
+}
+
+/** Same server for a key: equal once parsed, a trailing slash aside. */
+export function sameBaseUrl(a: string, b: string): boolean {
+  return normalised(a) === normalised(b);
+}
+
+function normalised(baseUrl: string): string {
+  const trimmed = baseUrl.trim();
+  try {
+    return new URL(trimmed).href.replace(/\/+$/, '');
+  } catch {
+    return trimmed.replace(/\/+$/, '');
   }
 }
 

@@ -50,7 +50,7 @@ function get(pathAndQuery: string, headers: Record<string, string> = {}): Promis
   });
 }
 
-const token = () => new URL(host.url).searchParams.get('token') ?? '';
+const token = () => new URLSearchParams(new URL(host.url).hash.slice(1)).get('token') ?? '';
 const origin = () => `http://127.0.0.1:${host.port}`;
 
 function connect(query: string, headers: Record<string, string>): Promise<{ socket: WebSocket; messages: SocketServerMessage[] }> {
@@ -81,41 +81,30 @@ function waitFor(socket: WebSocket, messages: SocketServerMessage[], match: (mes
 const response = (id: number) => (message: SocketServerMessage) => message.type === 'response' && message.id === id;
 
 describe('browser host over HTTP', () => {
-  it('prints a loopback URL carrying a long random token', () => {
-    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{32}$/);
+  it('prints a loopback URL carrying a long random token in its fragment, which browsers never send', () => {
+    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{32}$/);
   });
 
-  it('serves the renderer with the token, sets the session cookie and a strict CSP', async () => {
-    const reply = await get(`/?token=${token()}`);
-    expect(reply.status).toBe(200);
-    expect(reply.body).toContain('<title>RPI</title>');
-    expect(String(reply.headers['content-security-policy'])).toContain("script-src 'self'");
-    expect(String(reply.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
+  it('serves the renderer, which holds no secret, without the token, with a strict CSP and no cookie', async () => {
+    for (const file of ['/', '/assets/app.js']) {
+      const reply = await get(file);
+      expect(reply.status, file).toBe(200);
+      expect(String(reply.headers['content-security-policy'])).toContain("script-src 'self'");
+      expect(reply.headers['set-cookie'], file).toBeUndefined();
+    }
+    expect((await get('/')).body).toContain('<title>RPI</title>');
+    expect((await get('/assets/app.js')).headers['content-type']).toContain('text/javascript');
   });
 
-  it('refuses a missing or wrong token with 403', async () => {
-    expect((await get('/')).status).toBe(403);
-    expect((await get('/?token=wrong')).status).toBe(403);
-    expect((await get(`/?token=${token().slice(0, -1)}`)).status).toBe(403);
-    expect((await get('/assets/app.js')).status).toBe(403);
-  });
-
-  it('accepts the session cookie for assets', async () => {
-    const cookie = `rpi_workbench_${host.port}=${token()}`;
-    const reply = await get('/assets/app.js', { cookie });
-    expect(reply.status).toBe(200);
-    expect(reply.headers['content-type']).toContain('text/javascript');
-  });
-
-  it('refuses a foreign Host header even with the token (DNS rebinding)', async () => {
-    const reply = await get(`/?token=${token()}`, { host: `evil.example:${host.port}` });
+  it('refuses a foreign Host header (DNS rebinding)', async () => {
+    const reply = await get('/', { host: `evil.example:${host.port}` });
     expect(reply.status).toBe(403);
     expect(reply.body).toContain('Host');
   });
 
   it('never serves files outside the renderer folder', async () => {
     for (const attempt of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/%2e%2e%2f%2e%2e%2fsecret.txt', '/%00']) {
-      const reply = await get(`${attempt}${attempt.includes('?') ? '&' : '?'}token=${token()}`);
+      const reply = await get(attempt);
       expect(reply.status, attempt).toBe(404);
       expect(reply.body).not.toContain('outside the renderer');
     }
@@ -123,10 +112,18 @@ describe('browser host over HTTP', () => {
 });
 
 describe('browser host over WebSocket', () => {
-  it('refuses a socket without the token, or from a foreign Origin', async () => {
+  it('refuses a socket without the token, with a wrong one, from a foreign Origin or Host', async () => {
     await expect(connect('', { origin: origin() })).rejects.toThrow('HTTP 403');
+    await expect(connect(`?token=${token().slice(0, -1)}x`, { origin: origin() })).rejects.toThrow('HTTP 403');
     await expect(connect(`?token=${token()}`, { origin: 'http://evil.example' })).rejects.toThrow('HTTP 403');
+    await expect(connect(`?token=${token()}`, { origin: `http://127.0.0.1:${host.port + 1}` })).rejects.toThrow('HTTP 403');
     await expect(connect(`?token=${token()}`, {})).rejects.toThrow('HTTP 403');
+    await expect(connect(`?token=${token()}`, { origin: origin(), host: `evil.example:${host.port}` })).rejects.toThrow('HTTP 403');
+  });
+
+  it('never takes the token from a cookie: cookies reach every port of 127.0.0.1', async () => {
+    const cookie = `rpi_workbench_${host.port}=${token()}; token=${token()}`;
+    await expect(connect('', { origin: origin(), cookie })).rejects.toThrow('HTTP 403');
   });
 
   it('answers requests through the contract, validation errors included', async () => {

@@ -41,7 +41,7 @@ function runCli(args: string[], until?: RegExp): Promise<Run> {
 
 describe('rpi-workbench serve', () => {
   it('prints the URL to open, then stops cleanly on SIGTERM, releasing the folder lock', async () => {
-    const run = await runCli(['serve', temp], /Open: http:\/\/127\.0\.0\.1:\d+\/\?token=\S+\n/);
+    const run = await runCli(['serve', temp], /Open: http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+\n/);
     expect(run.stdout).toContain(`RPI Workbench is serving ${await realpath(temp)}`);
     expect(run.code).toBe(0);
     expect(existsSync(path.join(temp, '.workbench', 'lock'))).toBe(false);

@@ -74,7 +74,7 @@ describe('safeStorageCipher', () => {
     expect(written).not.toContain(apiKey);
     expect(written).not.toContain(Buffer.from(apiKey).toString('base64'));
     expect(written).not.toContain('SECRET');
-    expect(await settings.apiKey()).toBe(apiKey);
+    expect((await settings.llmSettings()).apiKey).toBe(apiKey);
   });
 
   it('writes nothing at all when it must refuse', async () => {

@@ -1,6 +1,7 @@
 import { requestsOver } from '../../../engine/contract/bridge.js';
-import { socketPath, type RequestChannel } from '../../../engine/contract/channels.js';
+import { socketPath, socketTokenParam, type RequestChannel } from '../../../engine/contract/channels.js';
 import type { Result, SocketServerMessage, WorkbenchEvent } from '../../../engine/contract/index.js';
+import { takeAccessToken } from './accessToken.js';
 import type { WorkbenchBridge } from './types.js';
 
 export interface SocketBridge extends WorkbenchBridge {
@@ -10,12 +11,13 @@ export interface SocketBridge extends WorkbenchBridge {
 }
 
 /**
- * The bridge used in a browser: the browser host's WebSocket on the page's own origin. The access
- * token travels in the HttpOnly cookie the host set when the page was opened.
+ * The bridge used in a browser: the browser host's WebSocket on the page's own origin, opened with the
+ * access token the page was given (see takeAccessToken); without it the host refuses the socket.
  */
 export function connectSocketBridge(location: Location = window.location): SocketBridge {
   const protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const socket = new WebSocket(`${protocol}//${location.host}${socketPath}${location.search}`);
+  const token = takeAccessToken({ location, history: window.history, storage: window.sessionStorage }) ?? '';
+  const socket = new WebSocket(`${protocol}//${location.host}${socketPath}?${new URLSearchParams({ [socketTokenParam]: token })}`);
   const pending = new Map<number, (result: Result<unknown>) => void>();
   const listeners = new Set<(event: WorkbenchEvent) => void>();
   const closeListeners = new Set<() => void>();

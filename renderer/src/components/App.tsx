@@ -31,7 +31,7 @@ export function App() {
     <div className="app">
       {connection === 'lost' && (
         <div className="banner banner-error" role="alert">
-          The connection to the workbench host was lost. Restart it, then reload this page.
+          The workbench host is not reachable, or refused this page. Restart it if it stopped, then open the URL it prints.
         </div>
       )}
       <ErrorBanner />

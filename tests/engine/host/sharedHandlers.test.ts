@@ -55,7 +55,8 @@ describe('shared host handlers', () => {
 
     it('uses the key a run would use when the form has none, and says null when no model is named', async () => {
       const llm = await startLlm({ apiKey: 'sk-env' });
-      const { dispatch } = await host({ env: { OPENAI_API_KEY: 'sk-env' } });
+      const { dispatch, settings } = await host({ env: { OPENAI_API_KEY: 'sk-env' } });
+      await settings.update({ baseUrl: llm.baseUrl });
 
       expect(await dispatch('settings:test-connection', { baseUrl: llm.baseUrl })).toEqual({ ok: true, value: { models: ['fake-model'], modelFound: null } });
     });

@@ -39,11 +39,11 @@ describe('SettingsStore', () => {
       apiKeySource: 'none',
       approvals: { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false },
     });
-    expect(await settings.apiKey()).toBeNull();
+    expect((await settings.llmSettings()).apiKey).toBeNull();
     await expect(readdir(configDir)).rejects.toThrow(/ENOENT/);
   });
 
-  it('stores a key encrypted: settings.json never contains it, apiKey() gives it back', async () => {
+  it('stores a key encrypted: settings.json never contains it, a run gets it back', async () => {
     const { settings, file } = await store();
     const shown = await settings.update({ apiKey: secret, model: 'gpt-test' });
 
@@ -53,14 +53,14 @@ describe('SettingsStore', () => {
     expect(onDisk).not.toContain(secret);
     expect(onDisk).not.toContain(Buffer.from(secret).toString('base64'));
     expect(JSON.parse(onDisk)).toHaveProperty('apiKeyEncrypted');
-    expect(await settings.apiKey()).toBe(secret);
+    expect((await settings.llmSettings()).apiKey).toBe(secret);
   });
 
   it('reads the stored key back in a new store (a restart)', async () => {
     const { settings, configDir } = await store();
     await settings.update({ apiKey: secret });
     const restarted = new SettingsStore({ configDir, cipher: xorCipher(), env: {} });
-    expect(await restarted.apiKey()).toBe(secret);
+    expect((await restarted.llmSettings()).apiKey).toBe(secret);
     expect((await restarted.get()).apiKeySource).toBe('stored');
   });
 
@@ -78,21 +78,21 @@ describe('SettingsStore', () => {
       approvals: { files: 'ask', commands: 'allow-list', timeoutSeconds: 60, reviewPlan: true },
     });
     expect(await settings.approvalSettings()).toEqual({ files: 'ask', commands: 'allow-list', timeoutSeconds: 60, reviewPlan: true });
-    expect(await settings.apiKey()).toBe(secret);
+    expect((await settings.llmSettings()).apiKey).toBe(secret);
   });
 
   it('prefers OPENAI_API_KEY from the environment and says so', async () => {
     const { settings } = await store({ env: { OPENAI_API_KEY: '  sk-from-env  ' } });
     expect(await settings.get()).toMatchObject({ apiKeySet: true, apiKeySource: 'environment' });
     await settings.update({ apiKey: secret });
-    expect(await settings.apiKey()).toBe('sk-from-env');
+    expect((await settings.llmSettings()).apiKey).toBe('sk-from-env');
     expect((await settings.get()).apiKeySource).toBe('environment');
   });
 
   it('ignores a blank OPENAI_API_KEY', async () => {
     const { settings } = await store({ env: { OPENAI_API_KEY: '   ' } });
     await settings.update({ apiKey: secret });
-    expect(await settings.apiKey()).toBe(secret);
+    expect((await settings.llmSettings()).apiKey).toBe(secret);
     expect((await settings.get()).apiKeySource).toBe('stored');
   });
 
@@ -100,7 +100,7 @@ describe('SettingsStore', () => {
     const { settings, file } = await store();
     await settings.update({ apiKey: secret, model: 'gpt-test' });
     expect(await settings.update({ apiKey: null })).toMatchObject({ model: 'gpt-test', apiKeySet: false, apiKeySource: 'none' });
-    expect(await settings.apiKey()).toBeNull();
+    expect((await settings.llmSettings()).apiKey).toBeNull();
     expect(JSON.parse(await readFile(file, 'utf8'))).not.toHaveProperty('apiKeyEncrypted');
   });
 
@@ -116,7 +116,7 @@ describe('SettingsStore', () => {
     await expect(settings.update({ apiKey: secret, model: 'other' })).rejects.toThrow(reason);
     expect(await readFile(file, 'utf8')).toBe(before);
     expect(before).not.toContain(secret);
-    expect(await settings.apiKey()).toBeNull();
+    expect((await settings.llmSettings()).apiKey).toBeNull();
   });
 
   it('moves a corrupt settings.json aside and uses the defaults', async () => {

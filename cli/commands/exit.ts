@@ -1,3 +1,4 @@
+import { shownStderr } from '../terminal/shownStream.js';
 import { exitCodeOf, messageOf } from './cliError.js';
 
 /** Exits once everything written to stdout and stderr has been handed to the OS, so no output is lost. */
@@ -13,7 +14,7 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
 
 /** Reports an error as one `rpi-workbench: <message>` line on stderr (never a stack trace) and exits with its code. */
 export function failWith(error: unknown): Promise<never> {
-  process.stderr.write(`rpi-workbench: ${messageOf(error)}\n`);
+  shownStderr.text(`rpi-workbench: ${messageOf(error)}\n`);
   return exitWith(exitCodeOf(error));
 }
 

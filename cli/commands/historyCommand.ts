@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { openWorkbench } from '../../engine/index.js';
 import { historyJsonLines, historyTable } from '../terminal/historyFormat.js';
+import { shownStderr, shownStdout } from '../terminal/shownStream.js';
+import { visibleLine } from '../terminal/visibleText.js';
 import { exitCodes } from './cliError.js';
 import { exiting } from './exit.js';
 
@@ -8,13 +10,13 @@ async function history(folder: string, { json }: { json?: boolean }): Promise<nu
   const workbench = await openWorkbench(folder);
   try {
     const { conversation, warnings } = await workbench.snapshot();
-    for (const warning of warnings) process.stderr.write(`rpi-workbench: warning: ${warning}\n`);
+    for (const warning of warnings) shownStderr.text(`rpi-workbench: warning: ${warning}\n`);
     if (json) {
-      if (conversation.length > 0) process.stdout.write(`${historyJsonLines(conversation)}\n`);
+      if (conversation.length > 0) shownStdout.text(`${historyJsonLines(conversation)}\n`);
     } else if (conversation.length === 0) {
-      process.stderr.write(`No messages yet in ${workbench.folder}.\n`);
+      shownStderr.text(`No messages yet in ${visibleLine(workbench.folder)}.\n`);
     } else {
-      process.stdout.write(`${historyTable(conversation)}\n`);
+      shownStdout.text(`${historyTable(conversation)}\n`);
     }
     return exitCodes.done;
   } finally {

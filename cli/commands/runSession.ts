@@ -4,6 +4,7 @@ import { HumanOutput } from '../terminal/humanOutput.js';
 import { jsonOutput } from '../terminal/jsonOutput.js';
 import { LiveLine } from '../terminal/liveLine.js';
 import type { RunOutput } from '../terminal/runOutput.js';
+import { shownStderr, shownStdout } from '../terminal/shownStream.js';
 import { terminalPrompter } from '../terminal/terminalPrompter.js';
 import { answerApprovals, type Answerer } from './answerApprovals.js';
 import { CliError, exitCodes } from './cliError.js';
@@ -34,7 +35,7 @@ export async function runSession({ folder, flags, start }: RunSessionOptions): P
     throw new CliError('--review-plan needs a terminal to answer on, and this is not one: run it in a terminal, or add --yes to approve the plan unseen.');
   }
   const startedAt = Date.now();
-  const live = new LiveLine(process.stderr, !flags.json && Boolean(process.stderr.isTTY));
+  const live = new LiveLine(shownStderr, !flags.json && shownStderr.isTTY);
   const userConfig = configDir();
   const settings = await resolveSettings({ flags, env: process.env, configDir: userConfig });
   requireModel(settings);
@@ -51,7 +52,7 @@ export async function runSession({ folder, flags, start }: RunSessionOptions): P
       void workbench.cancel();
     },
     again: () => {
-      process.stderr.write(`\nStopped at once. ${cancelledLine(resume)}\n`);
+      shownStderr.text(`\nStopped at once. ${cancelledLine(resume)}\n`);
       process.exit(exitCodes.interrupted);
     },
   });
@@ -75,8 +76,8 @@ export async function runSession({ folder, flags, start }: RunSessionOptions): P
 
 /** --json: the events on stdout; otherwise progress on stderr and the summary on stdout, streamed when stdout is a terminal. */
 function outputFor(flags: RunFlags, live: LiveLine, startedAt: number): RunOutput {
-  if (flags.json) return jsonOutput(process.stdout);
-  return new HumanOutput({ log: live, stdout: process.stdout, streamSummary: Boolean(process.stdout.isTTY), startedAt });
+  if (flags.json) return jsonOutput(shownStdout);
+  return new HumanOutput({ log: live, stdout: shownStdout, streamSummary: shownStdout.isTTY, startedAt });
 }
 
 interface WatchRunOptions extends Pick<RunSessionOptions, 'start'> {

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { configDir } from '../../engine/settings/index.js';
 import { startBrowserHost } from '../serve/browserHost.js';
+import { shownStdout } from '../terminal/shownStream.js';
+import { visibleLine } from '../terminal/visibleText.js';
 import { CliError, exitCodes, messageOf } from './cliError.js';
 import { exitWith, failWith } from './exit.js';
 import { watchInterrupts } from './interrupts.js';
@@ -28,7 +30,7 @@ async function serve(folder: string, options: { port?: number }): Promise<void> 
     first: () => void host.close().then(() => exitWith(exitCodes.done), failWith),
     again: () => process.exit(exitCodes.interrupted),
   });
-  process.stdout.write(`RPI Workbench is serving ${host.folder}\nOpen: ${host.url}\nPress Ctrl-C to stop.\n`);
+  shownStdout.text(`RPI Workbench is serving ${visibleLine(host.folder)}\nOpen: ${host.url}\nPress Ctrl-C to stop.\n`);
 }
 
 export function addServeCommand(program: Command): void {

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { openWorkbench } from '../../engine/index.js';
+import { shownStdout } from '../terminal/shownStream.js';
+import { visibleLine } from '../terminal/visibleText.js';
 import { exitCodes } from './cliError.js';
 import { exiting } from './exit.js';
 
@@ -8,8 +10,8 @@ async function undo(folder: string, messageId: string): Promise<number> {
   try {
     const restored = await workbench.undo(messageId);
     const files = restored.length === 1 ? '1 file' : `${restored.length} files`;
-    process.stdout.write(restored.length === 0 ? 'No files needed restoring.\n' : `Restored ${files}:\n${restored.map((file) => `  ${file}\n`).join('')}`);
-    process.stdout.write('The conversation now ends before that request; its research and plan were cleared.\n');
+    shownStdout.text(restored.length === 0 ? 'No files needed restoring.\n' : `Restored ${files}:\n${restored.map((file) => `  ${visibleLine(file)}\n`).join('')}`);
+    shownStdout.text('The conversation now ends before that request; its research and plan were cleared.\n');
     return exitCodes.done;
   } finally {
     await workbench.close();

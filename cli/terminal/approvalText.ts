@@ -1,10 +1,14 @@
 import type { ApprovalRequestView } from '../../engine/contract/index.js';
 import { describeCall } from './toolLines.js';
 import { formatElapsed } from './units.js';
+import { terminalJson, visibleLine } from './visibleText.js';
 
-/** The request in one line: what would run, and why it needs the user. */
+/**
+ * The request in one line: what would run, and why it needs the user; nothing in it can leave the line
+ * or move the cursor. The command or path is shown whole, never cut: what is approved is exactly what runs.
+ */
 export function approvalHeadline(request: ApprovalRequestView, now: number): string {
-  return `? Approve ${describeCall(request.tool, request.args)}? ${capitalised(request.reason)} (expires in ${formatElapsed(Math.ceil((request.expiresAt - now) / 1000) * 1000)}).`;
+  return `? Approve ${describeCall(request.tool, request.args, Number.POSITIVE_INFINITY)}? ${capitalised(visibleLine(request.reason))} (expires in ${formatElapsed(Math.ceil((request.expiresAt - now) / 1000) * 1000)}).`;
 }
 
 /** The choices, "always allow" only where the request offers it. */
@@ -14,11 +18,11 @@ export function approvalMenu(request: ApprovalRequestView): string {
 
 /** Everything the user may want before deciding: the exact arguments, the real path, the reason. */
 export function approvalDetails(request: ApprovalRequestView): string {
-  const args = JSON.stringify(request.args, null, 2).split('\n').map((line) => `    ${line}`);
+  const args = terminalJson(request.args, 2).split('\n').map((line) => `    ${line}`);
   return [
-    `  tool:      ${request.tool}`,
-    ...(request.path ? [`  real path: ${request.path}`] : []),
-    `  reason:    ${request.reason}`,
+    `  tool:      ${visibleLine(request.tool)}`,
+    ...(request.path ? [`  real path: ${visibleLine(request.path)}`] : []),
+    `  reason:    ${visibleLine(request.reason)}`,
     '  arguments:',
     ...args,
   ].join('\n');

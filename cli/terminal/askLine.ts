@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import { visibleText } from './visibleText.js';
 
 export interface AskLineOptions {
   input: NodeJS.ReadableStream;
@@ -29,6 +30,6 @@ export function askLine(question: string, { input, output, signal, onInterrupt }
     signal.addEventListener('abort', withdraw, { once: true });
     rl.on('SIGINT', onInterrupt);
     rl.on('close', () => finish(null));
-    rl.question(question, (answer) => finish(answer));
+    rl.question(visibleText(question), (answer) => finish(answer));
   });
 }

@@ -1,5 +1,6 @@
 import type { Message } from '../../engine/contract/index.js';
 import { oneLine } from './units.js';
+import { terminalJson, visibleLine } from './visibleText.js';
 
 const firstLineWidth = 100;
 
@@ -17,12 +18,12 @@ export function firstLine(text: string): string {
 
 /** The conversation as aligned columns under a header: id, role, local time, first line. */
 export function historyTable(messages: readonly Message[]): string {
-  const rows = [['ID', 'ROLE', 'TIME', 'MESSAGE'], ...messages.map((message) => [message.id, message.role, localTime(message.ts), firstLine(message.text)])];
+  const rows = [['ID', 'ROLE', 'TIME', 'MESSAGE'], ...messages.map((message) => [visibleLine(message.id), visibleLine(message.role), localTime(message.ts), firstLine(message.text)])];
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]?.length ?? 0)));
   return rows.map((row) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column] ?? 0) : cell)).join('  ').trimEnd()).join('\n');
 }
 
-/** `history --json`: one object per line, in order — {id, role, ts (ms since the epoch), time (ISO 8601, UTC), text}. */
+/** `history --json`: one object per line, in order — {id, role, ts (ms since the epoch), time (ISO 8601, UTC), text}; terminal-safe, the same values. */
 export function historyJsonLines(messages: readonly Message[]): string {
-  return messages.map(({ id, role, ts, text }) => JSON.stringify({ id, role, ts, time: new Date(ts).toISOString(), text })).join('\n');
+  return messages.map(({ id, role, ts, text }) => terminalJson({ id, role, ts, time: new Date(ts).toISOString(), text })).join('\n');
 }

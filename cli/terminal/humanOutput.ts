@@ -3,15 +3,17 @@ import type { RunResult } from '../../engine/index.js';
 import type { LiveLine } from './liveLine.js';
 import type { RunOutput } from './runOutput.js';
 import { applyToProgress, initialProgress, type RunProgress } from './runProgress.js';
+import type { ShownStream } from './shownStream.js';
 import { formatStatusLine, phaseText } from './statusLine.js';
 import { formatToolLine } from './toolLines.js';
 import { formatElapsed, formatTokens } from './units.js';
+import { visibleLine } from './visibleText.js';
 
 export interface HumanOutputOptions {
   /** stderr: progress and tool lines, under a live status line when it is a terminal. */
   log: LiveLine;
-  /** Where the summary goes. */
-  stdout: NodeJS.WritableStream;
+  /** Where the summary goes: shown, like everything else, with its control characters visible (ShownStream). */
+  stdout: ShownStream;
   /** Stream the summary as it is written (stdout is a terminal); otherwise print it whole at the end. */
   streamSummary: boolean;
   startedAt: number;
@@ -21,6 +23,8 @@ export interface HumanOutputOptions {
 /**
  * The run for a person: a line per phase, step and tool call on stderr, a live status line under them on
  * a terminal, and the summary — and only the summary — on stdout, so `run … > summary.md` keeps it.
+ * The summary is shown like all model text, its control characters visible, in a file as on a terminal
+ * (a file is read with `cat` later); the exact text is in `--json` and `history --json`.
  */
 export class HumanOutput implements RunOutput {
   private progress: RunProgress = initialProgress;
@@ -48,9 +52,9 @@ export class HumanOutput implements RunOutput {
     log.stop();
     if (result === null) return;
     if (this.streamed !== '') {
-      if (!this.streamed.endsWith('\n')) stdout.write('\n');
+      if (!this.streamed.endsWith('\n')) stdout.text('\n');
     } else if (result.status === 'done' && result.summary) {
-      stdout.write(`${result.summary}\n`);
+      stdout.text(`${result.summary}\n`);
     }
     if (result.status === 'done') log.log(`Done in ${formatElapsed(this.now() - this.options.startedAt)} · ${formatTokens(this.progress.tokens)}.`);
   }
@@ -91,14 +95,14 @@ export class HumanOutput implements RunOutput {
     const item = step ? items[step.current - 1] : undefined;
     if (item?.status !== 'failed' || this.reportedFailures.has(item.index)) return;
     this.reportedFailures.add(item.index);
-    this.options.log.log(`  ✗ Step ${item.index + 1} failed: ${item.failure ?? 'no reason given'}`);
+    this.options.log.log(`  ✗ Step ${item.index + 1} failed: ${visibleLine(item.failure ?? 'no reason given')}`);
   }
 
   private summaryText(text: string): void {
     if (!this.options.streamSummary) return;
     if (this.streamed === '') this.options.log.stop();
     this.streamed += text;
-    this.options.stdout.write(text);
+    this.options.stdout.text(text);
   }
 
   private refresh(): void {

@@ -1,8 +1,10 @@
-const clearLine = '\r\x1b[2K';
+import { ownSequences, type ShownStream } from './shownStream.js';
+import { visibleLine } from './visibleText.js';
 
 /**
  * Writes log lines to a stream and, when the stream is a terminal, keeps one status line under them,
  * rewritten in place. Log lines are printed above it (clear, print, redraw), so it never mixes with them.
+ * Its own cursor moves are the only control sequences it writes: the text goes out visible (ShownStream).
  */
 export class LiveLine {
   private current = '';
@@ -11,7 +13,7 @@ export class LiveLine {
   private stopped: boolean;
 
   constructor(
-    private readonly stream: NodeJS.WritableStream & { columns?: number },
+    private readonly stream: ShownStream,
     /** False where the stream is not a terminal: then there is no status line, only log lines. */
     live: boolean,
   ) {
@@ -20,20 +22,21 @@ export class LiveLine {
 
   get columns(): number {
     // A pseudo-terminal without a size reports 0 columns.
-    return this.stream.columns || 80;
+    return this.stream.columns ?? 80;
   }
 
-  /** Replaces the status line. */
+  /** Replaces the status line; anything that would leave its line (a line feed, a CR) is shown instead. */
   set(text: string): void {
-    if (text === this.current && this.shown) return;
-    this.current = text;
+    const line = visibleLine(text);
+    if (line === this.current && this.shown) return;
+    this.current = line;
     this.draw();
   }
 
   /** Prints a line (or several) above the status line. */
   log(text: string): void {
     this.erase();
-    this.stream.write(`${text}\n`);
+    this.stream.text(`${text}\n`);
     this.draw();
   }
 
@@ -57,13 +60,14 @@ export class LiveLine {
 
   private draw(): void {
     if (this.stopped || this.paused > 0 || this.current === '') return;
-    this.stream.write(`${clearLine}${this.current}`);
+    this.stream.control(ownSequences.clearLine);
+    this.stream.text(this.current);
     this.shown = true;
   }
 
   private erase(): void {
     if (!this.shown) return;
-    this.stream.write(clearLine);
+    this.stream.control(ownSequences.clearLine);
     this.shown = false;
   }
 }

@@ -2,6 +2,7 @@ import type { Phase } from '../../engine/contract/index.js';
 import { progressBar } from './progressBar.js';
 import type { RunProgress } from './runProgress.js';
 import { formatElapsed, formatTokens, oneLine } from './units.js';
+import { visibleLine } from './visibleText.js';
 
 const phaseLabels: Record<Phase, string> = {
   research: 'Research: analyzing files…',
@@ -13,10 +14,10 @@ const phaseLabels: Record<Phase, string> = {
 /** The phase text keeps at least this much room before the progress bar is dropped. */
 const minimumHead = 20;
 
-/** What the run is doing, e.g. "Implement: step 3/12: Parse statement". */
+/** What the run is doing, e.g. "Implement: step 3/12: Parse statement"; the label (the model's) stays on its line, its controls shown. */
 export function phaseText(progress: Pick<RunProgress, 'phase' | 'step'>): string {
   if (progress.phase === null) return 'Starting…';
-  if (progress.phase === 'implement' && progress.step) return `Implement: step ${progress.step.current}/${progress.step.total}: ${progress.step.label}`;
+  if (progress.phase === 'implement' && progress.step) return `Implement: step ${progress.step.current}/${progress.step.total}: ${visibleLine(progress.step.label)}`;
   return phaseLabels[progress.phase];
 }
 

@@ -1,3 +1,5 @@
+import { visibleLine } from './visibleText.js';
+
 /** Elapsed time the way a status line shows it: "9s", "1m 05s", "2h 03m". */
 export function formatElapsed(ms: number): string {
   const seconds = Math.max(0, Math.floor(ms / 1000));
@@ -25,8 +27,8 @@ function trimmed(value: number): string {
   return value >= 100 ? value.toFixed(0) : value.toFixed(1).replace(/\.0$/, '');
 }
 
-/** One line of at most `width` characters, whitespace runs collapsed, cut with "…". */
+/** One line of at most `width` characters, whitespace runs (line breaks too) collapsed, other controls shown (visibleLine), cut with "…". */
 export function oneLine(text: string, width: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = visibleLine(text.replace(/\s+/g, ' ').trim());
   return flat.length <= width ? flat : `${flat.slice(0, Math.max(0, width - 1))}…`;
 }

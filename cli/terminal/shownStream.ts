@@ -1,0 +1,41 @@
+import { visibleText } from './visibleText.js';
+
+/** The CLI's own control sequences: the only ones it ever writes. */
+export const ownSequences = {
+  /** Back to the start of the line and clear it, to redraw the live status line. */
+  clearLine: '\r\x1b[2K',
+} as const;
+
+export type OwnSequence = (typeof ownSequences)[keyof typeof ownSequences];
+
+type OutputStream = NodeJS.WritableStream & { columns?: number; isTTY?: boolean };
+
+/**
+ * stdout or stderr as the CLI writes to them. All text goes through visibleText on its way out, so a
+ * control character that came from the model or the folder — in a summary, a path, an error — is shown,
+ * never obeyed; only `ownSequences` are written as they are. Every command writes through one of these.
+ */
+export class ShownStream {
+  constructor(private readonly stream: OutputStream) {}
+
+  get isTTY(): boolean {
+    return Boolean(this.stream.isTTY);
+  }
+
+  /** The terminal's width; undefined when it is not a terminal (or a pseudo-terminal without a size). */
+  get columns(): number | undefined {
+    return this.stream.columns || undefined;
+  }
+
+  /** Text for a person; may span lines. */
+  text(text: string): void {
+    this.stream.write(visibleText(text));
+  }
+
+  control(sequence: OwnSequence): void {
+    this.stream.write(sequence);
+  }
+}
+
+export const shownStdout = new ShownStream(process.stdout);
+export const shownStderr = new ShownStream(process.stderr);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ApprovalRequestView, UnsequencedEvent } from '../contract/index.js';
+import type { AllowedCommand } from '../settings/allowedCommands.js';
 import type { Tool } from '../tools/tool.js';
 import { allowListable } from './commandAllowList.js';
 
@@ -23,8 +24,11 @@ export interface ApprovalRequest {
   /** The real path the action touches, shown to the user. */
   path?: string;
   reason: string;
-  /** The exact command "always allow" would remember; set only when it may be offered. */
-  alwaysAllowCommand?: string;
+  /**
+   * Set only when "always allow" may be offered (a run_command whose command is allow-listable): binds the
+   * approved arguments' command to the files that define what it runs, as they are when the user answers.
+   */
+  alwaysAllow?: (args: Record<string, unknown>) => Promise<AllowedCommand>;
 }
 
 interface Pending {
@@ -36,7 +40,7 @@ interface Pending {
 export interface ApprovalBrokerDeps {
   emit: (event: UnsequencedEvent) => void;
   /** Stores an "always allow" command for this folder, in the user's config. */
-  rememberCommand: (command: string) => Promise<void>;
+  rememberCommand: (entry: AllowedCommand) => Promise<void>;
 }
 
 /** Thrown back to the host that answered: unknown or already answered request, invalid edit. */
@@ -77,7 +81,7 @@ export class ApprovalBroker {
         args: request.args,
         ...(request.path ? { path: request.path } : {}),
         reason: request.reason,
-        canAlwaysAllow: request.alwaysAllowCommand !== undefined,
+        canAlwaysAllow: request.alwaysAllow !== undefined,
         expiresAt: Date.now() + timeoutMs,
       };
       this.open.set(requestId, { request, view, settle: finish });
@@ -100,14 +104,18 @@ export class ApprovalBroker {
       return 'denied';
     }
     const edited = answer.args === undefined ? null : this.checkedEdit(pending.request.tool, answer.args);
-    const command = edited ? edited['command'] : pending.request.alwaysAllowCommand;
     if (answer.alwaysAllow) {
+      const approvedArgs = edited ?? pending.request.args;
+      const command = approvedArgs['command'];
       const listable = typeof command === 'string' ? allowListable(command) : null;
-      if (pending.request.alwaysAllowCommand === undefined || typeof command !== 'string' || !listable?.ok) {
+      if (pending.request.alwaysAllow === undefined || !listable?.ok) {
         const why = listable && !listable.ok ? ` ${listable.reason}` : '';
         throw new ApprovalAnswerError(`"Always allow" is only offered for simple commands; approve this one once instead.${why}`);
       }
-      await this.deps.rememberCommand(command);
+      const entry = await pending.request.alwaysAllow(approvedArgs).catch((error: unknown) => {
+        throw new ApprovalAnswerError(`"Always allow" could not look at what this command runs: ${error instanceof Error ? error.message : String(error)}`);
+      });
+      await this.deps.rememberCommand(entry);
     }
     const authorization: Authorization = edited ? { decision: 'edited', args: edited } : { decision: 'approved', args: pending.request.args };
     pending.settle(authorization);

@@ -94,6 +94,7 @@ interface ExecRule {
 const gitReason = 'It can make git run other programs, write other files or change its configuration.';
 const codeReason = 'It runs code given on the command line.';
 const packageReason = 'It runs a package that it may download first.';
+const elsewhereReason = 'It points the runner at other files or folders than the ones an allowance is bound to.';
 
 /**
  * Programs and options that run code chosen by their arguments. Matching is exact, so a match could
@@ -123,6 +124,23 @@ const execRules: readonly ExecRule[] = [
   },
   { program: /^git$/, words: ['-u'], onlyWith: 'clone', reason: gitReason },
   { program: /^git$/, words: ['run'], onlyWith: 'bisect', reason: gitReason },
+  // Runners whose allowance is bound to the files they read in the command's folder (commandDefinitions.ts).
+  {
+    program: /^(npm|pnpm|yarn|bun)$/,
+    words: ['--prefix', '-C', '--cwd', '--dir', '-w', '--workspace', '--workspaces', '--filter', '-F', '-r', '--recursive', 'workspace', 'workspaces'],
+    reason: elsewhereReason,
+  },
+  { program: /^(make|gmake)$/, words: ['-f', '--file', '--makefile', '-C', '--directory', '-I', '--include-dir'], reason: elsewhereReason },
+  { program: /^just$/, words: ['-f', '--justfile', '-d', '--working-directory'], reason: elsewhereReason },
+  { program: /^(task|go-task)$/, words: ['-t', '--taskfile', '-d', '--dir'], reason: elsewhereReason },
+  { program: /^cargo$/, words: ['--manifest-path', '--config', '-C'], reason: elsewhereReason },
+  { program: /^go$/, words: ['-C', '-modfile'], reason: elsewhereReason },
+  { program: /^go$/, words: ['generate'], reason: 'It runs the commands written in `//go:generate` lines of the source files.' },
+  { program: /^(pytest|py\.test)$/, words: ['-c', '-p', '--rootdir', '--confcutdir', '-o', '--override-ini'], reason: elsewhereReason },
+  { program: /^(python[\d.]*|py)$/, words: ['-p', '--rootdir', '--confcutdir', '-o', '--override-ini'], onlyWith: 'pytest', reason: elsewhereReason },
+  { program: /^(gradle|gradlew)$/, words: ['-b', '--build-file', '-c', '--settings-file', '-p', '--project-dir', '-I', '--init-script'], reason: elsewhereReason },
+  { program: /^(mvn|mvnw)$/, words: ['-f', '--file', '-s', '--settings', '-gs', '--global-settings'], reason: elsewhereReason },
+  { program: /^rake$/, words: ['-f', '--rakefile', '-C', '--directory', '-r', '--require'], reason: elsewhereReason },
   { program: /^(rg|ripgrep)$/, words: ['--pre'], reason: 'Its --pre option runs a program on every file it searches.' },
   { program: /^find$/, words: ['-exec', '-execdir', '-ok', '-okdir', '-delete'], reason: 'Its -exec and -delete actions run commands or delete files.' },
   { program: /^(fd|fdfind)$/, words: ['-x', '--exec', '-X', '--exec-batch'], reason: 'Its --exec option runs a command for every file it finds.' },

@@ -1,9 +1,12 @@
 import type { ApprovalSettings } from '../contract/index.js';
+import type { AllowedCommand } from '../settings/allowedCommands.js';
 import type { GuardOutcome, ToolGuard } from '../tools/executeToolCall.js';
 import type { Tool } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { ApprovalBroker } from './approvalBroker.js';
-import { allowListable, matchesAllowList } from './commandAllowList.js';
+import { allowListable, matchesAllowList, parseSimpleCommand } from './commandAllowList.js';
+import { changedDefinitionsReason, definitionHashes } from './commandBinding.js';
+import { gitHooksFolders } from './gitHooksFolders.js';
 import { protectedPathReason } from './protectedPaths.js';
 
 export interface ToolGuardDeps {
@@ -12,7 +15,7 @@ export interface ToolGuardDeps {
   broker: ApprovalBroker;
   settings: ApprovalSettings;
   /** The folder's "always allow" commands, read at each call so one added during the run counts. */
-  allowedCommands: () => Promise<string[]>;
+  allowedCommands: () => Promise<AllowedCommand[]>;
   /** Snapshots the workspace before a change, so undo can restore it; throws when it cannot. */
   checkpoint: (tool: Tool) => Promise<void>;
 }
@@ -42,7 +45,9 @@ export function toolGuard(deps: ToolGuardDeps): ToolGuard {
           args,
           ...(targets[0] ? { path: targets.map((target) => target.real).join(' → ') } : {}),
           reason: ask,
-          ...(command !== undefined && allowListable(command).ok ? { alwaysAllowCommand: command } : {}),
+          ...(command !== undefined && allowListable(command).ok
+            ? { alwaysAllow: (approvedArgs: Record<string, unknown>) => boundCommand(deps.workspace, approvedArgs) }
+            : {}),
         },
         deps.settings.timeoutSeconds * 1000,
         signal,
@@ -60,8 +65,9 @@ export function toolGuard(deps: ToolGuardDeps): ToolGuard {
 
 /** Why the user must be asked, or null when the policy lets the call run. */
 async function askReason(deps: ToolGuardDeps, tool: Tool, args: Record<string, unknown>, targets: readonly Target[]): Promise<string | null> {
+  const hookFolders = await gitHooksFolders(deps.workspace.root);
   for (const target of targets) {
-    const reason = protectedPathReason(target.rel);
+    const reason = protectedPathReason(target.rel, hookFolders);
     if (reason !== null) return `${target.rel}: ${reason}, so changes to it always need your approval`;
   }
   if (tool.name !== 'run_command') return deps.settings.files === 'auto' ? null : 'file changes need your approval';
@@ -69,10 +75,21 @@ async function askReason(deps: ToolGuardDeps, tool: Tool, args: Record<string, u
   if (commands === 'auto') return null;
   if (commands === 'allow-list') {
     const command = typeof args['command'] === 'string' ? args['command'] : '';
-    if (matchesAllowList(command, await deps.allowedCommands())) return null;
-    return 'this command is not on the folder’s allow-list';
+    const parsed = parseSimpleCommand(command);
+    const entry = (await deps.allowedCommands()).find((allowed) => matchesAllowList(command, [allowed.command]));
+    if (!parsed.ok || entry === undefined) return 'this command is not on the folder’s allow-list';
+    // Allowed only while the files that define what it runs are as they were when the user allowed it.
+    return changedDefinitionsReason(entry, await definitionHashes(deps.workspace, parsed.words, targets[0]?.rel ?? ''));
   }
   return 'commands need your approval';
+}
+
+/** The approved command as "always allow" keeps it: bound to the files that define what it runs, as they are now. */
+async function boundCommand(workspace: Workspace, args: Record<string, unknown>): Promise<AllowedCommand> {
+  const command = typeof args['command'] === 'string' ? args['command'] : '';
+  const parsed = parseSimpleCommand(command);
+  const cwd = await workspace.resolve(typeof args['cwd'] === 'string' ? args['cwd'] : '.', 'read');
+  return { command, files: parsed.ok ? await definitionHashes(workspace, parsed.words, cwd.rel) : {} };
 }
 
 /** The real paths a mutating call touches; null when the workspace refuses one (the tool will say why). */

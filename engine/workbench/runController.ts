@@ -12,6 +12,7 @@ import { childEnvironment } from '../process/childEnvironment.js';
 import { clearRpiState } from '../rpi/rpiState.js';
 import { readRunRecord, writeRunRecord, type RunRecord } from '../rpi/runRecord.js';
 import { defaultRpiLimits, runRpi, type RpiLimits, type RpiOutcome } from '../rpi/runRpi.js';
+import type { AllowedCommand } from '../settings/allowedCommands.js';
 import { unansweredRequest, type ConversationStore } from '../store/conversation.js';
 import type { ToolLog } from '../store/toolLog.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -92,8 +93,9 @@ export interface RunControllerDeps {
 }
 
 export interface AllowedCommandStore {
-  list(folder: string): Promise<string[]>;
-  add(folder: string, command: string): Promise<void>;
+  list(folder: string): Promise<AllowedCommand[]>;
+  /** Adds the command, or rebinds it to the files given when it is already there. */
+  add(folder: string, entry: AllowedCommand): Promise<void>;
 }
 
 /** Starts, resumes and cancels runs of one workbench, one at a time. */
@@ -291,12 +293,12 @@ function resultOf(runId: string, outcome: RpiOutcome): RunResult {
 
 /** "Always allow" commands when the host keeps none in the user's config: they last as long as the workbench. */
 export function memoryAllowList(): AllowedCommandStore {
-  const byFolder = new Map<string, string[]>();
+  const byFolder = new Map<string, AllowedCommand[]>();
   return {
     list: async (folder) => byFolder.get(folder) ?? [],
-    add: async (folder, command) => {
-      const current = byFolder.get(folder) ?? [];
-      if (!current.includes(command)) byFolder.set(folder, [...current, command]);
+    add: async (folder, entry) => {
+      const others = (byFolder.get(folder) ?? []).filter((current) => current.command !== entry.command);
+      byFolder.set(folder, [...others, entry]);
     },
   };
 }

@@ -148,7 +148,7 @@ describe('approvals of changes', () => {
     expect(chained).toMatchObject({ args: { command: 'echo hi; touch x' }, canAlwaysAllow: false });
     await workbench.approve(chained.requestId, { decision: 'deny' });
     await started.finished;
-    expect(await allowedCommands.list(root)).toEqual(['echo hi']);
+    expect(await allowedCommands.list(root)).toEqual([{ command: 'echo hi', files: {} }]);
     expect(await readFile(path.join(configDir, 'allowed-commands.json'), 'utf8')).toContain('echo hi');
     expect(await exists(path.join(root, 'x'))).toBe(false);
   });

@@ -1,0 +1,97 @@
+import { constants } from 'node:fs';
+import { open, realpath } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { gitConfigEntries } from './gitConfigEntries.js';
+
+/** Larger config files are not git config anyone wrote by hand; they are skipped. */
+const maxConfigBytes = 1024 * 1024;
+/** git's own limit on nested includes. */
+const maxIncludeDepth = 10;
+
+/**
+ * The folders inside `root` that git may take hooks from through `core.hooksPath`, relative to `root`
+ * with '/' separators ('' for the root itself). Every value found counts, not only the one git would
+ * pick: the repository's config (`.git/config`, or through a `.git` file's `gitdir:` for worktrees and
+ * submodules, with `commondir` and `config.worktree`), every `include.path` and `includeIf.*.path`
+ * whatever its condition, and the user's global config. A relative value is taken from the work tree's
+ * top, as git runs hooks there; a folder outside `root` cannot be written by the agent and is left out.
+ *
+ * The folder's config is the folder's own, untrusted data: it only ever adds places that ask.
+ */
+export async function gitHooksFolders(root: string): Promise<string[]> {
+  const values: string[] = [];
+  const read = new Set<string>();
+  const readConfig = async (file: string, depth: number): Promise<void> => {
+    if (depth > maxIncludeDepth || read.has(file)) return;
+    read.add(file);
+    const text = await smallFile(file);
+    if (text === null) return;
+    for (const entry of gitConfigEntries(text)) {
+      if (entry.value === null) continue;
+      if (entry.section === 'core' && entry.subsection === null && entry.key === 'hookspath') values.push(entry.value);
+      const isInclude = (entry.section === 'include' && entry.subsection === null) || (entry.section === 'includeif' && entry.subsection !== null);
+      if (isInclude && entry.key === 'path') await readConfig(path.resolve(path.dirname(file), expandHome(entry.value)), depth + 1);
+    }
+  };
+  for (const file of [...globalConfigFiles(), ...(await repositoryConfigFiles(root))]) await readConfig(file, 0);
+  const folders = new Set<string>();
+  for (const value of values) {
+    if (value === '') continue;
+    const lexical = path.resolve(root, expandHome(value));
+    for (const candidate of [lexical, await realpath(lexical).catch(() => lexical)]) {
+      const rel = path.relative(root, candidate);
+      if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) folders.add(rel.split(path.sep).join('/'));
+    }
+  }
+  return [...folders];
+}
+
+async function repositoryConfigFiles(root: string): Promise<string[]> {
+  const dotGit = path.join(root, '.git');
+  const pointer = await smallFile(dotGit);
+  const gitDir = pointer === null ? dotGit : gitDirOf(pointer, root);
+  if (gitDir === null) return [];
+  const commonDir = await smallFile(path.join(gitDir, 'commondir'));
+  const common = commonDir === null ? gitDir : path.resolve(gitDir, commonDir.trim());
+  return [path.join(common, 'config'), path.join(gitDir, 'config.worktree'), path.join(gitDir, 'config')];
+}
+
+/** The folder a `.git` file points to (`gitdir: ../.git/modules/lib`), as git reads it. */
+function gitDirOf(pointer: string, root: string): string | null {
+  const match = /^gitdir: (.+)$/m.exec(pointer);
+  return match?.[1] ? path.resolve(root, match[1].trim()) : null;
+}
+
+function globalConfigFiles(): string[] {
+  const home = os.homedir();
+  const xdg = process.env['XDG_CONFIG_HOME'] || path.join(home, '.config');
+  const chosen = process.env['GIT_CONFIG_GLOBAL'];
+  return chosen ? [chosen] : [path.join(xdg, 'git', 'config'), path.join(home, '.gitconfig')];
+}
+
+function expandHome(value: string): string {
+  return value === '~' || value.startsWith('~/') ? path.join(os.homedir(), value.slice(1)) : value;
+}
+
+/**
+ * A regular file's text, or null when it is missing, not a regular file, too large or unreadable.
+ * Opened without waiting (O_NONBLOCK), so a FIFO planted as `.git` or `gitdir:` cannot hang the engine.
+ */
+async function smallFile(file: string): Promise<string | null> {
+  let handle;
+  try {
+    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return null;
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile() || stats.size > maxConfigBytes) return null;
+    return await handle.readFile('utf8');
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
+  }
+}

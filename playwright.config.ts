@@ -1,7 +1,8 @@
 import { defineConfig } from '@playwright/test';
+import { findChromium } from './e2e/chromium/findChromium.js';
 
-/** The system Chromium: browsers are never downloaded on these machines. */
-export const chromiumPath = process.env.RPI_CHROMIUM ?? '/usr/bin/chromium';
+/** The browser the tests drive; without one, `globalSetup` stops the run before any test and says how to get one. */
+const chromium = findChromium();
 
 export default defineConfig({
   testDir: 'e2e',
@@ -11,11 +12,12 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
+  globalSetup: './e2e/chromium/requireChromium.ts',
   use: {
     browserName: 'chromium',
     headless: true,
     launchOptions: {
-      executablePath: chromiumPath,
+      executablePath: chromium.found ? chromium.path : undefined,
       args: [
         '--no-sandbox',
         '--disable-gpu',

@@ -7,7 +7,8 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
 import { startBrowserHost } from '../cli/serve/browserHost.js';
 import type { Message } from '../engine/contract/index.js';
-import config, { chromiumPath } from '../playwright.config.js';
+import { findChromium } from '../e2e/chromium/findChromium.js';
+import config from '../playwright.config.js';
 import { median, seededRandom } from './tools.js';
 
 const messageCount = 2_000;
@@ -106,6 +107,12 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 export async function benchRendererHistory(): Promise<void> {
   console.log(`renderer: bundle size, and a ${messageCount.toLocaleString('en-US')}-message history in Chromium against the same messages as plain text`);
+  const browserPath = findChromium({ usedBy: 'the renderer bench' });
+  if (!browserPath.found) {
+    console.error(browserPath.message);
+    process.exitCode = 1;
+    return;
+  }
   const sizes = await bundleSizes().catch(() => {
     throw new Error(`${rendererDir} is not built: run \`npm run build\` first.`);
   });
@@ -121,7 +128,7 @@ export async function benchRendererHistory(): Promise<void> {
   await writeFile(path.join(folder, '.gitignore'), '.config-dir/\n');
   const host = await startBrowserHost({ folder, rendererDir, configDir, env: { OPENAI_API_KEY: '' } });
   const plain = await servePage(plainPage(messages));
-  const browser = await chromium.launch({ ...config.use?.launchOptions, executablePath: chromiumPath, headless: true });
+  const browser = await chromium.launch({ ...config.use?.launchOptions, executablePath: browserPath.path, headless: true });
   const lastText = (messages.at(-1)?.text ?? '').split('\n')[0]!.replace(/^Done: /, '');
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

@@ -3,12 +3,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { checklistStatuses, openBench, planText, say, sendRequest, type Bench } from './support/workbenchPage.js';
+import { runTeardown } from './support/teardown.js';
 
 let bench: Bench;
 
-test.afterEach(async () => {
-  await bench.close();
-});
+test.afterEach(runTeardown);
 
 test('approval cards: one approved, one edited, one that times out and is struck through', async ({ page }) => {
   bench = await openBench(page, { files: 'ask', commands: 'ask', reviewPlan: false, timeoutSeconds: 4 });

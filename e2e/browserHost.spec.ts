@@ -3,12 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { serveFolder, type ServedFolder } from './support/serveHost.js';
+import { afterTest, runTeardown } from './support/teardown.js';
 
 let folder: string;
 let served: ServedFolder;
 
 test.beforeEach(async () => {
   folder = await mkdtemp(path.join(os.tmpdir(), 'rpi-e2e-project-'));
+  afterTest(() => rm(folder, { recursive: true, force: true }));
   await writeFile(path.join(folder, 'README.md'), '# Demo\n');
   await writeFile(path.join(folder, 'bank.csv'), 'date,amount\n2024-01-02,10\n');
   await mkdir(path.join(folder, 'src'));
@@ -17,12 +19,10 @@ test.beforeEach(async () => {
   await mkdir(path.join(folder, 'build'));
   await writeFile(path.join(folder, 'build', 'out.js'), '');
   served = await serveFolder(folder);
+  afterTest(() => served.stop());
 });
 
-test.afterEach(async () => {
-  await served.stop();
-  await rm(folder, { recursive: true, force: true });
-});
+test.afterEach(runTeardown);
 
 test('shows the served folder and its file count', async ({ page }) => {
   const pageErrors: string[] = [];

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { WebSocket } from 'ws';
 import { serveFolder, type ServedFolder } from './support/serveHost.js';
+import { afterTest, runTeardown } from './support/teardown.js';
 
 /**
  * Browsers do not separate cookies by port, so anything the host hands the browser as a cookie is
@@ -26,8 +27,10 @@ let recorded: Recorded[];
 
 test.beforeEach(async () => {
   folder = await mkdtemp(path.join(os.tmpdir(), 'rpi-e2e-project-'));
+  afterTest(() => rm(folder, { recursive: true, force: true }));
   await writeFile(path.join(folder, 'README.md'), '# Demo\n');
   served = await serveFolder(folder);
+  afterTest(() => served.stop());
   recorded = [];
   other = createServer((request, response) => {
     recorded.push({ url: request.url ?? '', headers: request.headers });
@@ -35,14 +38,11 @@ test.beforeEach(async () => {
     response.end('<!doctype html><title>Another local app</title><img src="/pixel.png">');
   });
   await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', () => resolve()));
+  afterTest(() => new Promise((resolve) => other.close(resolve)));
   otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
 });
 
-test.afterEach(async () => {
-  await new Promise((resolve) => other.close(resolve));
-  await served.stop();
-  await rm(folder, { recursive: true, force: true });
-});
+test.afterEach(runTeardown);
 
 const tokenOf = (url: string) => /token=([\w-]+)/.exec(url)?.[1] ?? '';
 const hostOrigin = () => new URL(served.url).origin;

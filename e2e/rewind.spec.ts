@@ -2,13 +2,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { folderHashes, openBench, researchAndPlan, say, sendRequest, writeItem, type Bench } from './support/workbenchPage.js';
+import { runTeardown } from './support/teardown.js';
 
 let bench: Bench;
 const autoApprovals = { files: 'auto', commands: 'auto', reviewPlan: false } as const;
 
-test.afterEach(async () => {
-  await bench.close();
-});
+test.afterEach(runTeardown);
 
 /** One whole run that creates hello.txt and rewrites README.md. */
 async function runOnce(page: Page, request: string): Promise<void> {

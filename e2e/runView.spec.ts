@@ -13,13 +13,12 @@ import {
   writeItem,
   type Bench,
 } from './support/workbenchPage.js';
+import { runTeardown } from './support/teardown.js';
 
 let bench: Bench;
 const autoApprovals = { files: 'auto', commands: 'auto', reviewPlan: false } as const;
 
-test.afterEach(async () => {
-  await bench.close();
-});
+test.afterEach(runTeardown);
 
 test('a full run, watched phase by phase: stepper, activity, a failed step, the streamed summary', async ({ page }) => {
   bench = await openBench(page, autoApprovals);

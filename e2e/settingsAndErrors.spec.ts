@@ -1,12 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { openBench, say, sendRequest, type Bench } from './support/workbenchPage.js';
+import { runTeardown } from './support/teardown.js';
 import { closedPort as closedPortNumber } from '../tests/support/closedPort.js';
 
 let bench: Bench;
 
-test.afterEach(async () => {
-  await bench.close();
-});
+test.afterEach(runTeardown);
 
 test('Test connection lists the server models with the unsaved settings, or shows the exact error', async ({ page }) => {
   bench = await openBench(page, { files: 'ask', commands: 'ask', reviewPlan: false });

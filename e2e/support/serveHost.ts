@@ -39,6 +39,9 @@ export async function serveFolder(folder: string, env: NodeJS.ProcessEnv = {}, s
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+  }).catch(async (error: unknown) => {
+    await rm(configDir, { recursive: true, force: true });
+    throw error;
   });
   return {
     url,

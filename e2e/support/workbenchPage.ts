@@ -7,37 +7,31 @@ import { say, planText } from '../../tests/support/rpiScript.js';
 import { walkFiles } from '../../engine/workspace/walkFiles.js';
 import { serveFolder, type ServedFolder, type ServedSettings } from './serveHost.js';
 import { startSteppedModel, type SteppedModel } from './steppedModel.js';
+import { afterTest } from './teardown.js';
 
 export { say, planText };
 
-/** A project folder, served to the page, with a stepped fake model behind it. */
+/** A project folder, served to the page, with a stepped fake model behind it; `runTeardown` closes it. */
 export interface Bench {
   folder: string;
   model: SteppedModel;
   served: ServedFolder;
-  close(): Promise<void>;
 }
 
 export async function openBench(page: Page, approvals: ServedSettings['approvals']): Promise<Bench> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'rpi-e2e-run-'));
+  afterTest(() => rm(folder, { recursive: true, force: true }));
   await writeFile(path.join(folder, 'README.md'), '# Ledger\n\nConverts bank statements.\n');
   await mkdir(path.join(folder, 'data'));
   await writeFile(path.join(folder, 'data', 'bank.csv'), 'date,amount\n2024-01-02,10\n');
   const model = await startSteppedModel();
+  afterTest(() => model.close());
   const served = await serveFolder(folder, {}, { baseUrl: model.llm.baseUrl, model: 'fake-model', contextWindow: 32_000, toolMode: 'native', approvals });
+  afterTest(() => served.stop());
   await page.setViewportSize({ width: 1360, height: 860 });
   await page.goto(served.url);
   await expect(page.getByTestId('folder-name')).toBeVisible();
-  return {
-    folder,
-    model,
-    served,
-    async close() {
-      await served.stop();
-      await model.close();
-      await rm(folder, { recursive: true, force: true });
-    },
-  };
+  return { folder, model, served };
 }
 
 export async function sendRequest(page: Page, text: string): Promise<void> {

@@ -80,12 +80,14 @@ export class HeldFolder {
 
   /** Walks `parts` down from this folder (each step a plain folder); the caller closes the result, never `this`. */
   async descend(parts: readonly string[], options: { create?: boolean } = {}): Promise<HeldFolder> {
-    let current: HeldFolder = this;
-    for (const part of parts) {
-      const next: HeldFolder = await current.child(part, options).finally(() => (current === this ? undefined : current.close()));
-      current = next;
+    const [first, ...rest] = parts;
+    if (first === undefined) return this.reopen();
+    let current = await this.child(first, options);
+    for (const part of rest) {
+      const parent = current;
+      current = await parent.child(part, options).finally(() => parent.close());
     }
-    return current === this ? this.reopen() : current;
+    return current;
   }
 
   /** A path naming `name` in this folder, for any fs call; `name` is one plain component. */

@@ -32,7 +32,9 @@ describe('nothing that grants permission is read from the folder', () => {
     const events = recordEvents(workbench);
     const ready = new Promise<EventOf<'plan-ready'>>((resolve) => {
       const stop = workbench.subscribe((event) => {
-        if (event.type === 'plan-ready') (stop(), resolve(event));
+        if (event.type !== 'plan-ready') return;
+        stop();
+        resolve(event);
       });
     });
     const run = await workbench.resume();
@@ -58,7 +60,9 @@ describe('nothing that grants permission is read from the folder', () => {
     llm().enqueue(call('run_command', { command: 'sleep 30' }));
     const commandStarted = new Promise<void>((resolve) => {
       const stop = workbench.subscribe((event) => {
-        if (event.type === 'tool-started') (stop(), resolve());
+        if (event.type !== 'tool-started') return;
+        stop();
+        resolve();
       });
     });
     const first = await workbench.resume();

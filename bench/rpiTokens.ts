@@ -123,7 +123,7 @@ async function runSingleLoop(): Promise<ChatCompletionCreateParams[]> {
     await writeProject(root);
     const signal = new AbortController().signal;
     const toolLog = await openToolLog(stateDir);
-    const toolContext = { workspace: await Workspace.at(root), recall: (id: number) => toolLog.recall(id), childEnv: commandEnv, log: () => {} };
+    const toolContext = { workspace: await Workspace.at(root), recall: (id: number) => toolLog.recall(id), childEnv: commandEnv, log: () => {}, maskSecrets: (text: string) => text };
     const manifest = await getFileMap.run({ path: '.', depth: 3 }, { ...toolContext, signal });
     let calls = 0;
     const result = await runAgentLoop({

@@ -45,7 +45,7 @@ export function seededRandom(seed: number): () => number {
 
 /** A real tool context on `root`, as the executor gives one, for calling a tool's run directly. */
 export async function benchToolContext(root: string): Promise<ToolContext> {
-  return { workspace: await Workspace.at(root), signal: new AbortController().signal, recall: async () => null, childEnv: {}, log: () => {} };
+  return { workspace: await Workspace.at(root), signal: new AbortController().signal, recall: async () => null, childEnv: {}, log: () => {}, maskSecrets: (text: string) => text };
 }
 
 export const format = (ms: number) => `${ms.toFixed(1)} ms`;

@@ -5,6 +5,10 @@ import { addHistoryCommand } from './commands/historyCommand.js';
 import { addRunCommands } from './commands/runCommands.js';
 import { addServeCommand } from './commands/serveCommand.js';
 import { addUndoCommand } from './commands/undoCommand.js';
+import { withdrawCredentials } from '../engine/index.js';
+
+// Before anything runs: no command the agent starts may find a credential in this process (issue: secrets).
+withdrawCredentials();
 
 /**
  * rpi-workbench: run, resume, history, undo, regenerate, serve. Exit codes (cliError.ts): 0 done,
@@ -33,6 +37,12 @@ Exit codes:
   2    usage or configuration error: nothing was started
   130  a second Ctrl-C stopped it at once`,
 );
+
+// A key given with --api-key is overwritten in this process's command line once it is read.
+program.hook('preAction', (_program, action) => {
+  const { apiKey } = action.opts<{ apiKey?: string }>();
+  if (apiKey) withdrawCredentials([apiKey]);
+});
 
 addRunCommands(program);
 addHistoryCommand(program);

@@ -17,7 +17,7 @@ export interface ResolvedSettings {
 
 export interface ResolveSettingsOptions {
   flags: RunFlags;
-  env: NodeJS.ProcessEnv;
+  env: Readonly<Record<string, string | undefined>>;
   configDir: string;
 }
 

@@ -1,4 +1,4 @@
-import { openWorkbench, type RunResult, type StartedRun, type Workbench } from '../../engine/index.js';
+import { hostEnvironment, openWorkbench, type RunResult, type StartedRun, type Workbench } from '../../engine/index.js';
 import { AllowedCommands, configDir } from '../../engine/settings/index.js';
 import { HumanOutput } from '../terminal/humanOutput.js';
 import { jsonOutput } from '../terminal/jsonOutput.js';
@@ -37,13 +37,13 @@ export async function runSession({ folder, flags, start }: RunSessionOptions): P
   const startedAt = Date.now();
   const live = new LiveLine(shownStderr, !flags.json && shownStderr.isTTY);
   const userConfig = configDir();
-  const settings = await resolveSettings({ flags, env: process.env, configDir: userConfig });
+  const settings = await resolveSettings({ flags, env: hostEnvironment(), configDir: userConfig });
   requireModel(settings);
   const workbench = await openWorkbench(folder, {
     llmSettings: async () => settings.llm,
     approvals: async () => settings.approvals,
     allowedCommands: new AllowedCommands(userConfig),
-    env: process.env,
+    env: hostEnvironment(),
   });
   const resume = resumeCommand(workbench.folder);
   const interrupts = watchInterrupts({

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer } from 'ws';
 import { createDispatch, socketPath } from '../../engine/contract/index.js';
-import { openWorkbench } from '../../engine/index.js';
+import { hostEnvironment, openWorkbench } from '../../engine/index.js';
 import { AllowedCommands, RecentFolders, SettingsStore, noKeyStorage } from '../../engine/settings/index.js';
 import { AccessControl } from './accessControl.js';
 import { browserHandlers, browserKeyNote } from './browserHandlers.js';
@@ -42,12 +42,12 @@ export const maxMessageBytes = 4 * 1024 * 1024;
  * opened fails here with the engine's message.
  */
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
-  const settings = new SettingsStore({ configDir: options.configDir, cipher: noKeyStorage(browserKeyNote), env: options.env ?? process.env });
+  const settings = new SettingsStore({ configDir: options.configDir, cipher: noKeyStorage(browserKeyNote), env: options.env ?? hostEnvironment() });
   const workbench = await openWorkbench(options.folder, {
     llmSettings: () => settings.llmSettings(),
     approvals: () => settings.approvalSettings(),
     allowedCommands: new AllowedCommands(options.configDir),
-    env: options.env ?? process.env,
+    env: options.env ?? hostEnvironment(),
   });
   const recent = new RecentFolders(options.configDir);
   const dispatch = createDispatch(browserHandlers(workbench, settings, recent));

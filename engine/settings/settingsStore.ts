@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { approvalSettingsSchema, toolModeSchema, type ApprovalSettings, type PublicSettings } from '../contract/index.js';
 import type { LlmSettings } from '../llm/llmTypes.js';
+import { hostEnvironment } from '../secrets/processCredentials.js';
 import { JsonConfigFile } from './jsonConfigFile.js';
 import type { KeyCipher } from './keyCipher.js';
 
@@ -34,19 +35,19 @@ export interface SettingsPatch {
 export interface SettingsStoreOptions {
   configDir: string;
   cipher: KeyCipher;
-  env?: NodeJS.ProcessEnv;
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The user's model settings in `<configDir>/settings.json`, with the API key encrypted by the host's cipher. */
 export class SettingsStore {
   private readonly file: JsonConfigFile<StoredSettings>;
   private readonly cipher: KeyCipher;
-  private readonly env: NodeJS.ProcessEnv;
+  private readonly env: Readonly<Record<string, string | undefined>>;
 
   constructor(options: SettingsStoreOptions) {
     this.file = new JsonConfigFile(options.configDir, 'settings.json', storedSettingsSchema, () => storedSettingsSchema.parse({}));
     this.cipher = options.cipher;
-    this.env = options.env ?? process.env;
+    this.env = options.env ?? hostEnvironment();
   }
 
   async get(): Promise<PublicSettings> {

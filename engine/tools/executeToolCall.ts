@@ -51,7 +51,9 @@ export interface ExecuteOptions {
  */
 export async function executeToolCall(call: ToolCallRequest, options: ExecuteOptions): Promise<ExecutedToolCall> {
   const started = performance.now();
-  const outcome = await outcomeOf(call, options);
+  const { maskSecrets } = options.context;
+  const unmasked = await outcomeOf(call, options);
+  const outcome = { ...unmasked, result: maskSecrets(unmasked.result), args: maskedArguments(unmasked.args, maskSecrets) };
   const durationMs = Math.round(performance.now() - started);
   const { id } = await options.log.append({
     runId: options.runId,
@@ -117,6 +119,19 @@ export function parseArguments(raw: unknown): { ok: true; value: Record<string, 
     return { ok: false, error: `they are not valid JSON (${(error as Error).message}). Send one JSON object, e.g. {"path": "src/app.ts"}.` };
   }
   return isPlainObject(value) ? { ok: true, value } : { ok: false, error: 'they must be a JSON object, e.g. {"path": "src/app.ts"}.' };
+}
+
+/** Arguments with every known secret hidden: through their JSON text, so nested strings are covered. */
+function maskedArguments(args: unknown, maskSecrets: (text: string) => string): unknown {
+  if (args === undefined) return args;
+  const text = JSON.stringify(args);
+  const masked = maskSecrets(text);
+  if (masked === text) return args;
+  try {
+    return JSON.parse(masked) as unknown;
+  } catch {
+    return masked;
+  }
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

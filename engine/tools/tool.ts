@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { SecretMask } from '../secrets/secretMask.js';
 import type { Workspace } from '../workspace/workspace.js';
 
 /** What a tool may touch: the folder, the abort signal, earlier results, a line log. Never the session. */
@@ -12,6 +13,11 @@ export interface ToolContext {
   readonly childEnv: Readonly<Record<string, string>>;
   /** Progress lines a host may show while the tool runs (e.g. command output); not sent to the model. */
   readonly log: (line: string) => void;
+  /**
+   * Hides the secrets the engine knows (its API key, the credentials in its environment): executeToolCall
+   * applies it to every result and argument before they are logged or reach the model.
+   */
+  readonly maskSecrets: SecretMask;
 }
 
 export interface RecalledResult {

@@ -8,7 +8,9 @@ import { toolGuard } from '../approvals/toolGuard.js';
 import type { CheckpointStore } from '../checkpoints/checkpointStore.js';
 import { createLlmClient, type LlmClientOptions } from '../llm/openaiClient.js';
 import type { LlmSettings } from '../llm/llmTypes.js';
-import { childEnvironment } from '../process/childEnvironment.js';
+import { childEnvironment } from '../secrets/childEnvironment.js';
+import { hostEnvironment } from '../secrets/processCredentials.js';
+import { knownSecrets, minMaskedLength, secretMask } from '../secrets/secretMask.js';
 import { clearRpiState } from '../rpi/rpiState.js';
 import { readRunRecord, writeRunRecord, type RunRecord } from '../rpi/runRecord.js';
 import { defaultRpiLimits, runRpi, type RpiLimits, type RpiOutcome } from '../rpi/runRpi.js';
@@ -32,7 +34,7 @@ export interface RunOptions {
   limits?: Partial<RpiLimits>;
   /** Stream watchdog and retries of the model client. */
   llmClient?: Pick<LlmClientOptions, 'idleTimeoutMs' | 'maxRetries' | 'streamRetries'>;
-  /** The environment commands inherit, secrets removed; the engine's own by default. */
+  /** The host's environment, credentials included (they are removed before commands inherit it); hostEnvironment() by default. */
   env?: Readonly<Record<string, string | undefined>>;
   /** Approval policies, timeout and the plan review switch, read afresh before each run; every change asks when absent. */
   approvals?: () => Promise<ApprovalSettings>;
@@ -230,7 +232,7 @@ export class RunController {
         toolContext: {
           workspace,
           recall: (id) => toolLog.recall(id),
-          childEnv: childEnvironment(options.env ?? process.env, settings.apiKey ? [settings.apiKey] : []),
+          ...commandSafety(options.env ?? hostEnvironment(), settings.apiKey),
           log: () => {},
         },
         toolLog,
@@ -301,4 +303,11 @@ export function memoryAllowList(): AllowedCommandStore {
       byFolder.set(folder, [...others, entry]);
     },
   };
+}
+
+/** What commands inherit (no credentials) and the mask that hides every secret the engine knows from results. */
+function commandSafety(env: Readonly<Record<string, string | undefined>>, apiKey: string | null) {
+  const secrets = knownSecrets(env, apiKey);
+  const longEnough = secrets.filter((secret) => secret.value.length >= minMaskedLength).map((secret) => secret.value);
+  return { childEnv: childEnvironment(env, longEnough), maskSecrets: secretMask(secrets) };
 }

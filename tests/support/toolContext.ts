@@ -1,3 +1,4 @@
+import type { SecretMask } from '../../engine/secrets/secretMask.js';
 import type { RecalledResult, Tool, ToolContext } from '../../engine/tools/tool.js';
 import { Workspace } from '../../engine/workspace/workspace.js';
 
@@ -9,7 +10,7 @@ export interface TestToolContext extends ToolContext {
 /** A real tool context on `root`: a real Workspace, a live signal unless one is given, no earlier results. */
 export async function toolContextFor(
   root: string,
-  options: { signal?: AbortSignal; recall?: (id: number) => Promise<RecalledResult | null>; childEnv?: Record<string, string> } = {},
+  options: { signal?: AbortSignal; recall?: (id: number) => Promise<RecalledResult | null>; childEnv?: Record<string, string>; maskSecrets?: SecretMask } = {},
 ): Promise<TestToolContext> {
   const logged: string[] = [];
   return {
@@ -18,6 +19,7 @@ export async function toolContextFor(
     recall: options.recall ?? (async () => null),
     childEnv: options.childEnv ?? { PATH: process.env.PATH ?? '/usr/bin:/bin' },
     log: (line) => logged.push(line),
+    maskSecrets: options.maskSecrets ?? ((text) => text),
     logged,
   };
 }

@@ -18,7 +18,7 @@ import { Workspace } from './engine/workspace/workspace.js';
 void (async () => {
   const [folder, pattern] = process.argv.slice(-2);
   const workspace = await Workspace.at(folder!);
-  const context = { workspace, signal: new AbortController().signal, recall: async () => null, childEnv: {}, log: () => {} };
+  const context = { workspace, signal: new AbortController().signal, recall: async () => null, childEnv: {}, log: () => {}, maskSecrets: (text: string) => text };
   process.stdout.write(await searchFiles.run(searchFiles.parameters.parse({ pattern }), context));
 })();
 `;

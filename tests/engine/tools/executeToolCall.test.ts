@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Phase } from '../../../engine/contract/index.js';
+import { secretMask, type SecretMask } from '../../../engine/secrets/secretMask.js';
 import { openToolLog } from '../../../engine/store/toolLog.js';
 import { executeToolCall, type ToolCallRequest } from '../../../engine/tools/executeToolCall.js';
 import { contextResultChars } from '../../../engine/tools/resultCap.js';
@@ -12,12 +13,12 @@ import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { toolContextFor } from '../../support/toolContext.js';
 
 /** A project folder with its tool log, and a way to run calls in a phase as the agent loop will. */
-async function project(tempFolder: () => Promise<string>, files: Record<string, string> = {}) {
+async function project(tempFolder: () => Promise<string>, files: Record<string, string> = {}, maskSecrets?: SecretMask) {
   const root = await tempFolder();
   await writeTree(root, files);
   const stateDir = path.join(root, '.workbench');
   const log = await openToolLog(stateDir);
-  const context = await toolContextFor(root, { recall: log.recall });
+  const context = await toolContextFor(root, { recall: log.recall, ...(maskSecrets ? { maskSecrets } : {}) });
   const call = (phase: Phase, request: ToolCallRequest, catalog?: ReadonlyMap<string, Tool>) =>
     executeToolCall(request, { phase, runId: 'run-1', context, log, ...(catalog ? { catalog } : {}) });
   const logged = async () => (await readFile(path.join(stateDir, 'tool-log.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
@@ -37,6 +38,18 @@ describe('executeToolCall', () => {
     const [record] = await logged();
     expect(record).toMatchObject({ id: 1, runId: 'run-1', phase: 'research', tool: 'read_file', args: { path: 'a.txt' }, ok: true, result: executed.result });
     expect(record.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('hides known secrets in the result and the arguments before they are logged or reach the model', async () => {
+    const mask = secretMask([{ name: 'API key', value: 'sk-abcdefgh12345' }]);
+    const { call, logged } = await project(tempFolder, { 'sk-abcdefgh12345.txt': 'key=sk-abcdefgh12345\n' }, mask);
+
+    const executed = await call('research', { name: 'read_file', arguments: '{"path":"sk-abcdefgh12345.txt"}' });
+
+    expect(executed.result).toBe('[hidden: API key].txt: lines 1–1 of 1\n1\tkey=[hidden: API key]');
+    expect(executed.contextText).toBe(executed.result);
+    const [record] = await logged();
+    expect(record).toMatchObject({ args: { path: '[hidden: API key].txt' }, result: executed.result });
   });
 
   it('refuses and logs, without running, a tool outside the phase, whatever the model sends', async () => {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { childEnvironment } from '../../../engine/process/childEnvironment.js';
+import { childEnvironment } from '../../../engine/secrets/childEnvironment.js';
 import { resultForContext } from '../../../engine/tools/resultCap.js';
 import { runCommand } from '../../../engine/tools/runCommand.js';
 import { ToolError } from '../../../engine/tools/tool.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { childEnvironment } from '../../../engine/process/childEnvironment.js';
+import { childEnvironment } from '../../../engine/secrets/childEnvironment.js';
 
 describe('childEnvironment', () => {
   it('keeps ordinary variables such as PATH, HOME, LANG and PWD', () => {

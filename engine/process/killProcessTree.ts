@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
-import { listProcesses, processTree, stillRunning, type ProcessInfo } from './processTable.js';
+import { listProcesses, markedProcesses, processTree, stillRunning, type ProcessInfo } from './processTable.js';
 
 export interface KillProcessTreeOptions {
   /** The root of the tree; on POSIX also the id of the process group it leads (it was spawned detached). */
@@ -12,6 +12,11 @@ export interface KillProcessTreeOptions {
    * left of its group, and their descendants, is stopped (a group id is not reused while a member lives).
    */
   readonly rootExited?: boolean;
+  /**
+   * The command's `commandMarkerVariable` value: processes carrying it are stopped too, wherever they are
+   * in the process tree (Linux; see markedProcesses).
+   */
+  readonly marker?: string;
 }
 
 const defaultGraceMs = 2000;
@@ -19,7 +24,8 @@ const pollMs = 50;
 const killLandingMs = 1000;
 
 /**
- * Stops a process, the process group it leads and all their descendants. The tree is collected before
+ * Stops a process, the process group it leads, all their descendants, and every process carrying the
+ * command's marker (which finds those that double-forked away from the tree). The tree is collected before
  * anything is signalled, because a descendant that called setsid has left the group and can only be found
  * through its parent, which the first signal may kill. SIGTERM goes to the group and to every process
  * found; after the grace, whatever still runs (and anything it started meanwhile) gets SIGKILL. Resolves
@@ -29,12 +35,13 @@ const killLandingMs = 1000;
  * On Windows it runs `taskkill /T /F`, which kills the tree at once, cannot reach children of a root that
  * has already exited, and does not say how many it stopped (1 stands for "some").
  */
-export async function killProcessTree({ pid, graceMs = defaultGraceMs, rootExited = false }: KillProcessTreeOptions): Promise<number> {
+export async function killProcessTree({ pid, graceMs = defaultGraceMs, rootExited = false, marker }: KillProcessTreeOptions): Promise<number> {
   if (process.platform === 'win32') return rootExited ? 0 : taskkill(pid);
   const table = await listProcesses().catch(() => null);
   if (!table) return killGroupBlindly(pid);
-  if (rootExited && table.some((entry) => entry.pid === pid)) return 0;
-  const targets = processTree(table, pid);
+  const rootReused = rootExited && table.some((entry) => entry.pid === pid);
+  const marked = marker === undefined ? [] : await markedProcesses(table, marker);
+  const targets = byPid([...(rootReused ? [] : processTree(table, pid)), ...marked.flatMap((entry) => processTree(table, entry.pid))]);
   if (targets.length === 0) return 0;
   signalAll(targets, pid, 'SIGTERM');
   const survivors = await runningAfter(targets, graceMs);

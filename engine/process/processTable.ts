@@ -47,6 +47,28 @@ export function processTree(table: readonly ProcessInfo[], pid: number): Process
   return [...found.values()].filter((entry) => !entry.zombie);
 }
 
+/** The variable runShellCommand gives each command, so its processes can be found wherever they went. */
+export const commandMarkerVariable = 'RPI_WORKBENCH_COMMAND';
+
+/**
+ * The processes of `table` whose environment carries `commandMarkerVariable=marker`: every process a
+ * command started, including one that double-forked with setsid and was adopted by init, which no parent
+ * link leads to. Linux only (from /proc/<pid>/environ, of the processes this user may read); elsewhere,
+ * and for a process that cleared its environment, none.
+ */
+export async function markedProcesses(table: readonly ProcessInfo[], marker: string): Promise<ProcessInfo[]> {
+  if (process.platform !== 'linux') return [];
+  const entry = Buffer.from(`${commandMarkerVariable}=${marker}\0`);
+  const candidates = table.filter((candidate) => !candidate.zombie && candidate.pid > 1 && candidate.pid !== process.pid);
+  const environments = await Promise.all(candidates.map((candidate) => readFile(`/proc/${candidate.pid}/environ`).catch(() => null)));
+  return candidates.filter((_, index) => {
+    const environment = environments[index];
+    if (!environment) return false;
+    const at = environment.indexOf(entry);
+    return at === 0 || (at > 0 && environment[at - 1] === 0);
+  });
+}
+
 /** Those of `processes` that still run: not exited, not a zombie, and not replaced by a newer process with the same pid. */
 export async function stillRunning(processes: readonly ProcessInfo[]): Promise<ProcessInfo[]> {
   if (processes.length === 0) return [];

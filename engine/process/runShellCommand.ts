@@ -1,16 +1,18 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { killProcessTree } from './killProcessTree.js';
 import { LineLog } from './lineLog.js';
 import { OutputCapture, type OutputCaptureLimits } from './outputCapture.js';
+import { commandMarkerVariable } from './processTable.js';
 
 export interface RunShellCommandOptions {
   readonly command: string;
   /** Absolute path of the folder to run in. */
   readonly cwd: string;
-  /** The child's whole environment; nothing is added from this process's own. */
+  /** The child's whole environment; nothing is added from this process's own but the command's marker (`commandMarkerVariable`). */
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   /** Aborting stops the command and its processes, as the timeout does. */
@@ -55,7 +57,9 @@ const maxLogLineChars = 2000;
 
 /**
  * Runs `command` through the platform shell (/bin/sh -c, or cmd.exe /d /s /c on Windows) with stdin
- * closed, in a process group of its own so the whole group can be stopped. Stopped at the timeout or on
+ * closed, in a process group of its own so the whole group can be stopped, and with a marker in its
+ * environment that every process it starts inherits, so one that double-forked into a session of its own
+ * is found too (Linux). Stopped at the timeout or on
  * abort with every process it started; processes left behind when the shell exits are stopped too.
  * Resolves only once those processes are gone (or SIGKILL has been sent), never later than the drain
  * window after the shell exits, even when an escaped descendant keeps the output open.
@@ -63,7 +67,8 @@ const maxLogLineChars = 2000;
  */
 export async function runShellCommand(options: RunShellCommandOptions): Promise<CommandOutcome> {
   const started = performance.now();
-  const child = spawnShell(options);
+  const marker = randomUUID();
+  const child = spawnShell(options, marker);
   const pid = await startOf(child, options.cwd);
   const capture = new OutputCapture(options.output);
   const lines = new LineLog({ log: options.log, maxLines: maxLogLines, maxLineChars: maxLogLineChars });
@@ -75,7 +80,7 @@ export async function runShellCommand(options: RunShellCommandOptions): Promise<
   }
   const outputClosed = Promise.all([closeOf(child.stdout), closeOf(child.stderr)]);
   const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
-  const stop = stopAtTimeoutOrAbort({ pid, ...options });
+  const stop = stopAtTimeoutOrAbort({ pid, marker, ...options });
 
   const [exitCode, signal] = await exited;
   const durationMs = performance.now() - started;
@@ -83,7 +88,7 @@ export async function runShellCommand(options: RunShellCommandOptions): Promise<
   await stop.done();
   const drainMs = options.drainMs ?? defaultDrainMs;
   await settledWithin(outputClosed, drainMs);
-  const leftoversStopped = await killProcessTree({ pid, graceMs: options.graceMs, rootExited: true });
+  const leftoversStopped = await killProcessTree({ pid, marker, graceMs: options.graceMs, rootExited: true });
   await settledWithin(outputClosed, drainMs);
   child.stdout.destroy();
   child.stderr.destroy();
@@ -93,12 +98,12 @@ export async function runShellCommand(options: RunShellCommandOptions): Promise<
 
 type ShellProcess = ChildProcessByStdio<null, Readable, Readable>;
 
-function spawnShell({ command, cwd, env }: RunShellCommandOptions): ShellProcess {
+function spawnShell({ command, cwd, env }: RunShellCommandOptions, marker: string): ShellProcess {
   const windows = process.platform === 'win32';
   const [file, args] = windows ? ['cmd.exe', ['/d', '/s', '/c', `"${command}"`]] : ['/bin/sh', ['-c', command]];
   return spawn(file, args, {
     cwd,
-    env: { ...env },
+    env: { ...env, [commandMarkerVariable]: marker },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: !windows,
     windowsHide: true,
@@ -128,13 +133,13 @@ interface Stop {
   done(): Promise<unknown>;
 }
 
-function stopAtTimeoutOrAbort({ pid, timeoutMs, signal, graceMs }: RunShellCommandOptions & { pid: number }): Stop {
+function stopAtTimeoutOrAbort({ pid, marker, timeoutMs, signal, graceMs }: RunShellCommandOptions & { pid: number; marker: string }): Stop {
   let reason: StopReason | null = null;
   let stopping: Promise<unknown> = Promise.resolve();
   const stop = (why: StopReason) => {
     if (reason !== null) return;
     reason = why;
-    stopping = killProcessTree({ pid, graceMs });
+    stopping = killProcessTree({ pid, marker, graceMs });
     stopping.catch(() => {});
   };
   const timer = setTimeout(() => stop('timeout'), timeoutMs);

@@ -31,11 +31,11 @@ describe.skipIf(process.platform === 'win32')('runShellCommand', () => {
     expect(outcome.durationMs).toBeGreaterThan(0);
   });
 
-  it('gives the child exactly the environment it is handed', async () => {
+  it('gives the child exactly the environment it is handed, and its own marker', async () => {
     const root = await tempFolder();
     const outcome = await runShellCommand(options(root, 'env', { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ONLY: 'this' } }));
     const names = outcome.output.trim().split('\n').map((line) => line.split('=')[0]);
-    expect(names).toContain('ONLY');
+    expect(names).toEqual(expect.arrayContaining(['ONLY', 'PATH', 'RPI_WORKBENCH_COMMAND']));
     expect(names).not.toContain('HOME');
   });
 
@@ -83,6 +83,34 @@ describe.skipIf(process.platform === 'win32')('runShellCommand', () => {
     const command = "setsid sh -c 'echo $$ > escaped.pid; exec sleep 300' & while [ ! -s escaped.pid ]; do sleep 0.05; done; echo done";
     const outcome = await runShellCommand(options(root, command, { drainMs: 100 }));
     expect(outcome).toMatchObject({ exitCode: 0, output: 'done\n' });
+  });
+
+  // A daemon as `nohup`, `daemonize` or a dev server's --background make it: fork, setsid, fork again,
+  // so the survivor's parent has exited and init adopted it; no parent link leads to it any more.
+  const daemon = "(setsid sh -c 'echo $$ > daemon.pid; exec sleep 300' &) ; while [ ! -s daemon.pid ]; do sleep 0.05; done";
+
+  it.skipIf(process.platform !== 'linux')('stops a double-forked daemon in a session of its own when the command ends', async () => {
+    const root = cleanUp(await tempFolder());
+    const outcome = await runShellCommand(options(root, `${daemon}; echo started`, { drainMs: 100 }));
+    expect(outcome).toMatchObject({ exitCode: 0, stoppedBy: null, output: 'started\n', leftoversStopped: 1 });
+    expect(Object.keys(await recordedPids(root))).toEqual(['daemon']);
+    expect(await survivors(root)).toEqual({});
+  });
+
+  it.skipIf(process.platform !== 'linux')('stops a double-forked daemon at the timeout and on cancel', async () => {
+    for (const stop of ['timeout', 'cancel'] as const) {
+      const root = cleanUp(await tempFolder());
+      const controller = new AbortController();
+      const watched = watchedLog();
+      const running = runShellCommand(
+        options(root, `${daemon}; echo started; exec sleep 300`, { timeoutMs: stop === 'timeout' ? 1000 : 60_000, signal: controller.signal, log: watched.log }),
+      );
+      await watched.seen('started');
+      if (stop === 'cancel') controller.abort();
+      expect(await running).toMatchObject({ stoppedBy: stop });
+      expect(Object.keys(await recordedPids(root))).toEqual(['daemon']);
+      expect(await survivors(root)).toEqual({});
+    }
   });
 
   it('throws CommandStartError naming the folder when it does not exist', async () => {

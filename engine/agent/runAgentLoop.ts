@@ -168,6 +168,8 @@ class LoopRun {
         id: call.id,
         type: 'function' as const,
         function: { name: call.name, arguments: argumentsText(call.arguments) },
+        // Gemini refuses the next turn unless each call's thought signature comes back with it.
+        ...(call.extraContent === undefined ? {} : { extra_content: call.extraContent }),
       })),
     });
     for (const call of reply.toolCalls) {

@@ -30,6 +30,68 @@ const TOOLS_UNSUPPORTED_PATTERNS = [
 ];
 const TOOLS_UNSUPPORTED_STATUSES = new Set([400, 404, 422, 500, 501]);
 
+/**
+ * How servers say a request does not fit the model's context window: OpenAI, Azure, Groq and DeepSeek
+ * (code `context_length_exceeded`, "This model's maximum context length is 8192 tokens. However, your
+ * messages resulted in …"), OpenRouter ("This endpoint's maximum context length is …"), vLLM ("… longer
+ * than the maximum model length of 4096", "Input prompt (5000 tokens) is too long and exceeds limit of
+ * 4096"), llama.cpp ("the request exceeds the available context size, try increasing it", type
+ * `exceed_context_size_error`), LM Studio ("… the model is loaded with context length of only 4096
+ * tokens, which is not enough"), Ollama ("prompt too long; exceeded max context length by 120 tokens"),
+ * Anthropic's compatible endpoint ("prompt is too long: 210000 tokens > 200000 maximum"), Gemini ("The
+ * input token count (40000) exceeds the maximum number of tokens allowed (32768)") and Mistral ("Prompt
+ * contains 40000 tokens … too large for model with 32768 maximum context length").
+ */
+const CONTEXT_EXCEEDED_PATTERNS = [
+  /context[_ ]length[_ ]exceeded/i,
+  /maximum context length/i,
+  /exceeds? (?:the )?(?:available )?context (?:size|length|window)/i,
+  /exceed_context_size/i,
+  /(?:longer|larger) than the maximum (?:model|context) length/i,
+  /is too long and exceeds limit/i,
+  /loaded with (?:a )?context length of only/i,
+  /(?:prompt|input|request) (?:is )?too (?:long|large)/i,
+  /exceeded max context length/i,
+  /input token count .* exceeds the maximum/i,
+  /context window (?:is )?(?:full|exceeded)/i,
+];
+
+/** The window a context error names, when it names one: "maximum context length is 8192", "… of only 4096 tokens", "(32768)", "> 200000 maximum". */
+const CONTEXT_LIMIT_PATTERNS = [
+  /maximum context length (?:is|of) (\d+)/i,
+  /maximum (?:model|context) length of (\d+)/i,
+  /exceeds limit of (\d+)/i,
+  /context length of only (\d+)/i,
+  /maximum number of tokens allowed \((\d+)\)/i,
+  /> (\d+) maximum/i,
+  /with (\d+) maximum context length/i,
+  /n_ctx(?:_slot)?[ =:]+(\d+)/i,
+];
+
+export function saysContextExceeded(words: string, code?: unknown): boolean {
+  return code === 'context_length_exceeded' || CONTEXT_EXCEEDED_PATTERNS.some((pattern) => pattern.test(words));
+}
+
+export function contextLimitIn(words: string): number | undefined {
+  for (const pattern of CONTEXT_LIMIT_PATTERNS) {
+    const tokens = Number(pattern.exec(words)?.[1]);
+    if (Number.isSafeInteger(tokens) && tokens > 0) return tokens;
+  }
+  return undefined;
+}
+
+function contextExceededError(url: string, words: string, status?: number): LlmError {
+  const limit = contextLimitIn(words);
+  const window = limit === undefined ? "the model's context window" : `the model's context window of ${limit} tokens`;
+  return new LlmError(
+    'context-exceeded',
+    `The request did not fit ${window} at ${url} (${status === undefined ? words : statusWith(status, words)}). ` +
+      'Set the context window in Settings to what the server runs with, or raise the server\'s context length.',
+    status,
+    limit,
+  );
+}
+
 /** A base URL fit to show: without any user name or password it may carry. */
 export function shownUrl(baseUrl: string): string {
   try {
@@ -120,6 +182,7 @@ function statusError(error: APIError & { status: number }, context: ErrorContext
       status,
     );
   }
+  if (status !== 429 && saysContextExceeded(words, error.code)) return contextExceededError(url, words, status);
   if (TOOLS_UNSUPPORTED_STATUSES.has(status) && saysToolsUnsupported(words)) {
     return new LlmError(
       'tools-unsupported',
@@ -171,6 +234,7 @@ function statusError(error: APIError & { status: number }, context: ErrorContext
 function streamedError(error: APIError, context: ErrorContext): LlmError {
   const url = shownUrl(context.baseUrl);
   const words = serverWords(error, context.apiKey);
+  if (saysContextExceeded(words, error.code)) return contextExceededError(url, words);
   if (saysToolsUnsupported(words)) {
     return new LlmError(
       'tools-unsupported',

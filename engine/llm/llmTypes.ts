@@ -23,6 +23,11 @@ export interface LlmToolCall {
   name: string;
   /** JSON text as streamed, or an object from servers that send one; executeToolCall accepts both. */
   arguments: unknown;
+  /**
+   * Provider data that must go back with this call in the next request, as sent: Gemini's
+   * `extra_content: { google: { thought_signature } }`. Absent for most servers.
+   */
+  extraContent?: unknown;
 }
 
 export interface LlmUsage {
@@ -76,6 +81,8 @@ export type LlmErrorKind =
   | 'server'
   /** 400/422: the server refused the request itself. */
   | 'bad-request'
+  /** The request did not fit the model's context window, as the server said (any status, or mid-stream). */
+  | 'context-exceeded'
   /** The server refused the request because this model or server has no tool calling. */
   | 'tools-unsupported'
   /** The stream ended without a finish_reason, after retries. */
@@ -94,6 +101,8 @@ export class LlmError extends Error {
     readonly kind: LlmErrorKind,
     message: string,
     readonly status?: number,
+    /** For 'context-exceeded': the window in tokens, when the server's words name it. */
+    readonly contextLimit?: number,
   ) {
     super(message);
   }

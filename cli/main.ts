@@ -1,3 +1,4 @@
+import './withdrawCredentialsFirst.js';
 import { Command, CommanderError } from 'commander';
 import { exitCodes } from './commands/cliError.js';
 import { exitWith, failWith, quietOnClosedPipes } from './commands/exit.js';
@@ -5,10 +6,7 @@ import { addHistoryCommand } from './commands/historyCommand.js';
 import { addRunCommands } from './commands/runCommands.js';
 import { addServeCommand } from './commands/serveCommand.js';
 import { addUndoCommand } from './commands/undoCommand.js';
-import { withdrawCredentials } from '../engine/index.js';
-
-// Before anything runs: no command the agent starts may find a credential in this process (issue: secrets).
-withdrawCredentials();
+import { withdrawCredentials } from '../engine/secrets/processCredentials.js';
 
 /**
  * rpi-workbench: run, resume, history, undo, regenerate, serve. Exit codes (cliError.ts): 0 done,

@@ -1,7 +1,7 @@
+import './withdrawCredentialsFirst.js';
 import path from 'node:path';
 import { app, BrowserWindow, session, shell } from 'electron';
 import type { DesktopCommand } from '../engine/contract/channels.js';
-import { withdrawCredentials } from '../engine/index.js';
 import { AllowedCommands, configDir, RecentFolders, SettingsStore } from '../engine/settings/index.js';
 import { registerAppScheme, serveRenderer } from './appProtocol.js';
 import { denyAllPermissions, guardWebContents } from './contentGuards.js';
@@ -12,9 +12,6 @@ import { installMenu } from './menu.js';
 import { trustedOrigins } from './origins.js';
 import { followOsTheme } from './osTheme.js';
 import { safeStorageCipher } from './safeStorageCipher.js';
-
-// Before anything runs: no command the agent starts may find a credential in this process.
-withdrawCredentials();
 
 // A packaged app never trusts a page URL from the environment: it would get the bridge.
 const origins = trustedOrigins(app.isPackaged ? undefined : process.env.VITE_DEV_SERVER_URL);

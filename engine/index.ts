@@ -5,4 +5,4 @@ export { FolderError } from './workbench/folderCheck.js';
 export { FolderLockedError } from './workbench/folderLock.js';
 export { LlmError, type LlmSettings } from './llm/llmTypes.js';
 export { listModels, type ModelListing } from './llm/listModels.js';
-export { hostEnvironment, withdrawCredentials } from './secrets/processCredentials.js';
+export { hostEnvironment, withdrawalWarning, withdrawCredentials } from './secrets/processCredentials.js';

@@ -17,6 +17,8 @@ export interface KillProcessTreeOptions {
    * in the process tree (Linux; see markedProcesses).
    */
   readonly marker?: string;
+  /** When the command's shell started (processStartTime): only processes as young are searched for the marker. */
+  readonly startedAfter?: string | null;
 }
 
 const defaultGraceMs = 2000;
@@ -35,12 +37,12 @@ const killLandingMs = 1000;
  * On Windows it runs `taskkill /T /F`, which kills the tree at once, cannot reach children of a root that
  * has already exited, and does not say how many it stopped (1 stands for "some").
  */
-export async function killProcessTree({ pid, graceMs = defaultGraceMs, rootExited = false, marker }: KillProcessTreeOptions): Promise<number> {
+export async function killProcessTree({ pid, graceMs = defaultGraceMs, rootExited = false, marker, startedAfter = null }: KillProcessTreeOptions): Promise<number> {
   if (process.platform === 'win32') return rootExited ? 0 : taskkill(pid);
   const table = await listProcesses().catch(() => null);
   if (!table) return killGroupBlindly(pid);
   const rootReused = rootExited && table.some((entry) => entry.pid === pid);
-  const marked = marker === undefined ? [] : await markedProcesses(table, marker);
+  const marked = marker === undefined ? [] : await markedProcesses(table, marker, startedAfter);
   const targets = byPid([...(rootReused ? [] : processTree(table, pid)), ...marked.flatMap((entry) => processTree(table, entry.pid))]);
   if (targets.length === 0) return 0;
   signalAll(targets, pid, 'SIGTERM');

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readFile, readdir } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 
 const execFileText = promisify(execFile);
@@ -47,6 +48,14 @@ export function processTree(table: readonly ProcessInfo[], pid: number): Process
   return [...found.values()].filter((entry) => !entry.zombie);
 }
 
+const scanLimitMs = 2000;
+
+/** When a process started (Linux: clock ticks since boot, as in ProcessInfo.startTime); null when it cannot be told. */
+export async function processStartTime(pid: number): Promise<string | null> {
+  if (process.platform !== 'linux') return null;
+  return (await readProcStat(pid))?.startTime ?? null;
+}
+
 /** The variable runShellCommand gives each command, so its processes can be found wherever they went. */
 export const commandMarkerVariable = 'RPI_WORKBENCH_COMMAND';
 
@@ -54,13 +63,25 @@ export const commandMarkerVariable = 'RPI_WORKBENCH_COMMAND';
  * The processes of `table` whose environment carries `commandMarkerVariable=marker`: every process a
  * command started, including one that double-forked with setsid and was adopted by init, which no parent
  * link leads to. Linux only (from /proc/<pid>/environ, of the processes this user may read); elsewhere,
- * and for a process that cleared its environment, none.
+ * and for a process that cleared its environment, none. Only processes that started no earlier than
+ * `startedAfter` (the command's shell) are read, and the reads get `scanLimitMs` in all: a process stuck
+ * in the kernel can hold its environ read up, and must not hold up the command's end.
  */
-export async function markedProcesses(table: readonly ProcessInfo[], marker: string): Promise<ProcessInfo[]> {
+export async function markedProcesses(table: readonly ProcessInfo[], marker: string, startedAfter: string | null): Promise<ProcessInfo[]> {
   if (process.platform !== 'linux') return [];
   const entry = Buffer.from(`${commandMarkerVariable}=${marker}\0`);
-  const candidates = table.filter((candidate) => !candidate.zombie && candidate.pid > 1 && candidate.pid !== process.pid);
-  const environments = await Promise.all(candidates.map((candidate) => readFile(`/proc/${candidate.pid}/environ`).catch(() => null)));
+  const since = startedAfter === null ? null : BigInt(startedAfter);
+  const candidates = table.filter(
+    (candidate) =>
+      !candidate.zombie &&
+      candidate.pid > 1 &&
+      candidate.pid !== process.pid &&
+      (since === null || candidate.startTime === null || BigInt(candidate.startTime) >= since),
+  );
+  const deadline = delay(scanLimitMs, null, { ref: false });
+  const environments = await Promise.all(
+    candidates.map((candidate) => Promise.race([readFile(`/proc/${candidate.pid}/environ`).catch(() => null), deadline])),
+  );
   return candidates.filter((_, index) => {
     const environment = environments[index];
     if (!environment) return false;

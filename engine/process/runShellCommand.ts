@@ -6,7 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { killProcessTree } from './killProcessTree.js';
 import { LineLog } from './lineLog.js';
 import { OutputCapture, type OutputCaptureLimits } from './outputCapture.js';
-import { commandMarkerVariable } from './processTable.js';
+import { commandMarkerVariable, processStartTime } from './processTable.js';
 
 export interface RunShellCommandOptions {
   readonly command: string;
@@ -80,7 +80,9 @@ export async function runShellCommand(options: RunShellCommandOptions): Promise<
   }
   const outputClosed = Promise.all([closeOf(child.stdout), closeOf(child.stderr)]);
   const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
-  const stop = stopAtTimeoutOrAbort({ pid, marker, ...options });
+  // Read once the exit is listened for: a quick command may be gone by the time it is read (then null, no filter).
+  const startedAfter = await processStartTime(pid);
+  const stop = stopAtTimeoutOrAbort({ pid, marker, startedAfter, ...options });
 
   const [exitCode, signal] = await exited;
   const durationMs = performance.now() - started;
@@ -88,7 +90,7 @@ export async function runShellCommand(options: RunShellCommandOptions): Promise<
   await stop.done();
   const drainMs = options.drainMs ?? defaultDrainMs;
   await settledWithin(outputClosed, drainMs);
-  const leftoversStopped = await killProcessTree({ pid, marker, graceMs: options.graceMs, rootExited: true });
+  const leftoversStopped = await killProcessTree({ pid, marker, startedAfter, graceMs: options.graceMs, rootExited: true });
   await settledWithin(outputClosed, drainMs);
   child.stdout.destroy();
   child.stderr.destroy();
@@ -133,13 +135,13 @@ interface Stop {
   done(): Promise<unknown>;
 }
 
-function stopAtTimeoutOrAbort({ pid, marker, timeoutMs, signal, graceMs }: RunShellCommandOptions & { pid: number; marker: string }): Stop {
+function stopAtTimeoutOrAbort({ pid, marker, startedAfter, timeoutMs, signal, graceMs }: RunShellCommandOptions & { pid: number; marker: string; startedAfter: string | null }): Stop {
   let reason: StopReason | null = null;
   let stopping: Promise<unknown> = Promise.resolve();
   const stop = (why: StopReason) => {
     if (reason !== null) return;
     reason = why;
-    stopping = killProcessTree({ pid, marker, graceMs });
+    stopping = killProcessTree({ pid, marker, startedAfter, graceMs });
     stopping.catch(() => {});
   };
   const timer = setTimeout(() => stop('timeout'), timeoutMs);

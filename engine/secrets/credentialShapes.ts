@@ -50,7 +50,8 @@ export function isCredentialValue(value: string): boolean {
   return credentialValues.some((shape) => shape.test(value));
 }
 
-/** Whether an environment variable holds a credential, by its name or by its value. */
+/** Whether an environment variable holds a credential, by its name or by its value (PWD is a folder, whatever its name looks like). */
 export function isCredentialVariable(name: string, value: string): boolean {
+  if (notCredentials.has(name.toUpperCase())) return false;
   return isCredentialName(name) || isCredentialValue(value);
 }

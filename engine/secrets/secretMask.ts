@@ -6,28 +6,81 @@ export interface KnownSecret {
   readonly value: string;
 }
 
-/** Shorter values are not masked: they would match ordinary text ("true", a port number) far more often than a leak. */
-export const minMaskedLength = 8;
+/**
+ * Whether a value is distinctive enough to look for inside other text: at least 12 characters, or 8 with
+ * three kinds of character (lower, upper, digit, other), and not a path. A shorter or plainer value
+ * (`POSTGRES_PASSWORD=postgres`, `AUTH_MODE=disabled`, `HF_TOKEN_PATH=/home/me/.hf/token`) would match
+ * ordinary text — a PATH entry, an import — far more often than a leak, and hiding it there breaks more
+ * than it protects.
+ */
+export function isDistinctive(value: string): boolean {
+  if (value.length < 8 || /^(?:[~/.]|[a-z]:[\\/])/i.test(value)) return false;
+  if (value.length >= 12) return true;
+  const kinds = [/[a-z]/, /[A-Z]/, /\d/, /[^a-zA-Z\d]/].filter((kind) => kind.test(value)).length;
+  return kinds >= 3;
+}
 
 /** Replaces every known secret value in a text with `[hidden: NAME]`. */
 export type SecretMask = (text: string) => string;
+
+/** What a masked secret is replaced with; tools refuse to write it back (see refusesPlaceholders). */
+export const hiddenPrefix = '[hidden: ';
+
+/** The note a cut output carries where bytes were left out (outputCapture.ts): a secret may straddle it. */
+const cutNote = /\n… \d+ bytes omitted …\n/g;
+const minEdgeLength = 6;
 
 /**
  * A mask for tool results and arguments, applied before they are logged or sent to the model: a command
  * can still print a secret it found elsewhere (a config file, a credential helper), and the model must
  * never read it back. Longer values are replaced first, so a key inside a URL that is itself secret
- * hides as the URL. Values under `minMaskedLength` characters are left alone.
+ * hides as the URL. Only distinctive values are looked for (isDistinctive); each line of a multi-line
+ * secret (a PEM key) is looked for on its own too, since line numbers or CRLF may split it. Where an
+ * output was cut, a piece of a secret left at either side of the cut is hidden as well.
  */
 export function secretMask(secrets: readonly KnownSecret[]): SecretMask {
   const byValue = new Map<string, string>();
-  for (const { name, value } of secrets) if (value.length >= minMaskedLength && !byValue.has(value)) byValue.set(value, name);
+  for (const { name, value } of secrets) {
+    for (const piece of [value, ...value.split(/\r?\n/)]) if (isDistinctive(piece) && !byValue.has(piece)) byValue.set(piece, name);
+  }
   const ordered = [...byValue].sort(([a], [b]) => b.length - a.length);
   if (ordered.length === 0) return (text) => text;
   return (text) => {
     let masked = text;
-    for (const [value, name] of ordered) if (masked.includes(value)) masked = masked.split(value).join(`[hidden: ${name}]`);
-    return masked;
+    for (const [value, name] of ordered) if (masked.includes(value)) masked = masked.split(value).join(`${hiddenPrefix}${name}]`);
+    return masked.includes(' bytes omitted …') ? hideCutEdges(masked, ordered) : masked;
   };
+}
+
+/** `value` with every string it holds masked, however deep (tool arguments, shown or logged). */
+export function maskStrings<T>(value: T, mask: SecretMask): T {
+  if (typeof value === 'string') return mask(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => maskStrings(item, mask)) as T;
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskStrings(item as unknown, mask)])) as T;
+  }
+  return value;
+}
+
+/** Hides what ends just before a cut note as the start of a secret, or starts just after it as the end of one. */
+function hideCutEdges(text: string, secrets: readonly (readonly [string, string])[]): string {
+  const parts = text.split(cutNote);
+  const notes = text.match(cutNote) ?? [];
+  for (let index = 0; index < notes.length; index++) {
+    parts[index] = withoutEdge(parts[index] ?? '', secrets, 'end');
+    parts[index + 1] = withoutEdge(parts[index + 1] ?? '', secrets, 'start');
+  }
+  return parts.map((part, index) => part + (notes[index] ?? '')).join('');
+}
+
+function withoutEdge(part: string, secrets: readonly (readonly [string, string])[], edge: 'start' | 'end'): string {
+  for (const [value, name] of secrets) {
+    for (let size = value.length - 1; size >= minEdgeLength; size--) {
+      if (edge === 'end' && part.endsWith(value.slice(0, size))) return `${part.slice(0, part.length - size)}${hiddenPrefix}${name}]`;
+      if (edge === 'start' && part.startsWith(value.slice(value.length - size))) return `${hiddenPrefix}${name}]${part.slice(size)}`;
+    }
+  }
+  return part;
 }
 
 /**

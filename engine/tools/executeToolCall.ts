@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Phase } from '../contract/index.js';
 import type { ToolLog } from '../store/toolLog.js';
+import { hiddenPrefix, maskStrings } from '../secrets/secretMask.js';
 import { PathRefusedError } from '../workspace/pathRules.js';
 import { phaseTools } from './phaseTools.js';
 import { resultForContext } from './resultCap.js';
@@ -53,7 +54,7 @@ export async function executeToolCall(call: ToolCallRequest, options: ExecuteOpt
   const started = performance.now();
   const { maskSecrets } = options.context;
   const unmasked = await outcomeOf(call, options);
-  const outcome = { ...unmasked, result: maskSecrets(unmasked.result), args: maskedArguments(unmasked.args, maskSecrets) };
+  const outcome = { ...unmasked, result: maskSecrets(unmasked.result), args: maskStrings(unmasked.args, maskSecrets) };
   const durationMs = Math.round(performance.now() - started);
   const { id } = await options.log.append({
     runId: options.runId,
@@ -93,6 +94,9 @@ async function outcomeOf(call: ToolCallRequest, { phase, context, catalog = tool
   }
   let args = parsed.value;
   let input = validated.data;
+  if (tool.mutates && JSON.stringify(args).includes(hiddenPrefix)) {
+    return { ok: false, result: placeholderRefusal(tool), args, refused: 'arguments' };
+  }
   try {
     if (guard) {
       const outcome = await guard(tool, args, context.signal);
@@ -121,21 +125,16 @@ export function parseArguments(raw: unknown): { ok: true; value: Record<string, 
   return isPlainObject(value) ? { ok: true, value } : { ok: false, error: 'they must be a JSON object, e.g. {"path": "src/app.ts"}.' };
 }
 
-/** Arguments with every known secret hidden: through their JSON text, so nested strings are covered. */
-function maskedArguments(args: unknown, maskSecrets: (text: string) => string): unknown {
-  if (args === undefined) return args;
-  const text = JSON.stringify(args);
-  const masked = maskSecrets(text);
-  if (masked === text) return args;
-  try {
-    return JSON.parse(masked) as unknown;
-  } catch {
-    return masked;
-  }
-}
-
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A masked secret written back would replace the real value with the placeholder. */
+function placeholderRefusal(tool: Tool): string {
+  return (
+    `Refused: the arguments of ${tool.name} contain "${hiddenPrefix}…]", which stands for a secret the workbench kept from you; ` +
+    'writing it would replace the real value. Leave those parts of files as they are (edit around them with edit_file), or ask the user to set them.'
+  );
 }
 
 function parameterHint(tool: Tool): string {

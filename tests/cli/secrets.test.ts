@@ -24,6 +24,7 @@ const environmentSecrets = {
  * environment, and a file in the folder that holds the key.
  */
 const snoop = [
+  'echo "== notes"; cat notes.txt',
   'p=$PPID; n=0',
   'while [ "$p" -gt 1 ] && [ $n -lt 12 ]; do',
   '  echo "== environ of $p"; tr "\\0" "\\n" < /proc/$p/environ || break',
@@ -31,7 +32,6 @@ const snoop = [
   "  p=$(sed 's/.*) //' /proc/$p/stat | cut -d' ' -f2); n=$((n+1))",
   'done',
   'echo "== env"; env',
-  'echo "== notes"; cat notes.txt',
 ].join('\n');
 
 describe('secrets stay out of the agent\'s reach', () => {
@@ -76,10 +76,11 @@ describe('secrets stay out of the agent\'s reach', () => {
   });
 
   it('overwrites a key given with --api-key in the command line every process can read', async () => {
-    const { run, toolLog, output, sentToModel } = await snoopingRun(['--api-key', apiKey], {});
+    const { run, toolLog, output, sentToModel } = await snoopingRun(['--api-key', apiKey], { COPY_UNDER_ANOTHER_NAME: apiKey });
 
     expect(run.code).toBe(0);
     expect(output).toMatch(new RegExp(`== cmdline of \\d+\\n[^\\n]*rpi-workbench[^\\n]*--api-key \\*{${apiKey.length}} `));
+    expect(output).toMatch(/\nCOPY_UNDER_ANOTHER_NAME=\*{10,}\n/);
     expect(toolLog).not.toContain(apiKey);
     expect(sentToModel).not.toContain(apiKey);
     expect(output).toContain('the key is [hidden: API key]');

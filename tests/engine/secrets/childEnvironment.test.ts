@@ -33,6 +33,11 @@ describe('childEnvironment', () => {
     expect(childEnvironment(env, ['sk-live-1'])).toEqual({ OTHER: 'sk-live-', SAFE: 'ok' });
   });
 
+  it('looks for a secret inside other values only when it is distinctive: a plain default password keeps PATH', () => {
+    const env = { PATH: '/usr/lib/postgresql/16/bin:/usr/bin', POSTGRES_PASSWORD: 'postgres', PWD: '/work/sk-proj-Abc123Def456Ghi789' };
+    expect(childEnvironment(env, ['postgres'])).toEqual({ PATH: env.PATH, PWD: env.PWD });
+  });
+
   it('ignores empty secrets, which would otherwise match every value', () => {
     expect(childEnvironment({ SAFE: 'ok' }, [''])).toEqual({ SAFE: 'ok' });
   });

@@ -52,6 +52,16 @@ describe('executeToolCall', () => {
     expect(record).toMatchObject({ args: { path: '[hidden: API key].txt' }, result: executed.result });
   });
 
+  it('refuses a change whose arguments carry a hidden-secret placeholder, so the real value is never overwritten with it', async () => {
+    const { root, call } = await project(tempFolder, { '.env.local': 'KEY=sk-real\n' });
+
+    const executed = await call('implement', { name: 'write_file', arguments: { path: '.env.local', content: 'KEY=[hidden: OPENAI_API_KEY]\n' } });
+
+    expect(executed).toMatchObject({ ok: false, refused: 'arguments' });
+    expect(executed.result).toContain('stands for a secret the workbench kept from you');
+    expect(await readFile(path.join(root, '.env.local'), 'utf8')).toBe('KEY=sk-real\n');
+  });
+
   it('refuses and logs, without running, a tool outside the phase, whatever the model sends', async () => {
     const { root, call, logged } = await project(tempFolder);
     const attempts: [Phase, string, unknown][] = [

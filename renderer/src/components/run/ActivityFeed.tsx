@@ -1,20 +1,23 @@
 import { useId, useState } from 'react';
 import type { PlanItem } from '../../../../engine/contract/index.js';
-import type { ToolActivity } from '../../store/runView.js';
+import type { ContextNote, ToolActivity } from '../../store/runView.js';
 import { useWorkbench } from '../../store/StoreContext.js';
 import { ActivityEntry } from './ActivityEntry.js';
-import { groupActivity, type ActivityGroup } from './activityGroups.js';
+import { activityRows, groupActivity, type ActivityGroup } from './activityGroups.js';
+import { contextNoteText } from './contextNoteText.js';
 
 const noActivity: ToolActivity[] = [];
 const noItems: PlanItem[] = [];
+const noNotes: ContextNote[] = [];
 
 /** Every tool call of the run, grouped by phase and plan step; the latest group is open until the user chooses. */
 export function ActivityFeed() {
   const activity = useWorkbench((state) => state.run?.activity ?? noActivity);
   const items = useWorkbench((state) => state.run?.items ?? noItems);
+  const notes = useWorkbench((state) => state.run?.contextNotes ?? noNotes);
   const titleId = useId();
   const [chosen, setChosen] = useState<Record<string, boolean>>({});
-  const groups = groupActivity(activity, items);
+  const groups = groupActivity(activity, items, notes);
   const latest = groups.at(-1)?.key;
   return (
     <section className="run-section" aria-labelledby={titleId}>
@@ -51,9 +54,15 @@ function Group({ group, open, onToggle }: { group: ActivityGroup; open: boolean;
       </button>
       {open && (
         <ol id={listId} className="activity-entries">
-          {group.entries.map((entry) => (
-            <ActivityEntry key={entry.callId} entry={entry} />
-          ))}
+          {activityRows(group).map((row) =>
+            row.kind === 'call' ? (
+              <ActivityEntry key={row.key} entry={row.entry} />
+            ) : (
+              <li key={row.key} className="activity-note" data-testid="context-note">
+                {contextNoteText(row.note)}
+              </li>
+            ),
+          )}
         </ol>
       )}
     </li>

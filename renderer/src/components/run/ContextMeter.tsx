@@ -2,9 +2,13 @@ import { useWorkbench } from '../../store/StoreContext.js';
 import { phaseNames } from '../../store/runStatus.js';
 import { formatCount } from './formatRun.js';
 
-/** How full the model's context was on the last call (with a bar), and the tokens the run has used in all. */
+/**
+ * How full the model's context was on the last call (with a bar), the budget requests are kept within once
+ * one had to be fitted to it, and the tokens the run has used in all.
+ */
 export function ContextMeter() {
   const lastCall = useWorkbench((state) => state.run?.lastCall ?? null);
+  const budget = useWorkbench((state) => state.run?.contextBudget ?? null);
   const totals = useWorkbench((state) => state.run?.totals);
   if (!totals) return null;
   const share = lastCall ? Math.min(1, lastCall.promptTokens / lastCall.contextWindow) : 0;
@@ -32,7 +36,14 @@ export function ContextMeter() {
             aria-valuetext={`${percent}% of the context window`}
           >
             <span className="context-meter-fill" style={{ width: `${percent}%` }} />
+            {budget && <span className="context-meter-budget" style={{ left: `${budgetPercent(budget)}%` }} aria-hidden="true" />}
           </div>
+          {budget && (
+            <p className="context-meter-budget-line" data-testid="context-budget">
+              Budget per request: {formatCount(budget.budget)} tokens ({budgetPercent(budget)}% of {formatCount(budget.contextWindow)}); older results
+              are set aside beyond it and the model can recall them.
+            </p>
+          )}
         </div>
       ) : (
         <p className="muted run-note" data-testid="context-meter">
@@ -47,4 +58,8 @@ export function ContextMeter() {
       </p>
     </section>
   );
+}
+
+function budgetPercent({ budget, contextWindow }: { budget: number; contextWindow: number }): number {
+  return Math.round(Math.min(1, budget / contextWindow) * 100);
 }

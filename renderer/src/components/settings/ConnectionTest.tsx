@@ -47,7 +47,7 @@ interface ModelListingProps {
 }
 
 function ModelListing({ listing, model, onPickModel }: ModelListingProps) {
-  const { models, modelFound } = listing;
+  const { models, modelFound, contextWindow } = listing;
   const count = models.length === 1 ? '1 model' : `${models.length} models`;
   const verdict = modelFound === null ? 'Pick one as the model.' : modelFound ? `“${model}” is among them.` : `“${model}” is not among them: pick one, or check its spelling.`;
   return (
@@ -55,6 +55,12 @@ function ModelListing({ listing, model, onPickModel }: ModelListingProps) {
       <p className={modelFound === false ? 'result-warn' : 'result-ok'}>
         Connected: the server lists {count}. {models.length > 0 && verdict}
       </p>
+      {contextWindow && (
+        <p data-testid="context-window" data-source={contextWindow.source}>
+          Context window: {contextWindow.tokens.toLocaleString('en-US')} tokens (from {contextWindow.detail})
+        </p>
+      )}
+      {contextWindow?.warning && <p className="result-warn">{contextWindow.warning}</p>}
       {models.length > 0 && (
         <ul className="model-list" aria-label="Models on the server">
           {models.map((id) => (

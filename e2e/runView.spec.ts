@@ -20,6 +20,8 @@ const autoApprovals = { files: 'auto', commands: 'auto', reviewPlan: false } as 
 
 test.afterEach(runTeardown);
 
+// Each request is held by the stepped model until the test answers it, so the status line also says the
+// run waits for the model server.
 test('a full run, watched phase by phase: stepper, activity, a failed step, the streamed summary', async ({ page }) => {
   bench = await openBench(page, autoApprovals);
   const { model } = bench;
@@ -27,7 +29,7 @@ test('a full run, watched phase by phase: stepper, activity, a failed step, the 
 
   const research = await model.next();
   expect(research.phase).toBe('research');
-  await expect(page.getByTestId('status-line')).toHaveText('Analyzing files…');
+  await expect(page.getByTestId('status-line')).toHaveText('Analyzing files… — waiting for the model server');
   expect(await stepperStates(page)).toEqual(['research:active', 'plan:pending', 'implement:pending', 'summary:pending']);
   await expect(page.getByTestId('composer')).toHaveAttribute('readonly', '');
   research.answer({ toolCalls: [{ name: 'list_files', arguments: { path: '.' } }] });
@@ -35,27 +37,27 @@ test('a full run, watched phase by phase: stepper, activity, a failed step, the 
 
   const plan = await model.next();
   expect(plan.phase).toBe('plan');
-  await expect(page.getByTestId('status-line')).toHaveText('Planning approach…');
+  await expect(page.getByTestId('status-line')).toHaveText('Planning approach… — waiting for the model server');
   await expect(page.getByTestId('activity-feed')).toContainText('list_files');
   await page.screenshot({ path: 'e2e/screenshots/run-1-research-done-planning.png' });
   plan.answer(say('# Execution Plan\n\n## Items\n- [ ] 1. Write greeting — create hello.txt\n- [ ] 2. Convert statement — write data/out.xlsx\n'));
 
   const firstItem = await model.next();
   expect(firstItem.phase).toBe('implement');
-  await expect(page.getByTestId('status-line')).toHaveText('Working on step 1 of 2: Write greeting');
+  await expect(page.getByTestId('status-line')).toHaveText('Working on step 1 of 2: Write greeting — waiting for the model server');
   expect(await checklistStatuses(page)).toEqual(['running', 'pending']);
   firstItem.answer({ toolCalls: [{ name: 'write_file', arguments: { path: 'hello.txt', content: 'Hello!\n' } }] });
   await model.answer('implement', say('Wrote hello.txt.'));
 
   await model.answer('implement', say('FAILED: no spreadsheet writer is available'));
   const retry = await model.next();
-  await expect(page.getByTestId('status-line')).toHaveText('Working on step 2 of 2: Convert statement');
+  await expect(page.getByTestId('status-line')).toHaveText('Working on step 2 of 2: Convert statement — waiting for the model server');
   await page.screenshot({ path: 'e2e/screenshots/run-2-implement.png' });
   retry.answer(say('FAILED: no spreadsheet writer is available'));
 
   const summary = await model.next();
   expect(summary.phase).toBe('summary');
-  await expect(page.getByTestId('status-line')).toHaveText('Summarizing results…');
+  await expect(page.getByTestId('status-line')).toHaveText('Summarizing results… — waiting for the model server');
   expect(await checklistStatuses(page)).toEqual(['done', 'failed']);
   await expect(page.getByTestId('plan-checklist')).toContainText('no spreadsheet writer is available');
   summary.answer(say(summaryText, { delayMs: 250 }));
@@ -88,7 +90,7 @@ test('Stop cancels mid-implement; the banner resumes at the pending step without
 
   const held = await model.next();
   expect(held.phase).toBe('implement');
-  await expect(page.getByTestId('status-line')).toHaveText('Working on step 2 of 2: Write bye');
+  await expect(page.getByTestId('status-line')).toHaveText('Working on step 2 of 2: Write bye — waiting for the model server');
   await page.getByTestId('stop-button').click();
   const banner = page.getByTestId('resume-banner');
   await expect(banner.getByRole('button', { name: 'Resume (step 2 of 2)' })).toBeVisible();

@@ -41,6 +41,7 @@ export async function resolveSettings({ flags, env, configDir }: ResolveSettings
       model: flags.model?.trim() || fromEnv('RPI_MODEL') || stored.model,
       contextWindow: stored.contextWindow,
       toolMode: flags.toolMode ?? stored.toolMode,
+      retries: flags.retries ?? stored.retries,
     },
     approvals: flags.reviewPlan ? { ...approvals, reviewPlan: true } : approvals,
     keyNote: key.note,

@@ -7,6 +7,7 @@ export interface RunFlags {
   model?: string;
   apiKey?: string;
   toolMode?: ToolMode;
+  retries?: number;
   json?: boolean;
   yes?: boolean;
   reviewPlan?: boolean;
@@ -22,6 +23,12 @@ export function parseBaseUrl(value: string): string {
   return value;
 }
 
+export function parseRetries(value: string): number {
+  const retries = Number(value);
+  if (!/^\d+$/.test(value.trim()) || retries > 10) throw new InvalidArgumentError('must be a whole number from 0 to 10.');
+  return retries;
+}
+
 /** Adds the model, output and approval options shared by every command that starts a run. */
 export function withRunFlags(command: Command): Command {
   return command
@@ -29,6 +36,7 @@ export function withRunFlags(command: Command): Command {
     .option('--model <name>', 'the model to use (default: $RPI_MODEL, then Settings)')
     .option('--api-key <key>', 'the API key (prefer $OPENAI_API_KEY: a flag is visible to other users in the process list)')
     .addOption(new Option('--tool-mode <mode>', 'how the model calls tools (default: Settings, else auto)').choices(toolModeSchema.options))
+    .option('--retries <n>', 'tries again after a failed model call (429, 5xx, a dropped or stalled stream), 0 to 10 (default: Settings, else 4)', parseRetries)
     .option('--json', 'print every engine event as one JSON line on stdout, unchanged; logs go to stderr')
     .option('--yes', 'approve every approval request and the plan review')
     .option('--review-plan', 'stop after Plan for review: approve, edit in $EDITOR, or reject (needs a terminal, or --yes)');

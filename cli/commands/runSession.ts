@@ -57,7 +57,7 @@ export async function runSession({ folder, flags, start }: RunSessionOptions): P
     },
   });
   try {
-    await preflight({ settings, warn: (message) => live.log(`rpi-workbench: warning: ${message}`), signal: interrupts.signal });
+    await preflight({ settings, warn: (message) => live.log(`rpi-workbench: warning: ${message}`), note: (message) => live.log(message), signal: interrupts.signal });
     if (interrupts.signal.aborted) {
       live.log('Cancelled before the run started.');
       return exitCodes.failed;

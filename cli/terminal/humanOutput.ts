@@ -1,5 +1,6 @@
-import type { PlanItem, WorkbenchEvent } from '../../engine/contract/index.js';
+import { describeModelStatus, type PlanItem, type WorkbenchEvent } from '../../engine/contract/index.js';
 import type { RunResult } from '../../engine/index.js';
+import { formatContextLine } from './contextLine.js';
 import type { LiveLine } from './liveLine.js';
 import type { RunOutput } from './runOutput.js';
 import { applyToProgress, initialProgress, type RunProgress } from './runProgress.js';
@@ -29,6 +30,8 @@ export interface HumanOutputOptions {
 export class HumanOutput implements RunOutput {
   private progress: RunProgress = initialProgress;
   private readonly calls = new Map<string, { tool: string; args: Record<string, unknown> }>();
+  /** The current call was already said to be queued: keep-alives come many times a minute. */
+  private toldQueued = false;
   private readonly reportedFailures = new Set<number>();
   private streamed = '';
   private readonly timer: NodeJS.Timeout;
@@ -82,6 +85,13 @@ export class HumanOutput implements RunOutput {
         return;
       case 'warning':
         return log.log(`rpi-workbench: warning: ${event.message}`);
+      case 'context-trimmed':
+        return log.log(formatContextLine(event));
+      case 'model-status':
+        // Waiting, thinking and answering show on the status line; a retry and a queue are news worth a line.
+        if (event.state === 'retrying' || (event.state === 'queued' && !this.toldQueued)) log.log(`  … ${describeModelStatus(event) ?? ''}`);
+        this.toldQueued = event.state === 'queued';
+        return;
       case 'summary-delta':
         return this.summaryText(event.text);
       default:

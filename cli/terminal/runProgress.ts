@@ -1,4 +1,4 @@
-import type { Phase, WorkbenchEvent } from '../../engine/contract/index.js';
+import { describeModelStatus, type Phase, type WorkbenchEvent } from '../../engine/contract/index.js';
 
 /** What the status line shows, folded from the run's events. */
 export interface RunProgress {
@@ -9,14 +9,20 @@ export interface RunProgress {
   items: { finished: number; total: number };
   /** Prompt and completion tokens of every model call so far. */
   tokens: number;
+  /** What the model call is doing, when it says (queued, thinking, retrying…); null while it answers or a tool runs. */
+  model: string | null;
 }
 
-export const initialProgress: RunProgress = { phase: null, step: null, items: { finished: 0, total: 0 }, tokens: 0 };
+export const initialProgress: RunProgress = { phase: null, step: null, items: { finished: 0, total: 0 }, tokens: 0, model: null };
 
 export function applyToProgress(progress: RunProgress, event: WorkbenchEvent): RunProgress {
   switch (event.type) {
     case 'phase-started':
-      return { ...progress, phase: event.phase, step: event.phase === 'implement' ? progress.step : null };
+      return { ...progress, phase: event.phase, step: event.phase === 'implement' ? progress.step : null, model: null };
+    case 'model-status':
+      return { ...progress, model: describeModelStatus(event) };
+    case 'tool-started':
+      return { ...progress, model: null };
     case 'implement-progress':
       return { ...progress, step: { current: event.current, total: event.total, label: event.label } };
     case 'plan-updated':

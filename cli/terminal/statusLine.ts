@@ -27,7 +27,7 @@ export function phaseText(progress: Pick<RunProgress, 'phase' | 'step'>): string
  * rewritten in place). When it does not fit, the bar goes first, then the end of the step label.
  */
 export function formatStatusLine(progress: RunProgress, elapsedMs: number, columns: number): string {
-  const head = phaseText(progress);
+  const head = progress.model ? `${phaseText(progress)} — ${progress.model}` : phaseText(progress);
   const numbers = [formatElapsed(elapsedMs), formatTokens(progress.tokens)];
   const bar = progress.items.total > 0 ? [progressBar(progress.items.finished, progress.items.total)] : [];
   const width = columns - 1;

@@ -1,12 +1,18 @@
+import { ContextKeeper, resultOrigin, type FittedRequest } from '../context/contextKeeper.js';
 import type { Phase, UnsequencedEvent } from '../contract/index.js';
 import { LlmError, type ChatMessage, type LlmClient, type LlmReply, type LlmToolCall } from '../llm/llmTypes.js';
 import { correctionMessage, parseTextReply, textToolInstructions, textToolResultMessage } from '../llm/textToolProtocol.js';
+import { promptWasCut } from '../llm/contextWindow/promptWasCut.js';
+import { maskStrings } from '../secrets/secretMask.js';
 import type { ToolLog } from '../store/toolLog.js';
 import { executeToolCall, parseArguments, type ExecutedToolCall, type ToolGuard } from '../tools/executeToolCall.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
 import { toolDefinitions } from '../tools/toolCatalog.js';
 import { ErrorBudget, firstLine, type LoopLimits } from './loopLimits.js';
 import type { ToolModeState } from './toolMode.js';
+
+/** A refusal that names no window leaves later loops this share of the window they had. */
+const refusedWindowShare = 0.7;
 
 /** Everything one loop needs; each phase (and each plan item) builds a fresh one (seed 003 §4a). */
 export interface AgentLoopConfig {
@@ -33,7 +39,18 @@ export interface AgentLoopConfig {
   emit: (event: UnsequencedEvent) => void;
   /** Hands out run-wide unique ids for tool-started / tool-finished. */
   nextCallId: () => string;
+  /** The model's window in tokens: every request is kept within its budget (engine/context/). */
   contextWindow: number;
+  /**
+   * The server refused a request as too long: the window it named, or a clear cut below this one. Later
+   * loops of the run start from it, so each phase and item does not meet the same refusal again.
+   */
+  onWindowRefused?: (contextWindow: number) => void;
+  /**
+   * The server counted far fewer prompt tokens than were sent (promptWasCut): it dropped the start of the
+   * prompt to fit a smaller window than the one assumed, as Ollama does at its default context length.
+   */
+  onPromptCut?: (cut: { sentTokens: number; countedTokens: number }) => void;
   signal: AbortSignal;
 }
 
@@ -65,7 +82,7 @@ export async function runAgentLoop(config: AgentLoopConfig): Promise<AgentLoopRe
 }
 
 class LoopRun {
-  private readonly history: ChatMessage[];
+  private readonly context: ContextKeeper;
   private readonly budget: ErrorBudget;
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
@@ -76,7 +93,7 @@ class LoopRun {
   private readonly usage: TurnUsage[] = [];
 
   constructor(private readonly config: AgentLoopConfig) {
-    this.history = [...config.messages];
+    this.context = new ContextKeeper(config.contextWindow, config.messages);
     this.budget = new ErrorBudget(config.limits);
     this.timer = setTimeout(() => {
       this.timedOut = true;
@@ -103,7 +120,7 @@ class LoopRun {
       if (!this.config.finalAnswerAtCap) {
         return this.fail('turn-cap', `Stopped at the limit of ${this.config.maxTurns} model turns before finishing.`);
       }
-      this.history.push({ role: 'user', content: turnCapMessage(this.config.maxTurns) });
+      this.context.push({ role: 'user', content: turnCapMessage(this.config.maxTurns) });
       const last = await this.ask([]);
       return this.finish({ ok: true, text: this.finalAnswerOf(last.text) });
     } catch (error) {
@@ -111,31 +128,81 @@ class LoopRun {
     }
   }
 
-  /** One model call; in text mode the tools travel in the system prompt instead of the request. */
+  /**
+   * One model call; in text mode the tools travel in the system prompt instead of the request. The request
+   * is fitted to the context budget first; when the server still finds it too long, the budget shrinks
+   * and the same turn is asked once more (no tool runs again: tools run only after a reply).
+   */
   private async ask(tools: readonly Tool[]): Promise<LlmReply> {
     this.throwIfStopped();
     this.turns += 1;
     const definitions = toolDefinitions(tools);
+    let refused: LlmError | null = null;
     for (;;) {
       const textMode = this.config.toolMode.mode === 'text';
+      const fitted = await this.context.fit((messages) => ({
+        messages: textMode && definitions.length > 0 ? withTextTools(messages, textToolInstructions(definitions)) : messages,
+        ...(textMode ? {} : { tools: definitions }),
+      }));
+      this.reportTrim(fitted, refused !== null);
       try {
-        const reply = await this.config.llm.complete(
-          {
-            messages: textMode && definitions.length > 0 ? withTextTools(this.history, textToolInstructions(definitions)) : this.history,
-            ...(textMode ? {} : { tools: definitions }),
-          },
-          { signal: this.controller.signal, ...(this.config.onTextDelta ? { onTextDelta: this.config.onTextDelta } : {}) },
-        );
+        const reply = await this.config.llm.complete(fitted.request, {
+          signal: this.controller.signal,
+          onStatus: (status) => this.config.emit({ type: 'model-status', runId: this.config.runId, phase: this.config.phase, ...status }),
+          ...(this.config.onTextDelta ? { onTextDelta: this.config.onTextDelta } : {}),
+        });
         this.recordUsage(reply);
+        // Only a loop's first request is checked: later ones share a prefix a server may have cached, and
+        // some count only the tokens they had to process (llama.cpp before it added cache_n).
+        const counted = reply.usage.promptTokens;
+        if (this.turns === 1 && !reply.usage.estimated && promptWasCut({ sentEstimate: fitted.promptTokens, reportedPromptTokens: counted, contextWindow: counted })) {
+          this.config.onPromptCut?.({ sentTokens: fitted.promptTokens, countedTokens: counted });
+        }
         return reply;
       } catch (error) {
         if (error instanceof LlmError && error.kind === 'tools-unsupported' && this.config.toolMode.fallBackToText()) {
           this.config.emit({ type: 'warning', runId: this.config.runId, message: `${error.message} Switching to the text tool protocol for this run.` });
           continue;
         }
+        if (error instanceof LlmError && error.kind === 'context-exceeded') {
+          if (refused === null) {
+            refused = error;
+            this.context.shrink(error.contextLimit);
+            this.config.onWindowRefused?.(error.contextLimit ?? Math.floor(this.config.contextWindow * refusedWindowShare));
+            continue;
+          }
+          throw new LlmError('context-exceeded', this.refusedTwice(fitted.promptTokens, error.contextLimit ?? refused.contextLimit), error.status, error.contextLimit);
+        }
         throw error;
       }
     }
+  }
+
+  /** Shows what fitting the request changed, and the budget after the server refused a request as too long. */
+  private reportTrim({ trimmed, promptTokens }: FittedRequest, afterRefusal: boolean): void {
+    if (!trimmed && !afterRefusal) return;
+    const { setAside = 0, condensed = 0, cut = 0 } = trimmed ?? {};
+    this.config.emit({
+      type: 'context-trimmed',
+      runId: this.config.runId,
+      phase: this.config.phase,
+      setAside,
+      condensed,
+      cut,
+      promptTokens,
+      budget: this.context.budget,
+      contextWindow: this.config.contextWindow,
+      ...(afterRefusal ? { afterRefusal } : {}),
+    });
+  }
+
+  private refusedTwice(promptTokens: number, serverLimit: number | undefined): string {
+    const count = (tokens: number) => tokens.toLocaleString('en-US');
+    const named = serverLimit === undefined ? '' : ` (the server named ${count(serverLimit)})`;
+    return (
+      `The model server refused the request as too long twice, the second time cut to about ${count(promptTokens)} tokens for a context window of ` +
+      `${count(this.config.contextWindow)} tokens${named}: set the context window in Settings to what the server runs with, or raise the server's context length.`
+    );
   }
 
   private async act(reply: LlmReply): Promise<{ kind: 'final'; text: string } | { kind: 'continue' }> {
@@ -149,19 +216,20 @@ class LoopRun {
     // In native mode an action block is only acted on when `auto` may switch to the text protocol.
     const textMode = this.config.toolMode.mode === 'text' || (parsed.kind === 'call' && this.config.toolMode.fallBackToText());
     if (!textMode) return { kind: 'final', text: reply.text };
-    this.history.push({ role: 'assistant', content: reply.text });
+    this.context.push({ role: 'assistant', content: reply.text });
     if (parsed.kind === 'malformed') {
       this.budget.record(false, parsed.problem);
-      this.history.push({ role: 'user', content: correctionMessage(parsed.problem) });
+      this.context.push({ role: 'user', content: correctionMessage(parsed.problem) });
       return { kind: 'continue' };
     }
     const done = await this.runCall({ name: parsed.name, arguments: parsed.arguments });
-    this.history.push({ role: 'user', content: textToolResultMessage(parsed.name, done.contextText) });
+    const render = (text: string): ChatMessage => ({ role: 'user', content: textToolResultMessage(parsed.name, text) });
+    this.context.push(render(done.contextText), resultOrigin(parsed.name, parsed.arguments, done, render));
     return { kind: 'continue' };
   }
 
   private async runNativeCalls(reply: LlmReply): Promise<void> {
-    this.history.push({
+    this.context.push({
       role: 'assistant',
       content: reply.text || null,
       tool_calls: reply.toolCalls.map((call) => ({
@@ -175,7 +243,8 @@ class LoopRun {
     for (const call of reply.toolCalls) {
       // Every call of the turn gets its answer, so the history stays valid even when the loop stops next.
       const done = await this.runCall(call);
-      this.history.push({ role: 'tool', tool_call_id: call.id, content: done.contextText });
+      const render = (text: string): ChatMessage => ({ role: 'tool', tool_call_id: call.id, content: text });
+      this.context.push(render(done.contextText), resultOrigin(call.name, call.arguments, done, render));
     }
   }
 
@@ -184,7 +253,8 @@ class LoopRun {
     const { phase, runId, emit } = this.config;
     const callId = this.config.nextCallId();
     this.toolCalls += 1;
-    emit({ type: 'tool-started', runId, callId, tool: call.name, args: argumentsForDisplay(call.arguments) });
+    const args = maskStrings(argumentsForDisplay(call.arguments), this.config.toolContext.maskSecrets);
+    emit({ type: 'tool-started', runId, callId, tool: call.name, args });
     const done = await executeToolCall(call, {
       phase,
       runId,

@@ -48,6 +48,35 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
     estimated: z.boolean().optional(),
   }),
   event('warning', { message: z.string() }),
+  /**
+   * What a model call is doing while nothing else shows it: sent and waiting, queued by the server
+   * (keep-alives only), the model thinking (reasoning streamed apart from the answer), answering, or
+   * waiting to try again after a failure (the attempt coming, of how many, after how long, and why).
+   */
+  event('model-status', {
+    phase: phaseSchema,
+    state: z.enum(['waiting', 'queued', 'thinking', 'answering', 'retrying']),
+    attempt: z.number().int().positive().optional(),
+    attempts: z.number().int().positive().optional(),
+    delayMs: z.number().nonnegative().optional(),
+    reason: z.string().optional(),
+  }),
+  /** A request was fitted to the context budget (DESIGN §4 "Context budget"): what changed, and the budget now. */
+  event('context-trimmed', {
+    phase: phaseSchema,
+    /** Older tool results replaced by a one-line stub naming recall_tool_result and their tool-log id. */
+    setAside: z.number().int().nonnegative(),
+    /** Older turns condensed to their first line, or into one note. */
+    condensed: z.number().int().nonnegative(),
+    /** Results of the latest turn cut to what fits, with a note on how to read on. */
+    cut: z.number().int().nonnegative(),
+    /** The request's size after fitting, by the engine's estimate. */
+    promptTokens: z.number().int().nonnegative(),
+    budget: z.number().int().positive(),
+    contextWindow: z.number().int().positive(),
+    /** True when the server had refused the request as too long, so the budget shrank and the turn is asked again. */
+    afterRefusal: z.boolean().optional(),
+  }),
   event('run-finished', {
     status: runStatusSchema,
     error: z.string().optional(),

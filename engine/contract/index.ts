@@ -7,3 +7,4 @@ export * from './snapshot.js';
 export * from './validate.js';
 export * from './dispatch.js';
 export * from './socketProtocol.js';
+export * from './modelStatusText.js';

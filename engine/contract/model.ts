@@ -89,14 +89,30 @@ export type ApprovalSettings = z.infer<typeof approvalSettingsSchema>;
 export const publicSettingsSchema = z.object({
   baseUrl: z.string(),
   model: z.string(),
-  contextWindow: z.number().int().positive(),
+  /** null: automatic, learned from the server (see LearnedContextWindow). */
+  contextWindow: z.number().int().positive().nullable(),
   toolMode: toolModeSchema,
+  /** Attempts after the first for a model call that failed in a way worth retrying (429, 5xx, a dropped or stalled stream). */
+  retries: z.number().int().min(0).max(10),
   /** True when a key is stored (encrypted) or comes from the environment; the key itself never crosses. */
   apiKeySet: z.boolean(),
   apiKeySource: z.enum(['stored', 'environment', 'none']),
   approvals: approvalSettingsSchema,
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
+
+/** The context window a run uses and where it was learned: Settings, the server, the table of known models, or the default. */
+export const learnedContextWindowSchema = z.object({
+  tokens: z.number().int().positive(),
+  source: z.enum(['settings', 'server', 'table', 'default']),
+  /** Reads after "from", e.g. "vLLM max_model_len", "Ollama num_ctx; the model supports 131,072". */
+  detail: z.string(),
+  /** Ollama: the context the server really runs the model at; it silently drops the start of longer prompts. */
+  serverCutsAt: z.number().int().positive().optional(),
+  /** What to tell the user when serverCutsAt is set: what happens and how to raise it. */
+  warning: z.string().optional(),
+});
+export type LearnedContextWindow = z.infer<typeof learnedContextWindowSchema>;
 
 export const recentFolderSchema = z.object({ folder: z.string(), name: z.string(), lastOpened: z.number() });
 export type RecentFolder = z.infer<typeof recentFolderSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RequestChannel } from './channels.js';
-import type { HostInfo, PublicSettings, RecentFolder } from './model.js';
+import type { HostInfo, LearnedContextWindow, PublicSettings, RecentFolder } from './model.js';
 import type { Snapshot } from './snapshot.js';
 import { approvalSettingsSchema, rpiFileSchema, toolModeSchema } from './model.js';
 
@@ -68,8 +68,16 @@ export const requestSchemas = {
       .int({ error: 'must be a whole number of tokens' })
       .min(1024, { error: 'must be at least 1024 tokens' })
       .max(10_000_000, { error: 'must be at most 10,000,000 tokens' })
+      /** null: automatic, learned from the server. */
+      .nullable()
       .optional(),
     toolMode: toolModeSchema.optional(),
+    retries: z
+      .number({ error: 'must be a number of retries' })
+      .int({ error: 'must be a whole number of retries' })
+      .min(0, { error: 'must be 0 or more' })
+      .max(10, { error: 'must be at most 10' })
+      .optional(),
     approvals: approvalSettingsSchema
       .extend({
         timeoutSeconds: z
@@ -104,8 +112,11 @@ export interface RequestResults {
   'session:discard': { discarded: boolean };
   /** The file's text, or null when the current run has not written it. */
   'rpi:read': { text: string | null };
-  /** The server's model ids, and whether the model to test is among them (null when no model was named). */
-  'settings:test-connection': { models: string[]; modelFound: boolean | null };
+  /**
+   * The server's model ids, whether the model to test is among them, and its context window as the
+   * server, the table of known models or the default gives it (both null when no model was named).
+   */
+  'settings:test-connection': { models: string[]; modelFound: boolean | null; contextWindow: LearnedContextWindow | null };
   'settings:get': PublicSettings;
   'settings:set': PublicSettings;
   'folders:recent': RecentFolder[];

@@ -1,3 +1,5 @@
+import type { LearnedContextWindow } from '../contract/index.js';
+import { discoverContextWindow } from './contextWindow/discoverContextWindow.js';
 import { llmErrorFrom, shownUrl } from './llmErrors.js';
 import { LlmError } from './llmTypes.js';
 import { openAiSdk } from './openaiSdk.js';
@@ -18,22 +20,35 @@ export interface ModelListing {
   models: string[];
   /** Whether `model` is among them; null when no model was named. */
   modelFound: boolean | null;
+  /** The model's context window as the server (or the table of known models) gives it; null when no model was named. */
+  contextWindow: LearnedContextWindow | null;
 }
 
 /**
- * Asks the server for its models (GET /models): the "Test connection" of Settings and the CLI's check
- * before a run. Fails with an LlmError whose message names the server and what to check; a server
- * without the endpoint gets a message of its own, since chat may still work there.
+ * Asks the server for its models (GET /models), and for the named model's context window: the "Test
+ * connection" of Settings and the CLI's check before a run. Fails with an LlmError whose message names
+ * the server and what to check; a server without the endpoint gets a message of its own, since chat may
+ * still work there.
  */
 export async function listModels(options: ListModelsOptions): Promise<ModelListing> {
   const { baseUrl, apiKey } = options;
   const model = options.model?.trim() ?? '';
   const sdk = openAiSdk({ baseUrl, apiKey, maxRetries: 0, timeoutMs: options.timeoutMs ?? 15_000, ...(options.fetch ? { fetch: options.fetch } : {}) });
   try {
-    const models: string[] = [];
-    for await (const entry of sdk.models.list(options.signal ? { signal: options.signal } : undefined)) models.push(entry.id);
-    models.sort();
-    return { models, modelFound: model === '' ? null : models.includes(model) };
+    // Whole entries, not only ids: vLLM, OpenRouter and llama.cpp tell the context window in them.
+    const entries: { id: string }[] = [];
+    for await (const entry of sdk.models.list(options.signal ? { signal: options.signal } : undefined)) entries.push(entry);
+    const models = entries.map((entry) => entry.id).sort();
+    if (model === '') return { models, modelFound: null, contextWindow: null };
+    const contextWindow = await discoverContextWindow({
+      baseUrl,
+      apiKey,
+      model,
+      listing: entries,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return { models, modelFound: models.includes(model), contextWindow };
   } catch (error) {
     const failure = llmErrorFrom(error, { baseUrl, model, apiKey, maxRetries: 0 }, options.signal?.aborted ?? false);
     if (failure.status === 404) {

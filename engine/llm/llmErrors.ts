@@ -1,5 +1,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { LlmError } from './llmTypes.js';
+import type { AttemptFailure } from './streamAttempt.js';
+import type { ReportedError } from './streamFrames.js';
 
 /** What every message names: where the server is and which model was asked for. */
 export interface ErrorContext {
@@ -7,11 +9,11 @@ export interface ErrorContext {
   model: string;
   /** Only so it can be cut out of anything a server echoes back; it is never put in a message. */
   apiKey: string | null;
-  /** The SDK's own retries of 429, 5xx and connection failures that came before the error. */
+  /** Retries that came before the error. */
   maxRetries: number;
+  /** How long the server had to start answering, for the message when it did not. */
+  firstByteTimeoutMs?: number;
 }
-
-export type StreamFailureKind = 'dropped' | 'stalled' | 'truncated';
 
 const SERVER_MESSAGE_LIMIT = 200;
 
@@ -105,15 +107,19 @@ export function shownUrl(baseUrl: string): string {
   }
 }
 
-/** The server's own words, trimmed to one short line with no key in it. */
+/** The server's own words in an error answer, trimmed to one short line with no key in it. */
 function serverWords(error: APIError, apiKey: string | null): string {
   const body: unknown = error.error;
   let words: string;
   if (typeof body === 'string') words = body;
   else if (typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string') words = body.message;
   else words = error.message.replace(/^\d{3} /, '').replace(/^status code \(no body\)$/, '');
-  words = withoutSecrets(words, apiKey).replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '');
-  return words.length > SERVER_MESSAGE_LIMIT ? `${words.slice(0, SERVER_MESSAGE_LIMIT)}…` : words;
+  return shownWords(words, apiKey);
+}
+
+function shownWords(words: string, apiKey: string | null): string {
+  const line = withoutSecrets(words, apiKey).replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '');
+  return line.length > SERVER_MESSAGE_LIMIT ? `${line.slice(0, SERVER_MESSAGE_LIMIT)}…` : line;
 }
 
 /** Words fit to show: the API key, anything shaped like one, and the user name and password of any URL cut out. */
@@ -175,10 +181,18 @@ function statusError(error: APIError & { status: number }, context: ErrorContext
   const url = shownUrl(context.baseUrl);
   const { status } = error;
   const words = serverWords(error, context.apiKey);
-  if (status === 401 || status === 403) {
+  if (status === 401) {
     return new LlmError(
       'auth',
-      `The model server at ${url} rejected the API key (HTTP ${status}). Check the API key in Settings or OPENAI_API_KEY.`,
+      `The model server at ${url} rejected the API key (HTTP 401). Check the API key in Settings or OPENAI_API_KEY.`,
+      status,
+    );
+  }
+  if (status === 403) {
+    return new LlmError(
+      'auth',
+      `The model server at ${url} refused access to "${context.model}" (${statusWith(status, words)}). ` +
+        'Check that your account or key may use this model and this server, e.g. its region and permissions.',
       status,
     );
   }
@@ -230,11 +244,11 @@ function statusError(error: APIError & { status: number }, context: ErrorContext
   );
 }
 
-/** An error that came mid-stream as `data: {"error": …}`: the server gave up on the reply. */
-function streamedError(error: APIError, context: ErrorContext): LlmError {
+/** An error the server reported in its stream (or in a body where a stream was expected): it gave up on the reply. */
+export function reportedError(reported: ReportedError, context: ErrorContext): LlmError {
   const url = shownUrl(context.baseUrl);
-  const words = serverWords(error, context.apiKey);
-  if (saysContextExceeded(words, error.code)) return contextExceededError(url, words);
+  const words = shownWords(reported.message, context.apiKey);
+  if (saysContextExceeded(reported.message, reported.code)) return contextExceededError(url, shownWords(reported.message, context.apiKey));
   if (saysToolsUnsupported(words)) {
     return new LlmError(
       'tools-unsupported',
@@ -257,6 +271,13 @@ export function llmErrorFrom(error: unknown, context: ErrorContext, callerAborte
   if (error instanceof LlmError) return error;
   if (callerAborted || error instanceof APIUserAbortError) return cancelledError(context);
   const url = shownUrl(context.baseUrl);
+  if (error instanceof APIConnectionTimeoutError && context.firstByteTimeoutMs !== undefined) {
+    return new LlmError(
+      'stalled',
+      `The model server at ${url} did not start answering within ${formatSeconds(context.firstByteTimeoutMs)}${attemptsNote(context.maxRetries + 1)}. ` +
+        'Check that it is running and not overloaded; a model that is still loading may need longer.',
+    );
+  }
   if (error instanceof APIConnectionError) {
     const reason = error instanceof APIConnectionTimeoutError ? 'timed out' : (connectionReason(error, context.apiKey) ?? 'connection failed');
     return new LlmError(
@@ -265,7 +286,8 @@ export function llmErrorFrom(error: unknown, context: ErrorContext, callerAborte
     );
   }
   if (error instanceof APIError) {
-    return error.status === undefined ? streamedError(error, context) : statusError(error as APIError & { status: number }, context);
+    if (error.status !== undefined) return statusError(error as APIError & { status: number }, context);
+    return reportedError({ message: serverWords(error, null), code: error.code, type: error.type }, context);
   }
   const detail = error instanceof Error ? error.message : String(error);
   return new LlmError(
@@ -274,11 +296,13 @@ export function llmErrorFrom(error: unknown, context: ErrorContext, callerAborte
   );
 }
 
-/** The turn failed this way on every attempt; `attempts` counts them all, the first included. */
-export function streamFailureError(kind: StreamFailureKind, context: ErrorContext & { attempts: number; idleTimeoutMs: number }): LlmError {
+/** The turn ended this way on its last attempt; `attempts` counts them all, the first included. */
+export function streamFailureError(failure: AttemptFailure, context: ErrorContext & { attempts: number; idleTimeoutMs: number; queueLimitMs: number }): LlmError {
   const url = shownUrl(context.baseUrl);
-  const times = context.attempts === 1 ? '' : `, ${context.attempts} times in a row`;
-  switch (kind) {
+  const times = attemptsNote(context.attempts);
+  switch (failure.kind) {
+    case 'reported':
+      return reportedError(failure.error, context);
     case 'dropped':
       return new LlmError(
         'dropped',
@@ -291,13 +315,46 @@ export function streamFailureError(kind: StreamFailureKind, context: ErrorContex
         `The model server at ${url} sent nothing for ${formatSeconds(context.idleTimeoutMs)} in the middle of a reply${times}. ` +
           'Check that the server is not overloaded, then try again.',
       );
+    case 'queued-too-long':
+      return new LlmError(
+        'stalled',
+        `The model server at ${url} kept the request queued for ${formatSeconds(context.queueLimitMs)} without starting the reply. ` +
+          'The server is overloaded: try again later, or use another server.',
+      );
     case 'truncated':
       return new LlmError(
         'truncated',
         `The model server at ${url} ended a reply without finishing it (no finish_reason)${times}. ` +
           "Check the server's logs, then try again.",
       );
+    case 'no-choices':
+      return new LlmError(
+        'garbled',
+        `The model server at ${url} streamed ${failure.chunks} ${failure.chunks === 1 ? 'chunk' : 'chunks'} without any reply in them (no choices)${times}. ` +
+          'Check the model name and the server\'s logs; a content filter can also do this.',
+      );
+    case 'garbled':
+      return new LlmError(
+        'garbled',
+        `The model server at ${url} sent a line in its stream that is not JSON (${JSON.stringify(withoutSecrets(failure.sample, context.apiKey))})${times}. ` +
+          'Check that the base URL points at an OpenAI-compatible server, and its logs.',
+      );
+    case 'not-a-stream':
+      return new LlmError(
+        'garbled',
+        `The model server at ${url} answered with ${describeBody(failure.contentType)}, not a model stream. ` +
+          'Check the base URL: OpenAI-compatible servers usually serve under /v1, and a proxy may be showing its own page.',
+      );
   }
+}
+
+function describeBody(contentType: string): string {
+  if (/html/i.test(contentType)) return 'a web page (HTML)';
+  return `"${contentType.split(';')[0]?.trim() ?? contentType}" content`;
+}
+
+function attemptsNote(attempts: number): string {
+  return attempts <= 1 ? '' : `, ${attempts} times in a row`;
 }
 
 function formatSeconds(ms: number): string {

@@ -11,9 +11,14 @@ export interface LlmSettings {
   /** null for local servers that need none. */
   apiKey: string | null;
   model: string;
-  /** The model's context window in tokens, reported with every usage event. */
-  contextWindow: number;
+  /**
+   * The model's context window in tokens, reported with every usage event; null when Settings leaves it
+   * automatic, and a run learns it from the server (discoverContextWindow).
+   */
+  contextWindow: number | null;
   toolMode: ToolMode;
+  /** Attempts after the first for a failed call worth retrying; the client's default (4) when absent. */
+  retries?: number;
 }
 
 /** One tool call of a reply, assembled from its stream fragments. */
@@ -40,6 +45,11 @@ export interface LlmUsage {
 export interface LlmReply {
   /** All text content of the reply (empty when it only called tools). */
   text: string;
+  /**
+   * The model's reasoning, when the server streams it apart from the answer (`reasoning_content`,
+   * `reasoning`, Mistral's thinking parts). Kept out of `text`: never part of research.md or a summary.
+   */
+  reasoning: string;
   toolCalls: LlmToolCall[];
   /** As sent by the server ('stop', 'tool_calls', 'length', …); a reply without one is an error, never returned. */
   finishReason: string;
@@ -60,7 +70,22 @@ export interface CompleteOptions {
    * was already delivered only delivers what is new.
    */
   onTextDelta?: (text: string) => void;
+  /** What the call is doing while nothing else shows it: waiting, queued, thinking, answering, retrying. */
+  onStatus?: (status: LlmStatus) => void;
 }
+
+/** Told as it changes, so a person sees why nothing seems to happen. */
+export type LlmStatus =
+  /** The request is sent; no answer has started yet. */
+  | { state: 'waiting' }
+  /** The server keeps the connection alive with SSE comments but has not started the reply: it is queueing the request. */
+  | { state: 'queued' }
+  /** The model streams its reasoning. */
+  | { state: 'thinking' }
+  /** The model streams its answer or tool calls. */
+  | { state: 'answering' }
+  /** The attempt failed in a way worth trying again; the next starts after `delayMs`. */
+  | { state: 'retrying'; attempt: number; attempts: number; delayMs: number; reason: string };
 
 export interface LlmClient {
   readonly baseUrl: string;
@@ -91,6 +116,8 @@ export type LlmErrorKind =
   | 'stalled'
   /** The connection dropped mid-stream, after retries. */
   | 'dropped'
+  /** The server answered with something that is not a model stream (a web page, lines that are not JSON, no choices), after retries. */
+  | 'garbled'
   /** The caller's signal aborted the call. */
   | 'cancelled';
 

@@ -1,8 +1,11 @@
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { StreamedReply } from './chunkReader.js';
 import { cancelledError, llmErrorFrom, streamFailureError, type ErrorContext } from './llmErrors.js';
-import type { CompleteOptions, LlmClient, LlmReply, LlmRequest, LlmUsage } from './llmTypes.js';
+import { type LlmError, type CompleteOptions, type LlmClient, type LlmReply, type LlmRequest, type LlmStatus, type LlmUsage } from './llmTypes.js';
 import { openAiSdk } from './openaiSdk.js';
-import { streamAttempt, type StreamedReply } from './streamAttempt.js';
+import { defaultRetrySettings, retryDelayMs, verdictOnError, verdictOnFailure, type RetrySettings, type RetryVerdict } from './retryPolicy.js';
+import { streamAttempt, type AttemptFailure } from './streamAttempt.js';
 import { createTextRelay } from './textRelay.js';
 import { estimateCompletionTokens, estimatePromptTokens } from './tokenEstimate.js';
 
@@ -11,20 +14,24 @@ export interface LlmClientOptions {
   /** null for local servers that need none. */
   apiKey: string | null;
   model: string;
-  /** How long a stream may stay silent after its headers before the attempt is given up. Default 90 s. */
+  /** How long the server may take to send the response headers. Default 120 s. */
+  firstByteTimeoutMs?: number;
+  /** How long a stream may send nothing at all (not even a keep-alive) after its headers. Default 90 s. */
   idleTimeoutMs?: number;
-  /** The SDK's retries of 429, 5xx and connection failures before the headers (honouring retry-after). Default 2. */
+  /** How long a server may keep a request queued, sending only keep-alives. Default 35 min (DeepSeek documents up to 30). */
+  queueLimitMs?: number;
+  /** Attempts after the first, for any failure worth retrying (see retryPolicy.ts). Default 4. */
   maxRetries?: number;
-  /** Retries of a whole turn whose stream dropped, stalled or ended without a finish_reason. Default 2. */
-  streamRetries?: number;
+  /** The first backoff between attempts, doubling each time up to 30 s. Default 1 s; Retry-After wins. */
+  retryBaseDelayMs?: number;
   fetch?: typeof fetch;
 }
 
+const DEFAULT_FIRST_BYTE_TIMEOUT_MS = 120_000;
 const DEFAULT_IDLE_TIMEOUT_MS = 90_000;
-const DEFAULT_MAX_RETRIES = 2;
-const DEFAULT_STREAM_RETRIES = 2;
+const DEFAULT_QUEUE_LIMIT_MS = 35 * 60_000;
 
-/** Rejects with `cancelled()` the moment the signal aborts, even while the SDK sleeps before a retry. */
+/** Rejects with `cancelled()` the moment the signal aborts, even while waiting before a retry. */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal, cancelled: () => Error): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(cancelled());
@@ -42,21 +49,29 @@ async function usageOf(streamed: StreamedReply, request: LlmRequest): Promise<Ll
   return { promptTokens, completionTokens, estimated: true };
 }
 
+type AttemptResult = { ok: true; reply: StreamedReply } | { ok: false; verdict: RetryVerdict; error: () => LlmError };
+
 /**
  * An LlmClient over any OpenAI-compatible Chat Completions endpoint, always streaming.
  *
- * Failures before the response headers (429, 5xx, refused connections) are retried by the SDK; a
- * stream that drops, stalls or ends without a finish_reason is retried here as a whole turn. Text
- * reaches `onTextDelta` once across those retries (see createTextRelay); the reply returned is the
- * last attempt's, whole.
+ * Each turn is tried up to 1 + maxRetries times: answers of 408/409/429/5xx, connections that fail or
+ * time out before the headers, and streams that drop, stall, end unfinished or arrive garbled are tried
+ * again after a backoff (the server's Retry-After when it sends one); each wait is told through
+ * `onStatus` as it starts. Text reaches `onTextDelta` once across attempts (see createTextRelay); the
+ * reply returned is the last attempt's, whole.
  */
 export function createLlmClient(options: LlmClientOptions): LlmClient {
   const { baseUrl, apiKey, model } = options;
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  const streamRetries = options.streamRetries ?? DEFAULT_STREAM_RETRIES;
-  const errorContext: ErrorContext = { baseUrl, model, apiKey, maxRetries };
-  const sdk = openAiSdk({ baseUrl, apiKey, maxRetries, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const queueLimitMs = options.queueLimitMs ?? DEFAULT_QUEUE_LIMIT_MS;
+  const firstByteTimeoutMs = options.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS;
+  const retry: RetrySettings = {
+    ...defaultRetrySettings,
+    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+    ...(options.retryBaseDelayMs === undefined ? {} : { baseDelayMs: options.retryBaseDelayMs }),
+  };
+  const sdk = openAiSdk({ baseUrl, apiKey, maxRetries: 0, timeoutMs: firstByteTimeoutMs, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const contextAfter = (attempts: number): ErrorContext => ({ baseUrl, model, apiKey, maxRetries: attempts - 1, firstByteTimeoutMs });
 
   function paramsFor(request: LlmRequest): ChatCompletionCreateParamsStreaming {
     return {
@@ -68,22 +83,35 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
     };
   }
 
-  async function runTurn(request: LlmRequest, { signal, onTextDelta }: CompleteOptions): Promise<LlmReply> {
-    const params = paramsFor(request);
-    const relay = createTextRelay(onTextDelta);
+  async function attemptOnce(request: LlmRequest, attempt: number, relayText: (text: string) => void, { signal, onStatus }: CompleteOptions): Promise<AttemptResult> {
+    try {
+      const outcome = await streamAttempt({ sdk, params: paramsFor(request), signal, idleTimeoutMs, queueLimitMs, onText: relayText, onStatus: onStatus ?? (() => {}) });
+      if (outcome.ok) return outcome;
+      const failure: AttemptFailure = outcome.failure;
+      return { ok: false, verdict: verdictOnFailure(failure, idleTimeoutMs), error: () => streamFailureError(failure, { ...contextAfter(attempt), attempts: attempt, idleTimeoutMs, queueLimitMs }) };
+    } catch (error) {
+      if (signal.aborted) throw cancelledError(contextAfter(attempt));
+      return { ok: false, verdict: verdictOnError(error), error: () => llmErrorFrom(error, contextAfter(attempt), false) };
+    }
+  }
+
+  async function runTurn(request: LlmRequest, completeOptions: CompleteOptions): Promise<LlmReply> {
+    const relay = createTextRelay(completeOptions.onTextDelta);
+    const attempts = 1 + retry.maxRetries;
     for (let attempt = 1; ; attempt++) {
-      const outcome = await streamAttempt({ sdk, params, signal, idleTimeoutMs, onText: relay.startAttempt() }).catch(
-        (error: unknown) => {
-          throw llmErrorFrom(error, errorContext, signal.aborted);
-        },
-      );
-      if (outcome.ok) {
-        const { text, toolCalls, finishReason } = outcome.reply;
-        return { text, toolCalls, finishReason, usage: await usageOf(outcome.reply, request) };
+      const result = await attemptOnce(request, attempt, relay.startAttempt(), completeOptions);
+      if (result.ok) {
+        const { text, reasoning, toolCalls, finishReason } = result.reply;
+        return { text, reasoning, toolCalls, finishReason, usage: await usageOf(result.reply, request) };
       }
-      if (attempt > streamRetries) {
-        throw streamFailureError(outcome.failure, { ...errorContext, attempts: attempt, idleTimeoutMs });
-      }
+      const { verdict } = result;
+      const tooLongAWait = verdict.serverDelayMs !== undefined && verdict.serverDelayMs > retry.maxServerDelayMs;
+      if (!verdict.retry || attempt >= attempts || tooLongAWait) throw result.error();
+      const delayMs = retryDelayMs(attempt, retry, verdict.serverDelayMs);
+      const status: LlmStatus = { state: 'retrying', attempt: attempt + 1, attempts, delayMs, reason: verdict.reason };
+      completeOptions.onStatus?.(status);
+      await sleep(delayMs, undefined, { signal: completeOptions.signal }).catch(() => undefined);
+      if (completeOptions.signal.aborted) throw cancelledError(contextAfter(attempt));
     }
   }
 
@@ -91,7 +119,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
     baseUrl,
     model,
     complete(request, completeOptions) {
-      const cancelled = () => cancelledError(errorContext);
+      const cancelled = () => cancelledError(contextAfter(1));
       if (completeOptions.signal.aborted) return Promise.reject(cancelled());
       return untilAborted(runTurn(request, completeOptions), completeOptions.signal, cancelled);
     },

@@ -1,14 +1,19 @@
 import type { LlmToolCall } from './llmTypes.js';
 
 /**
- * One entry of `choices[0].delta.tool_calls` as servers really send it: OpenAI sends `index` on every
- * fragment and `id` and `name` on the first; local servers may leave out either, repeat an empty name,
- * or send `arguments` as a whole object.
+ * One entry of `choices[0].delta.tool_calls` as servers really send it. OpenAI sends `index` on every
+ * fragment and `id` and `name` on the first; others start indexes at 1 or 2, reuse index 0 for parallel
+ * calls told apart by id, repeat the id on every fragment, send it empty or null on continuations or
+ * change it within one call (lmdeploy, Poolside), put a call's head and its arguments on different
+ * indexes (some gateways), repeat the name or send it empty or null, leave out `arguments` on the head,
+ * send whole calls in one fragment, several in one array, or `arguments` as an object (Gemini, Ollama).
+ * Gemini adds `extra_content` (the thought signature) that must go back with the call.
  */
 export interface ToolCallFragment {
   index?: unknown;
   id?: unknown;
   function?: { name?: unknown; arguments?: unknown } | null;
+  extra_content?: unknown;
 }
 
 interface DraftCall {
@@ -16,19 +21,21 @@ interface DraftCall {
   name: string;
   argumentText: string;
   argumentObject: object | null;
+  extraContent: unknown;
 }
 
 /**
- * Puts streamed tool-call fragments back together. A fragment belongs to:
- * - the call with the same `index`, when it has one (unless it carries a different `id` than that call
- *   already has: some servers send every call with index 0, told apart only by id);
- * - else the call with the same `id`, or a new call for an id not seen yet;
- * - else, with neither, the last call (or the first call, when there is none yet), unless it names a
- *   tool while the last call already has a name: then it starts the next call.
+ * Puts streamed tool-call fragments back together as a reasonable reader would:
+ * - A fragment without a name continues a call: the one at its `index`, else the one with its `id`,
+ *   else the call in progress (whatever id it carries: ids that change mid-call are not new calls).
+ * - A fragment with a name (a head) starts a new call at an index or id not seen yet; where there is a
+ *   call already (same index, same id, or neither given), it starts the next call only once that call
+ *   is complete — its arguments parse, or it has none and the head carries another id — so a name
+ *   repeated on every fragment still makes one call.
  *
- * An empty `name` never overwrites a name. String `arguments` are concatenated; an object is kept
- * whole. When one call gets both, non-empty text wins over the object: servers that send an object send
- * the whole arguments at once, so an object next to streamed text is a placeholder (such as `{}`).
+ * An empty or null `name` never overwrites a name. String `arguments` are concatenated; an object is
+ * kept whole. When one call gets both, non-empty text wins over the object: servers that send an object
+ * send the whole arguments at once, so an object next to streamed text is a placeholder (such as `{}`).
  * Calls without an id get `call_<n>` (n counts from 1 in order of appearance).
  */
 export class ToolCallAssembler {
@@ -43,6 +50,7 @@ export class ToolCallAssembler {
     const args = fragment.function?.arguments;
     if (typeof args === 'string') draft.argumentText += args;
     else if (typeof args === 'object' && args !== null) draft.argumentObject = args;
+    if (fragment.extra_content !== undefined && fragment.extra_content !== null) draft.extraContent = fragment.extra_content;
   }
 
   addAll(fragments: unknown): void {
@@ -57,30 +65,37 @@ export class ToolCallAssembler {
       id: draft.id ?? `call_${position + 1}`,
       name: draft.name,
       arguments: draft.argumentText === '' && draft.argumentObject !== null ? draft.argumentObject : draft.argumentText,
+      ...(draft.extraContent === undefined ? {} : { extraContent: draft.extraContent }),
     }));
   }
 
   private draftFor(fragment: ToolCallFragment): DraftCall {
     const id = typeof fragment.id === 'string' && fragment.id !== '' ? fragment.id : null;
     const index = typeof fragment.index === 'number' ? fragment.index : null;
-    if (index !== null) {
-      const atIndex = this.byIndex.get(index);
-      const isOtherCall = atIndex !== undefined && id !== null && atIndex.id !== null && atIndex.id !== id;
-      if (atIndex !== undefined && !isOtherCall) {
-        if (atIndex.id === null && id !== null) this.remember(atIndex, id);
-        return atIndex;
-      }
-      return this.start(id, index);
-    }
-    if (id !== null) return this.byId.get(id) ?? this.start(id, null);
-    const last = this.drafts.at(-1);
     const name = fragment.function?.name;
-    const namesNextCall = typeof name === 'string' && name !== '' && last !== undefined && last.name !== '';
-    return last !== undefined && !namesNextCall ? last : this.start(null, null);
+    const isHead = typeof name === 'string' && name !== '';
+    const existing = (index === null ? undefined : this.byIndex.get(index)) ?? (id === null ? undefined : this.byId.get(id)) ?? (index === null && id === null ? this.drafts.at(-1) : undefined);
+    if (!isHead) {
+      const draft = existing ?? this.drafts.at(-1);
+      if (draft === undefined) return this.start(id, index);
+      if (draft.id === null && id !== null) this.remember(draft, id);
+      if (index !== null && !this.byIndex.has(index)) this.byIndex.set(index, draft);
+      return draft;
+    }
+    if (existing === undefined || this.startsNextCall(existing, id)) return this.start(id, index);
+    if (existing.id === null && id !== null) this.remember(existing, id);
+    return existing;
+  }
+
+  /** Whether a head meeting `draft` (same index, same id, or neither given) begins another call. */
+  private startsNextCall(draft: DraftCall, id: string | null): boolean {
+    if (draft.name === '') return false;
+    if (draft.argumentObject !== null || parses(draft.argumentText)) return true;
+    return draft.argumentText === '' && id !== null && draft.id !== null && id !== draft.id;
   }
 
   private start(id: string | null, index: number | null): DraftCall {
-    const draft: DraftCall = { id: null, name: '', argumentText: '', argumentObject: null };
+    const draft: DraftCall = { id: null, name: '', argumentText: '', argumentObject: null, extraContent: undefined };
     this.drafts.push(draft);
     if (index !== null) this.byIndex.set(index, draft);
     if (id !== null) this.remember(draft, id);
@@ -90,5 +105,15 @@ export class ToolCallAssembler {
   private remember(draft: DraftCall, id: string): void {
     draft.id = id;
     this.byId.set(id, draft);
+  }
+}
+
+function parses(text: string): boolean {
+  if (text.trim() === '') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }

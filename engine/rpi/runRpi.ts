@@ -98,9 +98,13 @@ export async function runRpi(run: RpiRun): Promise<RpiOutcome> {
 class Orchestrator {
   private readonly emit: RpiRun['emit'];
   private calls = 0;
+  /** The window every loop fits its requests to; smaller once the server refused a request as too long, for the rest of the run. */
+  private contextWindow: number;
+  private toldPromptCut = false;
 
   constructor(private readonly run: RpiRun) {
     this.emit = run.emit;
+    this.contextWindow = run.contextWindow;
   }
 
   /** Announces a phase, runs it, and turns its failure into an outcome tagged with the phase. */
@@ -233,8 +237,27 @@ class Orchestrator {
       ...(run.guard ? { guard: run.guard } : {}),
       emit: run.emit,
       nextCallId: () => `${run.runId}-${(this.calls += 1)}`,
-      contextWindow: run.contextWindow,
+      contextWindow: this.contextWindow,
+      onWindowRefused: (tokens) => {
+        this.contextWindow = Math.min(this.contextWindow, tokens);
+      },
+      onPromptCut: (cut) => this.tellPromptCut(cut),
       signal: run.signal,
+    });
+  }
+
+  /** Once a run: the server cut a prompt to a window smaller than assumed, so it works from part of what it was given. */
+  private tellPromptCut({ sentTokens, countedTokens }: { sentTokens: number; countedTokens: number }): void {
+    if (this.toldPromptCut) return;
+    this.toldPromptCut = true;
+    const count = (tokens: number) => tokens.toLocaleString('en-US');
+    this.emit({
+      type: 'warning',
+      runId: this.run.runId,
+      message:
+        `The model server counted only ${count(countedTokens)} of the about ${count(sentTokens)} prompt tokens sent: it cut the start of the prompt to fit ` +
+        `a smaller context window than the ${count(this.contextWindow)} tokens assumed, so the model works without part of its instructions. ` +
+        `Set the context window in Settings to ${count(countedTokens)}, or raise the server's context length (Ollama: OLLAMA_CONTEXT_LENGTH, or PARAMETER num_ctx in a Modelfile).`,
     });
   }
 

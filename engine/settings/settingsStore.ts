@@ -6,12 +6,28 @@ import { JsonConfigFile } from './jsonConfigFile.js';
 import type { KeyCipher } from './keyCipher.js';
 
 export const defaultBaseUrl = 'https://api.openai.com/v1';
+/** Retries of a failed model call (retryPolicy.ts): with backoffs of 1, 2, 4 and 8 s, about 15 s of a server's trouble is ridden out. */
+export const defaultRetries = 4;
+
+/**
+ * What the settings dialog saved whether or not it was typed, before the window could be automatic: read
+ * as automatic, so files from then learn the window from the server too.
+ */
+const formerDefaultWindow = 128_000;
 
 const storedSettingsSchema = z.object({
   baseUrl: z.string().default(defaultBaseUrl),
   model: z.string().default(''),
-  contextWindow: z.number().int().positive().default(128_000),
+  /** null: automatic, learned from the server before each run. */
+  contextWindow: z
+    .number()
+    .int()
+    .positive()
+    .nullable()
+    .default(null)
+    .transform((tokens) => (tokens === formerDefaultWindow ? null : tokens)),
   toolMode: toolModeSchema.default('auto'),
+  retries: z.number().int().min(0).max(10).default(defaultRetries),
   /** base64 of the cipher's output; never the key itself. */
   apiKeyEncrypted: z.string().optional(),
   /** The base URL the key was saved for, the only one it is sent to; absent in older files, where it is `baseUrl`. */
@@ -25,8 +41,10 @@ type StoredSettings = z.infer<typeof storedSettingsSchema>;
 export interface SettingsPatch {
   baseUrl?: string;
   model?: string;
-  contextWindow?: number;
+  /** null: automatic. */
+  contextWindow?: number | null;
   toolMode?: PublicSettings['toolMode'];
+  retries?: number;
   /** A new key to store encrypted, or null to forget the stored one. */
   apiKey?: string | null;
   approvals?: Partial<ApprovalSettings>;
@@ -105,7 +123,7 @@ export class SettingsStore {
   async llmSettings(): Promise<LlmSettings> {
     const stored = await this.file.read();
     const apiKey = await this.apiKeyFor(stored.baseUrl);
-    return { baseUrl: stored.baseUrl, apiKey, model: stored.model, contextWindow: stored.contextWindow, toolMode: stored.toolMode };
+    return { baseUrl: stored.baseUrl, apiKey, model: stored.model, contextWindow: stored.contextWindow, toolMode: stored.toolMode, retries: stored.retries };
   }
 
   /** The approval policies, timeout and plan review switch, defaults filled in. */
@@ -120,6 +138,7 @@ export class SettingsStore {
       model: stored.model,
       contextWindow: stored.contextWindow,
       toolMode: stored.toolMode,
+      retries: stored.retries,
       apiKeySet: source !== 'none',
       apiKeySource: source,
       approvals: { ...defaultApprovalSettings, ...stored.approvals },

@@ -6,11 +6,12 @@ import { ApprovedPlans } from '../approvals/approvedPlans.js';
 import type { PlanGate } from '../approvals/planGate.js';
 import { toolGuard } from '../approvals/toolGuard.js';
 import type { CheckpointStore } from '../checkpoints/checkpointStore.js';
+import { discoverContextWindow } from '../llm/contextWindow/discoverContextWindow.js';
 import { createLlmClient, type LlmClientOptions } from '../llm/openaiClient.js';
 import type { LlmSettings } from '../llm/llmTypes.js';
 import { childEnvironment } from '../secrets/childEnvironment.js';
 import { hostEnvironment } from '../secrets/processCredentials.js';
-import { knownSecrets, minMaskedLength, secretMask } from '../secrets/secretMask.js';
+import { knownSecrets, secretMask } from '../secrets/secretMask.js';
 import { clearRpiState } from '../rpi/rpiState.js';
 import { readRunRecord, writeRunRecord, type RunRecord } from '../rpi/runRecord.js';
 import { defaultRpiLimits, runRpi, type RpiLimits, type RpiOutcome } from '../rpi/runRpi.js';
@@ -33,7 +34,7 @@ export interface RunOptions {
   llmSettings?: () => Promise<LlmSettings>;
   limits?: Partial<RpiLimits>;
   /** Stream watchdog and retries of the model client. */
-  llmClient?: Pick<LlmClientOptions, 'idleTimeoutMs' | 'maxRetries' | 'streamRetries'>;
+  llmClient?: Pick<LlmClientOptions, 'firstByteTimeoutMs' | 'idleTimeoutMs' | 'queueLimitMs' | 'maxRetries' | 'retryBaseDelayMs'>;
   /** The host's environment, credentials included (they are removed before commands inherit it); hostEnvironment() by default. */
   env?: Readonly<Record<string, string | undefined>>;
   /** Approval policies, timeout and the plan review switch, read afresh before each run; every change asks when absent. */
@@ -213,6 +214,17 @@ export class RunController {
     return settings;
   }
 
+  /**
+   * The window set in Settings, else the one the server tells (asked once per run), with a warning when
+   * the server silently cuts longer prompts.
+   */
+  private async contextWindow(runId: string, settings: LlmSettings, signal: AbortSignal): Promise<number> {
+    const { baseUrl, apiKey, model, contextWindow: configured } = settings;
+    const window = await discoverContextWindow({ baseUrl, apiKey, model, configured, signal });
+    if (window.warning) this.deps.bus.emit({ type: 'warning', runId, message: window.warning });
+    return window.tokens;
+  }
+
   private async execute({ runId, record, settings, approvals, signal }: Execution): Promise<RunResult> {
     const { bus, stateDir, workspace, toolLog, conversation, options, checkpoints, broker, planGate } = this.deps;
     const { approvedPlans } = this;
@@ -221,14 +233,21 @@ export class RunController {
     bus.emit({ type: 'run-started', runId, messageId: record.messageId, startedAt: Date.now() });
     let result: RunResult;
     try {
+      const contextWindow = await this.contextWindow(runId, settings, signal);
       const outcome = await runRpi({
         runId,
         stateDir,
         request: record.request,
         startedAt: record.startedAt,
-        llm: createLlmClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, model: settings.model, ...options.llmClient }),
+        llm: createLlmClient({
+          baseUrl: settings.baseUrl,
+          apiKey: settings.apiKey,
+          model: settings.model,
+          ...(settings.retries === undefined ? {} : { maxRetries: settings.retries }),
+          ...options.llmClient,
+        }),
         toolMode: new ToolModeState(settings.toolMode),
-        contextWindow: settings.contextWindow,
+        contextWindow,
         toolContext: {
           workspace,
           recall: (id) => toolLog.recall(id),
@@ -308,6 +327,5 @@ export function memoryAllowList(): AllowedCommandStore {
 /** What commands inherit (no credentials) and the mask that hides every secret the engine knows from results. */
 function commandSafety(env: Readonly<Record<string, string | undefined>>, apiKey: string | null) {
   const secrets = knownSecrets(env, apiKey);
-  const longEnough = secrets.filter((secret) => secret.value.length >= minMaskedLength).map((secret) => secret.value);
-  return { childEnv: childEnvironment(env, longEnough), maskSecrets: secretMask(secrets) };
+  return { childEnv: childEnvironment(env, secrets.map((secret) => secret.value)), maskSecrets: secretMask(secrets) };
 }

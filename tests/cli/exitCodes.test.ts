@@ -111,7 +111,7 @@ describe('exit 2: usage and configuration errors, one clear line each', () => {
     const root = await tempFolder();
     const run = await cli.run(['resume', root, ...model()]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe('rpi-workbench: Nothing to resume: this folder has no request yet.\n');
+    expect(run.stderr).toMatch(/^Context window: [\d,]+ tokens \(from .+\)\nrpi-workbench: Nothing to resume: this folder has no request yet\.\n$/);
   });
 });
 

@@ -55,7 +55,7 @@ describe('Ctrl-C and resume', () => {
 
     const again = await cli.run(['resume', root, ...model()]);
     expect(again.code).toBe(2);
-    expect(again.stderr).toBe('rpi-workbench: Nothing to resume: the last request was answered. Send a new message instead.\n');
+    expect(again.stderr).toMatch(/^Context window: [\d,]+ tokens \(from .+\)\nrpi-workbench: Nothing to resume: the last request was answered\. Send a new message instead\.\n$/);
   });
 
   it('a second Ctrl-C while the first is still cancelling stops at once (exit 130); the lock it leaves is taken over', async () => {

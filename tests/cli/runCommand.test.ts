@@ -167,3 +167,23 @@ describe('where run settings come from', () => {
     for (const run of [fromConfig, fromEnv, fromFlags, envBaseUrl]) expect(run.stdout + run.stderr).not.toContain('sk-');
   });
 });
+
+describe('rpi-workbench run --retries', () => {
+  const tempFolder = useTempFolders('rpi-cli-retries-');
+  const llm = useFakeLlm();
+  const cli = useCli();
+
+  it('tries a failed model call as often as --retries says, showing each retry as it starts', async () => {
+    const root = await tempFolder();
+    llm().enqueue({ fault: 'http-500' }, { fault: 'http-500' });
+    const once = await cli.run(['run', root, 'Look', '--retries', '1', '--base-url', llm().baseUrl, '--model', 'fake-model']);
+    expect(once.code).toBe(1);
+    expect(llm().chatRequests()).toHaveLength(2);
+    expect(once.stderr).toContain('… retrying in 1 s (attempt 2 of 2): HTTP 500');
+    expect(once.stderr).toContain(`The model server at ${llm().baseUrl} failed after 1 retry (HTTP 500`);
+
+    const refused = await cli.run(['run', root, 'Look', '--retries', '11', '--base-url', llm().baseUrl, '--model', 'fake-model']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("option '--retries <n>' argument '11' is invalid. must be a whole number from 0 to 10.");
+  });
+});

@@ -23,9 +23,17 @@ describe('the status line', () => {
       { type: 'phase-started', seq: 4, runId: 'r', phase: 'implement' },
       { type: 'implement-progress', seq: 5, runId: 'r', current: 3, total: 4, label: 'Parse statement' },
       { type: 'usage', seq: 6, runId: 'r', phase: 'implement', promptTokens: 50, completionTokens: 50, contextWindow: 8000 },
+      { type: 'model-status', seq: 7, runId: 'r', phase: 'implement', state: 'retrying', attempt: 2, attempts: 5, delayMs: 2000, reason: 'HTTP 500' },
     ];
     const progress = events.reduce(applyToProgress, initialProgress);
-    expect(progress).toEqual({ phase: 'implement', step: { current: 3, total: 4, label: 'Parse statement' }, items: { finished: 2, total: 4 }, tokens: 1300 });
+    expect(progress).toEqual({
+      phase: 'implement',
+      step: { current: 3, total: 4, label: 'Parse statement' },
+      items: { finished: 2, total: 4 },
+      tokens: 1300,
+      model: 'retrying in 2 s (attempt 2 of 5): HTTP 500',
+    });
+    expect(applyToProgress(progress, { type: 'tool-started', seq: 8, runId: 'r', callId: 'c', tool: 'read_file', args: {} }).model).toBeNull();
     expect(applyToProgress(progress, { type: 'phase-started', seq: 7, runId: 'r', phase: 'summary' }).step).toBeNull();
   });
 
@@ -37,11 +45,14 @@ describe('the status line', () => {
     expect(phaseText({ phase: 'summary', step: null })).toBe('Summary: summarizing results…');
   });
 
-  const implementing: RunProgress = { phase: 'implement', step: { current: 3, total: 12, label: 'Parse statement' }, items: { finished: 2, total: 12 }, tokens: 12_345 };
+  const implementing: RunProgress = { phase: 'implement', step: { current: 3, total: 12, label: 'Parse statement' }, items: { finished: 2, total: 12 }, tokens: 12_345, model: null };
 
   it('shows phase and step, a bar over the plan items, elapsed time and tokens', () => {
     expect(formatStatusLine(implementing, 83_000, 120)).toBe('Implement: step 3/12: Parse statement · [██░░░░░░░░░░] 2/12 · 1m 23s · 12.3k tokens');
     expect(formatStatusLine({ ...initialProgress, phase: 'research' }, 4_000, 120)).toBe('Research: analyzing files… · 4s · 0 tokens');
+    expect(formatStatusLine({ ...initialProgress, phase: 'research', model: 'the server is queueing the request' }, 4_000, 120)).toBe(
+      'Research: analyzing files… — the server is queueing the request · 4s · 0 tokens',
+    );
   });
 
   it('never fills the terminal width: the bar gives way first, then the end of the step label', () => {

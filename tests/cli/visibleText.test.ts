@@ -89,7 +89,7 @@ describe('every writer shows model text, whatever the call site', () => {
     expect(formatToolLine({ tool: 'write_file', args: { path: `a${esc}[1A${esc}[2K.txt` }, ok: false, durationMs: 1, summary: `no\r${esc}[2K` })).toBe(
       '  ✗ write_file a␛[1A␛[2K.txt (1 ms): no ␛[2K',
     );
-    const implementing = { phase: 'implement' as const, step: { current: 1, total: 1, label: `Notes${esc}[1A\r` }, items: { finished: 0, total: 1 }, tokens: 0 };
+    const implementing = { phase: 'implement' as const, step: { current: 1, total: 1, label: `Notes${esc}[1A\r` }, items: { finished: 0, total: 1 }, tokens: 0, model: null };
     expect(formatStatusLine(implementing, 0, 120)).toBe('Implement: step 1/1: Notes␛[1A␍ · [░░░░░░░░░░░░] 0/1 · 0s · 0 tokens');
     const view: PlanReviewView = {
       planText: `# Execution Plan\n\n## Items\n- [ ] 1. Risky${esc}[2K — delete\n`,

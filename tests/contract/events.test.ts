@@ -32,6 +32,8 @@ const examples: { [T in WorkbenchEventType]: EventOf<T> } = {
   'conversation-reset': { type: 'conversation-reset', seq: 13, runId: null, messages: [message] },
   usage: { type: 'usage', seq: 14, runId: 'run-1', phase: 'summary', promptTokens: 900, completionTokens: 80, contextWindow: 128_000 },
   warning: { type: 'warning', seq: 15, runId: null, message: 'conversation.jsonl: skipped corrupt line 2' },
+  'context-trimmed': { type: 'context-trimmed', seq: 17, runId: 'run-1', phase: 'research', setAside: 12, condensed: 0, cut: 1, promptTokens: 5_900, budget: 6_144, contextWindow: 8_192 },
+  'model-status': { type: 'model-status', seq: 18, runId: 'run-1', phase: 'plan', state: 'retrying', attempt: 2, attempts: 5, delayMs: 2_000, reason: 'HTTP 500' },
   'run-finished': { type: 'run-finished', finishedAt: 2_000, seq: 16, runId: 'run-1', status: 'failed', error: 'model unreachable' },
 };
 

@@ -33,6 +33,22 @@ describe('run view: phases and the status line', () => {
     expect(after(13)).toMatchObject({ statusLine: 'Working on step 1 of 2: Parse', progress: { current: 1, total: 2, label: 'Parse' }, runningItem: 0 });
   });
 
+  it('adds what the model call is doing: waiting, queued, thinking, retrying; not while it answers, and not once a tool runs', () => {
+    const research = play(ready, midRun.slice(0, 2));
+    const status = (event: Omit<Extract<UnsequencedEvent, { type: 'model-status' }>, 'type' | 'runId' | 'phase'>) =>
+      runOf(play(research, [{ type: 'model-status', runId, phase: 'research', ...event }])).statusLine;
+    expect(status({ state: 'waiting' })).toBe('Analyzing files… — waiting for the model server');
+    expect(status({ state: 'queued' })).toBe('Analyzing files… — the server is queueing the request');
+    expect(status({ state: 'thinking' })).toBe('Analyzing files… — thinking…');
+    expect(status({ state: 'answering' })).toBe('Analyzing files…');
+    expect(status({ state: 'retrying', attempt: 2, attempts: 5, delayMs: 4_000, reason: 'HTTP 500' })).toBe('Analyzing files… — retrying in 4 s (attempt 2 of 5): HTTP 500');
+    const thenTool = play(research, [
+      { type: 'model-status', runId, phase: 'research', state: 'thinking' },
+      { type: 'tool-started', runId, callId: 'c9', tool: 'read_file', args: { path: 'a.txt' } },
+    ]);
+    expect(runOf(thenTool).statusLine).toBe('Analyzing files…');
+  });
+
   it('says "Summarizing results…" in the summary and "Finished" once done', () => {
     const state = play(ready, [...midRun, ...restOfRun]);
     const summarizing = runOf(play(ready, [...midRun, ...restOfRun.slice(0, 9)]));

@@ -11,6 +11,7 @@ const settings: PublicSettings = {
   model: 'fake-model',
   contextWindow: 32_000,
   toolMode: 'native',
+  retries: 4,
   apiKeySet: false,
   apiKeySource: 'none',
   approvals: { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: true },

@@ -6,7 +6,7 @@ import { clientFor, collect, fetchRawStream, userMessage } from './fakeLlmHelper
 const readFileCall = { name: 'read_file', arguments: { path: 'src/index.ts', lines: [1, 40] } };
 
 function fragmentsOf(chunks: readonly WireChunk[]): WireToolCallFragment[] {
-  return chunks.flatMap((chunk) => chunk.choices.flatMap((choice) => choice.delta.tool_calls ?? []));
+  return chunks.flatMap((chunk) => chunk.choices.flatMap((choice) => choice.delta?.tool_calls ?? []));
 }
 
 describe('fake LLM local-server quirks', () => {

@@ -24,7 +24,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const [saving, setSaving] = useState(false);
 
   const change = (patch: Partial<SettingsDraft>) => setDraft((current) => ({ ...current, ...patch }));
-  const text = (field: 'baseUrl' | 'model' | 'apiKey' | 'contextWindow') => (event: { target: { value: string } }) => change({ [field]: event.target.value });
+  const text = (field: 'baseUrl' | 'model' | 'apiKey' | 'contextWindow' | 'retries') => (event: { target: { value: string } }) => change({ [field]: event.target.value });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -62,8 +62,8 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
           </button>
         )}
         <ConnectionTest payload={() => connectionTestOf(draft)} onPickModel={(model) => change({ model })} />
-        <Field label="Context window (tokens)">
-          <input type="number" min={1024} step={1024} required value={draft.contextWindow} onChange={text('contextWindow')} />
+        <Field label="Context window (tokens)" hint="Leave empty to learn it from the server (Test connection shows it).">
+          <input type="number" min={1024} step={1024} value={draft.contextWindow} onChange={text('contextWindow')} placeholder="Automatic" />
         </Field>
         <Field label="Tool calling">
           <select value={draft.toolMode} onChange={(event) => change({ toolMode: event.target.value as SettingsDraft['toolMode'] })}>
@@ -71,6 +71,9 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
             <option value="native">Native tool calls</option>
             <option value="text">Text protocol (models without tool calling)</option>
           </select>
+        </Field>
+        <Field label="Retries" hint="How often a failed model call (429, 5xx, a dropped or stalled stream) is tried again, waiting 1, 2, 4, 8 s… or what the server asks.">
+          <input type="number" min={0} max={10} step={1} value={draft.retries} onChange={text('retries')} />
         </Field>
         <ApprovalFields draft={draft} onChange={change} />
         {error && (

@@ -48,6 +48,8 @@ export function applyEvent(state: WorkbenchState, event: WorkbenchEvent): Workbe
     case 'approval-requested':
     case 'approval-resolved':
     case 'usage':
+    case 'context-trimmed':
+    case 'model-status':
       return next; // only the run view shows these
   }
 }

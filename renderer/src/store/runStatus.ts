@@ -1,4 +1,5 @@
 import type { Phase, PlanItem } from '../../../engine/contract/index.js';
+import { describeModelStatus } from '../../../engine/contract/modelStatusText.js';
 import type { RunView } from './runView.js';
 
 export const phaseNames: Record<Phase, string> = { research: 'Research', plan: 'Plan', implement: 'Implement', summary: 'Summary' };
@@ -21,8 +22,14 @@ export function checklistStatus(run: Pick<RunView, 'runningItem'>, item: PlanIte
   return run.runningItem === item.index ? 'running' : item.status;
 }
 
-/** The one-line status of a run: what it is doing now, or how it ended. */
-export function describeRun(run: Pick<RunView, 'status' | 'phase' | 'progress' | 'planReview' | 'stoppedIn'>): string {
+/** The one-line status of a run: what it is doing now (and what the model call is doing, when it says), or how it ended. */
+export function describeRun(run: Pick<RunView, 'status' | 'phase' | 'progress' | 'planReview' | 'stoppedIn' | 'modelStatus'>): string {
+  const working = describeWork(run);
+  const model = run.status === 'running' && !run.planReview && run.modelStatus ? describeModelStatus(run.modelStatus) : null;
+  return model ? `${working} — ${model}` : working;
+}
+
+function describeWork(run: Pick<RunView, 'status' | 'phase' | 'progress' | 'planReview' | 'stoppedIn'>): string {
   switch (run.status) {
     case 'done':
       return 'Finished';

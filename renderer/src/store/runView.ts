@@ -1,4 +1,4 @@
-import type { ApprovalRequestView, EventOf, Phase, PlanItem, PlanReviewView, RunStatus, WorkbenchEvent } from '../../../engine/contract/index.js';
+import type { ApprovalRequestView, EventOf, ModelStatus, Phase, PlanItem, PlanReviewView, RunStatus, WorkbenchEvent } from '../../../engine/contract/index.js';
 import { describeRun, runningItemOf } from './runStatus.js';
 
 export const phaseOrder: readonly Phase[] = ['research', 'plan', 'implement', 'summary'];
@@ -39,6 +39,24 @@ export interface RunTotals {
   estimated: boolean;
 }
 
+/** A request fitted to the context budget, as the activity feed shows it after the call it followed. */
+export interface ContextNote {
+  phase: Phase;
+  itemIndex: number | null;
+  /** The tool call shown last when it came; null before any. */
+  afterCallId: string | null;
+  setAside: number;
+  condensed: number;
+  cut: number;
+  afterRefusal: boolean;
+}
+
+/** The budget a request may fill, as the context meter draws it. */
+export interface ContextBudgetView {
+  budget: number;
+  contextWindow: number;
+}
+
 export type ApprovalStatus = 'pending' | 'approved' | 'edited' | 'denied' | 'expired';
 
 export interface ApprovalCardState extends ApprovalRequestView {
@@ -61,14 +79,19 @@ export interface RunView {
   /** The phase started last. */
   phase: Phase | null;
   steps: Record<Phase, PhaseStep>;
-  /** "Analyzing files…", "Working on step 3 of 12: Parse", … */
+  /** "Analyzing files…", "Working on step 3 of 12: Parse", … with what the model call is doing when it says. */
   statusLine: string;
+  /** What the current model call told last (queued, thinking, retrying…); null once a tool or a phase starts. */
+  modelStatus: ModelStatus | null;
   progress: RunProgress | null;
   items: PlanItem[];
   /** Index of the plan item being implemented right now, or null. */
   runningItem: number | null;
   activity: ToolActivity[];
+  contextNotes: ContextNote[];
   lastCall: CallUsage | null;
+  /** Known once a request had to be fitted to it. */
+  contextBudget: ContextBudgetView | null;
   totals: RunTotals;
   approvals: ApprovalCardState[];
   /** The plan waiting at the review gate, or null. */
@@ -96,11 +119,14 @@ function newRunView({ runId, messageId = null, startedAt }: { runId: string | nu
     phase: null,
     steps: pendingSteps(),
     statusLine: '',
+    modelStatus: null,
     progress: null,
     items: [],
     runningItem: null,
     activity: [],
+    contextNotes: [],
     lastCall: null,
+    contextBudget: null,
     totals: { promptTokens: 0, completionTokens: 0, calls: 0, estimated: false },
     approvals: [],
     planReview: null,
@@ -137,7 +163,11 @@ type RunEvent = Exclude<WorkbenchEvent, { type: 'run-started' | 'conversation-re
 function reduceRunEvent(run: RunView, event: RunEvent): RunView {
   switch (event.type) {
     case 'phase-started':
-      return { ...run, phase: event.phase, steps: startStep(run.steps, event.phase), planReview: null };
+      return { ...run, phase: event.phase, steps: startStep(run.steps, event.phase), planReview: null, modelStatus: null };
+    case 'model-status': {
+      const { type: _type, seq: _seq, runId: _runId, phase: _phase, ...status } = event;
+      return { ...run, modelStatus: status };
+    }
     case 'phase-completed':
       return { ...run, steps: { ...run.steps, [event.phase]: event.ok ? { state: 'done' } : { state: 'failed', error: event.error ?? 'The phase failed.' } } };
     case 'implement-progress':
@@ -147,7 +177,7 @@ function reduceRunEvent(run: RunView, event: RunEvent): RunView {
     case 'plan-ready':
       return { ...run, items: event.items, planReview: { items: event.items, riskyItems: event.riskyItems, planText: event.planText } };
     case 'tool-started':
-      return { ...run, activity: [...run.activity, startedActivity(run, event)] };
+      return { ...run, activity: [...run.activity, startedActivity(run, event)], modelStatus: null };
     case 'tool-finished':
       return { ...run, activity: finishActivity(run.activity, event) };
     case 'approval-requested':
@@ -156,6 +186,8 @@ function reduceRunEvent(run: RunView, event: RunEvent): RunView {
       return { ...run, approvals: resolveApproval(run.approvals, event) };
     case 'usage':
       return { ...run, ...countUsage(run.totals, event) };
+    case 'context-trimmed':
+      return { ...run, contextNotes: [...run.contextNotes, contextNoteOf(run, event)], contextBudget: { budget: event.budget, contextWindow: event.contextWindow } };
     case 'run-finished':
       return finishRun(run, event);
   }
@@ -206,6 +238,11 @@ function finishActivity(activity: ToolActivity[], event: EventOf<'tool-finished'
   );
 }
 
+function contextNoteOf(run: RunView, { phase, setAside, condensed, cut, afterRefusal = false }: EventOf<'context-trimmed'>): ContextNote {
+  const itemIndex = phase === 'implement' ? run.runningItem : null;
+  return { phase, itemIndex, afterCallId: run.activity.at(-1)?.callId ?? null, setAside, condensed, cut, afterRefusal };
+}
+
 function approvalRequestOf({ requestId, tool, args, path, reason, canAlwaysAllow, expiresAt }: EventOf<'approval-requested'>): ApprovalRequestView {
   return { requestId, tool, args, ...(path === undefined ? {} : { path }), reason, canAlwaysAllow, expiresAt };
 }
@@ -247,7 +284,7 @@ function finishRun(run: RunView, event: EventOf<'run-finished'>): RunView {
   if (event.phase && event.status !== 'done' && steps[event.phase].state !== 'failed') {
     steps[event.phase] = { state: 'failed', error: error ?? 'The run stopped here.' };
   }
-  return { ...run, status: event.status, error, stoppedIn: event.phase ?? null, steps, planReview: null, finishedAt: event.finishedAt };
+  return { ...run, status: event.status, error, stoppedIn: event.phase ?? null, steps, planReview: null, modelStatus: null, finishedAt: event.finishedAt };
 }
 
 function withDerived(run: RunView): RunView {

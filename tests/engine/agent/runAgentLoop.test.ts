@@ -55,8 +55,9 @@ describe('runAgentLoop', () => {
     const second = llm().chatRequests()[1]!;
     expect(second.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool']);
     expect(requestText(second)).toContain('alpha');
-    expect(events.map((event) => event.type)).toEqual(['usage', 'tool-started', 'tool-finished', 'tool-started', 'tool-finished', 'usage']);
-    expect(events[1]).toMatchObject({ callId: 'c1', tool: 'read_file', args: { path: 'a.txt' } });
+    expect(events.map((event) => event.type).filter((type) => type !== 'model-status')).toEqual(['usage', 'tool-started', 'tool-finished', 'tool-started', 'tool-finished', 'usage']);
+    expect(events.filter((event) => event.type === 'model-status').map((event) => event.type === 'model-status' && event.state)).toEqual(['waiting', 'answering', 'waiting', 'answering']);
+    expect(events.find((event) => event.type === 'tool-started')).toMatchObject({ callId: 'c1', tool: 'read_file', args: { path: 'a.txt' } });
   });
 
   it('stops after three failed tool calls in a row: unknown tool, invalid JSON, a refused path', async () => {

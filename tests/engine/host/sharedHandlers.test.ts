@@ -32,12 +32,15 @@ describe('shared host handlers', () => {
   }
 
   describe('settings:test-connection', () => {
-    it('lists the saved server’s models and finds the saved model', async () => {
-      const llm = await startLlm({ models: ['zeta', 'fake-model', 'alpha'] });
+    it('lists the saved server’s models, finds the saved model and learns its context window', async () => {
+      const llm = await startLlm({ models: ['zeta', 'fake-model', 'alpha'], serverInfo: { kind: 'vllm', modelWindow: 32_768 } });
       const { dispatch, settings } = await host();
       await settings.update({ baseUrl: llm.baseUrl, model: 'fake-model' });
 
-      expect(await dispatch('settings:test-connection', {})).toEqual({ ok: true, value: { models: ['alpha', 'fake-model', 'zeta'], modelFound: true } });
+      expect(await dispatch('settings:test-connection', {})).toEqual({
+        ok: true,
+        value: { models: ['alpha', 'fake-model', 'zeta'], modelFound: true, contextWindow: { tokens: 32_768, source: 'server', detail: 'vLLM max_model_len' } },
+      });
       expect(llm.requests.map(({ method, path }) => `${method} ${path}`)).toEqual(['GET /v1/models']);
     });
 
@@ -48,7 +51,7 @@ describe('shared host handlers', () => {
 
       const result = await dispatch('settings:test-connection', { baseUrl: llm.baseUrl, model: 'qwen3', apiKey: 'sk-form' });
 
-      expect(result).toEqual({ ok: true, value: { models: ['fake-model'], modelFound: false } });
+      expect(result).toMatchObject({ ok: true, value: { models: ['fake-model'], modelFound: false } });
       expect(llm.requests[0]?.headers.authorization).toBe('Bearer sk-form');
       expect(await settings.get()).toMatchObject({ baseUrl: 'http://127.0.0.1:9/v1', model: 'fake-model', apiKeySet: false });
     });
@@ -58,7 +61,7 @@ describe('shared host handlers', () => {
       const { dispatch, settings } = await host({ env: { OPENAI_API_KEY: 'sk-env' } });
       await settings.update({ baseUrl: llm.baseUrl });
 
-      expect(await dispatch('settings:test-connection', { baseUrl: llm.baseUrl })).toEqual({ ok: true, value: { models: ['fake-model'], modelFound: null } });
+      expect(await dispatch('settings:test-connection', { baseUrl: llm.baseUrl })).toEqual({ ok: true, value: { models: ['fake-model'], modelFound: null, contextWindow: null } });
     });
 
     it('says the key was rejected', async () => {

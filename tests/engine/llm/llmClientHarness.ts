@@ -18,9 +18,9 @@ export const readFileTool: ToolDefinition = {
   },
 };
 
-/** A client of the fake; no SDK retries unless a test asks, so a failing request fails at once. */
+/** A client of the fake; no retries unless a test asks, so a failing request fails at once; short backoffs when it does. */
 export function clientFor(llm: FakeLlm, options: Partial<LlmClientOptions> = {}): LlmClient {
-  return createLlmClient({ baseUrl: llm.baseUrl, apiKey: null, model: 'fake-model', maxRetries: 0, ...options });
+  return createLlmClient({ baseUrl: llm.baseUrl, apiKey: null, model: 'fake-model', maxRetries: 0, retryBaseDelayMs: 10, ...options });
 }
 
 export interface Completion {

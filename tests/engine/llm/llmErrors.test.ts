@@ -126,15 +126,15 @@ describe('llmErrorFrom', () => {
 
 describe('streamFailureError', () => {
   it('says how the stream failed and how many times', () => {
-    const failure = { ...context, attempts: 3, idleTimeoutMs: 90_000 };
+    const failure = { ...context, attempts: 3, idleTimeoutMs: 90_000, queueLimitMs: 35 * 60_000 };
 
-    expect(streamFailureError('stalled', failure).message).toBe(
+    expect(streamFailureError({ kind: 'stalled' }, failure).message).toBe(
       'The model server at http://gpu-box:8000/v1 sent nothing for 90 seconds in the middle of a reply, 3 times in a row. ' +
         'Check that the server is not overloaded, then try again.',
     );
-    expect(streamFailureError('dropped', { ...failure, attempts: 1 }).message).toBe(
+    expect(streamFailureError({ kind: 'dropped' }, { ...failure, attempts: 1 }).message).toBe(
       "The connection to the model server at http://gpu-box:8000/v1 dropped in the middle of a reply. Check the network and the server's logs, then try again.",
     );
-    expect(streamFailureError('truncated', failure).kind).toBe('truncated');
+    expect(streamFailureError({ kind: 'truncated' }, failure).kind).toBe('truncated');
   });
 });

@@ -85,7 +85,7 @@ describe('LLM client: broken streams', () => {
   it('a dropped stream is retried as a whole turn, and text is delivered once', async () => {
     fake().enqueue({ text: answer, fault: { type: 'drop-mid-stream', afterChunks: 3 } }, { text: answer });
 
-    const { reply, deltas } = await complete(clientFor(fake()));
+    const { reply, deltas } = await complete(clientFor(fake(), { maxRetries: 2 }));
 
     expect(reply.text).toBe(answer);
     expect(deltas.join('')).toBe(answer);
@@ -96,7 +96,7 @@ describe('LLM client: broken streams', () => {
     const retried = 'A different answer: the entry point is src/main.ts.';
     fake().enqueue({ text: answer, fault: { type: 'drop-mid-stream', afterChunks: 3 } }, { text: retried });
 
-    const { reply, deltas } = await complete(clientFor(fake()));
+    const { reply, deltas } = await complete(clientFor(fake(), { maxRetries: 2 }));
 
     expect(reply.text).toBe(retried);
     expect(deltas.length).toBeGreaterThan(0);
@@ -107,7 +107,7 @@ describe('LLM client: broken streams', () => {
     const dropped = { text: answer, fault: 'drop-mid-stream' } as const;
     fake().enqueue(dropped, dropped);
 
-    const error = await failureOf(complete(clientFor(fake(), { streamRetries: 1 })));
+    const error = await failureOf(complete(clientFor(fake(), { maxRetries: 1 })));
 
     expect(error.kind).toBe('dropped');
     expect(error.message).toContain(`${fake().baseUrl} dropped in the middle of a reply, 2 times in a row`);
@@ -116,7 +116,7 @@ describe('LLM client: broken streams', () => {
   it('a stream that stalls after its headers is given up after the idle timeout and retried', async () => {
     fake().enqueue({ text: answer, fault: 'stall-after-headers' }, { text: answer });
 
-    const { reply, deltas } = await complete(clientFor(fake(), { idleTimeoutMs: 100 }));
+    const { reply, deltas } = await complete(clientFor(fake(), { idleTimeoutMs: 100, maxRetries: 2 }));
 
     expect(reply.text).toBe(answer);
     expect(deltas.join('')).toBe(answer);
@@ -127,7 +127,7 @@ describe('LLM client: broken streams', () => {
     const stalled = { text: answer, fault: { type: 'stall-after-headers', afterChunks: 2 } } as const;
     fake().enqueue(stalled, stalled);
 
-    const error = await failureOf(complete(clientFor(fake(), { idleTimeoutMs: 50, streamRetries: 1 })));
+    const error = await failureOf(complete(clientFor(fake(), { idleTimeoutMs: 50, maxRetries: 1 })));
 
     expect(error.kind).toBe('stalled');
     expect(error.message).toContain('sent nothing for 0.05 seconds in the middle of a reply, 2 times in a row');
@@ -144,7 +144,7 @@ describe('LLM client: broken streams', () => {
   it('a stream without finish_reason is truncated, never a reply', async () => {
     fake().enqueue({ text: answer, fault: 'no-finish-reason' });
 
-    const error = await failureOf(complete(clientFor(fake(), { streamRetries: 0 })));
+    const error = await failureOf(complete(clientFor(fake(), { maxRetries: 0 })));
 
     expect(error.kind).toBe('truncated');
     expect(error.message).toContain(fake().baseUrl);
@@ -153,7 +153,7 @@ describe('LLM client: broken streams', () => {
   it('a stream without finish_reason is retried, and the retry can succeed', async () => {
     fake().enqueue({ text: answer, fault: 'no-finish-reason' }, { text: answer });
 
-    const { reply, deltas } = await complete(clientFor(fake()));
+    const { reply, deltas } = await complete(clientFor(fake(), { maxRetries: 2 }));
 
     expect(reply).toMatchObject({ text: answer, finishReason: 'stop' });
     expect(deltas.join('')).toBe(answer);

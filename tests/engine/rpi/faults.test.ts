@@ -36,7 +36,7 @@ describe('a run through every fault of the model server', () => {
       say('Wrote **b.txt**.', { fault: { type: 'drop-mid-stream', afterChunks: 2 } }),
       say('Wrote **b.txt**.'),
     );
-    const workbench = await open(root, fakeModelOptions(llm(), { llmClient: { idleTimeoutMs: 300, maxRetries: 2, streamRetries: 2 } }));
+    const workbench = await open(root, fakeModelOptions(llm(), { llmClient: { idleTimeoutMs: 300, maxRetries: 2, retryBaseDelayMs: 10 } }));
     const events = recordEvents(workbench);
 
     const result = await (await workbench.send('Write b.txt')).finished;
@@ -74,6 +74,55 @@ describe('a run through every fault of the model server', () => {
       }
       await workbench.close();
     }
+  });
+
+  it("runs a tool loop through Gemini's endpoint, which refuses any turn whose tool calls come back without their thought signatures", async () => {
+    const root = await project();
+    const gemini = await startLlm({
+      requireThoughtSignatures: true,
+      script: [
+        call('read_file', { path: 'a.txt' }, { quirks: ['thought-signatures'] }),
+        call('search_files', { pattern: 'alpha' }, { quirks: ['thought-signatures'] }),
+        say('a.txt says alpha.'),
+        say('# Execution Plan\n\nNothing needs to change.\n\n## Items\n'),
+        say('Nothing needed changing.'),
+      ],
+    });
+    const workbench = await open(root, fakeModelOptions(gemini));
+    const result = await (await workbench.send('What does a.txt say?')).finished;
+    expect(result).toMatchObject({ status: 'done', summary: 'Nothing needed changing.' });
+    const research = gemini.chatRequests().filter((request) => phaseOfRequest(request) === 'research');
+    expect(JSON.stringify(research.at(-1)?.messages)).toMatch(/"extra_content":\{"google":\{"thought_signature":"sig-[^"]+"\}\}.*"extra_content"/);
+  });
+
+  it('warns once when the server counts far fewer prompt tokens than were sent (Ollama cutting at its default context)', async () => {
+    const root = await project();
+    const counted = 300;
+    llm().enqueue(say('research', { usage: { promptTokens: counted } }), say(planText('Only'), { usage: { promptTokens: counted } }), say('done'), say('summary'));
+    const workbench = await open(root, fakeModelOptions(llm()));
+    const events = recordEvents(workbench);
+    expect((await (await workbench.send('Go')).finished).status).toBe('done');
+    const warnings = events.flatMap((event) => (event.type === 'warning' ? [event.message] : []));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^The model server counted only 300 of the about [\d,]+ prompt tokens sent: it cut the start of the prompt to fit a smaller context window than the 32,000 tokens assumed/);
+    expect(warnings[0]).toContain('OLLAMA_CONTEXT_LENGTH');
+    // A server that counts what it was sent raises nothing.
+    const honest = await startLlm({ script: [say('research'), say(planText('Only')), say('done'), say('summary')] });
+    const other = await open(await project(), fakeModelOptions(honest));
+    const otherEvents = recordEvents(other);
+    await (await other.send('Go')).finished;
+    expect(otherEvents.filter((event) => event.type === 'warning')).toEqual([]);
+  });
+
+  it('tells each retry as it starts, before the reply that follows it', async () => {
+    const root = await project();
+    llm().enqueue({ fault: 'http-500' }, { text: 'research', queued: { comments: 2 } }, say(planText('Only')), say('done'), say('summary'));
+    const workbench = await open(root, fakeModelOptions(llm()));
+    const events = recordEvents(workbench);
+    await (await workbench.send('Go')).finished;
+    const research = events.filter((event) => event.type === 'model-status' && event.phase === 'research').map((event) => (event.type === 'model-status' ? event.state : ''));
+    expect(research).toEqual(['waiting', 'retrying', 'waiting', 'queued', 'answering']);
+    expect(events.find((event) => event.type === 'model-status' && event.state === 'retrying')).toMatchObject({ attempt: 2, attempts: 3, reason: 'HTTP 500' });
   });
 
   it('says the server cannot be reached, naming the base URL', async () => {

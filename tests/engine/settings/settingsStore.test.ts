@@ -28,13 +28,20 @@ describe('SettingsStore', () => {
     return { settings, configDir, file: path.join(configDir, 'settings.json') };
   };
 
+  it('keeps the retry count, 0 to 10, for the model client', async () => {
+    const { settings } = await store();
+    expect(await settings.update({ retries: 0 })).toMatchObject({ retries: 0 });
+    expect(await settings.llmSettings()).toMatchObject({ retries: 0 });
+  });
+
   it('starts from the defaults without writing anything', async () => {
     const { settings, configDir } = await store();
     expect(await settings.get()).toEqual({
       baseUrl: defaultBaseUrl,
       model: '',
-      contextWindow: 128_000,
+      contextWindow: null,
       toolMode: 'auto',
+      retries: 4,
       apiKeySet: false,
       apiKeySource: 'none',
       approvals: { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false },
@@ -66,19 +73,29 @@ describe('SettingsStore', () => {
 
   it('keeps fields a patch does not mention', async () => {
     const { settings } = await store();
-    await settings.update({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama', contextWindow: 8192, toolMode: 'text', apiKey: secret });
+    await settings.update({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama', contextWindow: 8192, toolMode: 'text', retries: 2, apiKey: secret });
     await settings.update({ approvals: { commands: 'allow-list', reviewPlan: true } });
     expect(await settings.update({ model: 'qwen', baseUrl: undefined, approvals: { timeoutSeconds: 60 } })).toEqual({
       baseUrl: 'http://127.0.0.1:11434/v1',
       model: 'qwen',
       contextWindow: 8192,
       toolMode: 'text',
+      retries: 2,
       apiKeySet: true,
       apiKeySource: 'stored',
       approvals: { files: 'ask', commands: 'allow-list', timeoutSeconds: 60, reviewPlan: true },
     });
     expect(await settings.approvalSettings()).toEqual({ files: 'ask', commands: 'allow-list', timeoutSeconds: 60, reviewPlan: true });
     expect((await settings.llmSettings()).apiKey).toBe(secret);
+  });
+
+  it('keeps the context window automatic (null) unless one is set, and reads the former default of 128,000 as automatic', async () => {
+    const { settings, file } = await store();
+    expect((await settings.update({ contextWindow: 32_768 })).contextWindow).toBe(32_768);
+    expect((await settings.llmSettings()).contextWindow).toBe(32_768);
+    expect((await settings.update({ contextWindow: null })).contextWindow).toBeNull();
+    await writeFile(file, JSON.stringify({ baseUrl: 'http://127.0.0.1:11434/v1', contextWindow: 128_000 }));
+    expect((await settings.get()).contextWindow).toBeNull();
   });
 
   it('prefers OPENAI_API_KEY from the environment and says so', async () => {
@@ -141,7 +158,7 @@ describe('SettingsStore', () => {
     await writeFile(file, JSON.stringify({ contextWindow: 'lots' }));
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 
-    expect((await settings.get()).contextWindow).toBe(128_000);
+    expect((await settings.get()).contextWindow).toBeNull();
     expect((await readdir(configDir)).filter((name) => name.startsWith('settings.json.invalid-'))).toHaveLength(1);
   });
 

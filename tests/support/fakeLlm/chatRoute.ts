@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { completionBody, streamChunks, type ResponseMeta } from './chunks.js';
-import { missingChatParameters, modelNotFound, scriptFailure, toolsUnsupported } from './errors.js';
-import { httpFaultResponse, streamCut } from './faults.js';
+import { geminiError, missingChatParameters, modelNotFound, scriptFailure, toolsUnsupported } from './errors.js';
+import { httpFaultResponse, streamCut, streamFrames } from './faults.js';
 import { planTurn, type PlannedTurn } from './plan.js';
 import { sendError, sendJson } from './respond.js';
 import type { TurnSource } from './script.js';
@@ -12,6 +12,7 @@ export interface ChatRouteContext {
   turns: TurnSource;
   models: readonly string[] | null;
   toolsUnsupported: boolean;
+  requireThoughtSignatures: boolean;
   /** Where the fake's own failures are kept so a test can assert there were none. */
   scriptErrors: string[];
 }
@@ -21,6 +22,7 @@ interface ChatRequest {
   stream: boolean;
   includeUsage: boolean;
   messages: readonly unknown[];
+  tools: readonly unknown[];
   hasTools: boolean;
 }
 
@@ -37,8 +39,27 @@ function readChatRequest(body: unknown): ChatRequest | null {
     stream: body['stream'] === true,
     includeUsage: isRecord(streamOptions) && streamOptions['include_usage'] === true,
     messages: body['messages'],
+    tools: Array.isArray(body['tools']) ? body['tools'] : [],
     hasTools: Array.isArray(body['tools']) && body['tools'].length > 0,
   };
+}
+
+/** A web server's page where the API should be: what a wrong base URL or a proxy's login page gives. */
+function sendHtml(response: ServerResponse): void {
+  response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  response.end('<!doctype html><html><head><title>Welcome to nginx!</title></head><body><h1>Welcome to nginx!</h1></body></html>');
+}
+
+/** Whether an assistant message's tool call came back without the thought signature Gemini streamed with it. */
+function lacksThoughtSignature(messages: readonly unknown[]): boolean {
+  return messages.some((message) => {
+    if (!isRecord(message) || message['role'] !== 'assistant' || !Array.isArray(message['tool_calls'])) return false;
+    return message['tool_calls'].some((call) => {
+      const extra = isRecord(call) ? call['extra_content'] : undefined;
+      const google = isRecord(extra) ? extra['google'] : undefined;
+      return !isRecord(google) || typeof google['thought_signature'] !== 'string';
+    });
+  });
 }
 
 function answerWithoutStream(response: ServerResponse, turn: PlannedTurn, meta: ResponseMeta): void {
@@ -69,20 +90,27 @@ export async function handleChatCompletion(
     return sendError(response, modelNotFound(request.model));
   }
   if (context.toolsUnsupported && request.hasTools) return sendError(response, toolsUnsupported(request.model));
+  if (context.requireThoughtSignatures && lacksThoughtSignature(request.messages)) {
+    return sendError(response, geminiError(400, 'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly.'));
+  }
   const next = await context.turns.next(recorded);
   if (!next.ok) {
     context.scriptErrors.push(next.error);
     return sendError(response, scriptFailure(next.error));
   }
-  const turn = planTurn({ turn: next.turn, turnNumber: next.index, requestMessages: request.messages });
+  const turn = planTurn({ turn: next.turn, turnNumber: next.index, requestMessages: request.messages, requestTools: request.tools });
   const httpFault = httpFaultResponse(turn.fault, request.model);
   if (httpFault !== null) return sendError(response, httpFault);
+  // Accepted, and never answered: the socket stays open until the client gives up or close() ends it.
+  if (turn.fault?.type === 'no-response') return;
   const meta: ResponseMeta = {
     id: `chatcmpl-fake-${next.index}`,
     created: Math.floor(recorded.receivedAt / 1000),
     model: request.model,
   };
   if (!request.stream) return answerWithoutStream(response, turn, meta);
+  if (turn.fault?.type === 'html-page') return sendHtml(response);
   const chunks = streamChunks(turn, meta, request.includeUsage);
-  await writeEventStream(response, { chunks, delayMs: turn.delayMs, cut: streamCut(turn.fault, chunks.length) });
+  const frames = streamFrames(chunks, turn.fault);
+  await writeEventStream(response, { frames, delayMs: turn.delayMs, cut: streamCut(turn.fault, frames.length), queued: next.turn.queued });
 }

@@ -1,5 +1,5 @@
 import type { PlannedToolCall, PlannedTurn } from './plan.js';
-import type { FinishReason } from './types.js';
+import type { FinishReason, Quirk } from './types.js';
 import type { WireUsage } from './usage.js';
 
 /** Wire shapes, looser than the SDK's types because quirks deliberately break them. */
@@ -7,15 +7,28 @@ export type WireArguments = string | Record<string, unknown>;
 
 export interface WireToolCallFragment {
   index?: number;
-  id?: string;
+  id?: string | null;
   type?: 'function';
-  function: { name?: string; arguments?: WireArguments };
+  function: { name?: string | null; arguments?: WireArguments };
+  extra_content?: { google: { thought_signature: string } };
 }
+
+export type WireContentPart = { type: 'text'; text: string } | { type: 'thinking'; thinking: { type: 'text'; text: string }[] };
 
 export interface WireDelta {
   role?: 'assistant';
-  content?: string | null;
+  content?: string | null | WireContentPart[];
+  reasoning_content?: string;
+  reasoning?: string;
   tool_calls?: WireToolCallFragment[];
+}
+
+export interface WireChoice {
+  index: 0;
+  delta?: WireDelta;
+  logprobs?: null;
+  finish_reason?: FinishReason | null;
+  content_filter_results?: Record<string, unknown>;
 }
 
 export interface WireChunk {
@@ -23,8 +36,11 @@ export interface WireChunk {
   object: 'chat.completion.chunk';
   created: number;
   model: string;
-  choices: { index: 0; delta: WireDelta; logprobs: null; finish_reason: FinishReason | null }[];
+  choices: WireChoice[];
   usage?: WireUsage | null;
+  x_groq?: { id: string; usage?: WireUsage };
+  timings?: { prompt_n: number; predicted_n: number; cache_n: number };
+  prompt_filter_results?: unknown[];
 }
 
 export interface WireCompletion {
@@ -80,38 +96,89 @@ function argumentsAsObject(call: PlannedToolCall): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-function toolCallFragments(call: PlannedToolCall, index: number, turn: PlannedTurn): WireToolCallFragment[] {
+/** The thought signature Gemini attaches to a call, opaque to the client; the fake checks it comes back. */
+export function thoughtSignatureOf(call: PlannedToolCall): string {
+  return `sig-${Buffer.from(call.id).toString('base64url')}`;
+}
+
+/**
+ * One call's fragments as the turn's quirks frame it. OpenAI: a head (index, id, name, empty arguments)
+ * then argument pieces with the index only. The quirks reproduce the shapes other servers send.
+ */
+function toolCallFragments(call: PlannedToolCall, position: number, turn: PlannedTurn): WireToolCallFragment[] {
   const { quirks } = turn;
+  const has = (quirk: Quirk) => quirks.has(quirk);
+  const index = has('index-0-for-every-call') ? 0 : position + (has('indexes-from-1') ? 1 : 0);
+  const at = (offset: number) => (has('fragments-without-index') ? {} : { index: index + offset });
+  const signature = has('thought-signatures') ? { extra_content: { google: { thought_signature: thoughtSignatureOf(call) } } } : {};
+  if (has('arguments-as-object') || has('whole-call-per-fragment') || has('all-calls-in-one-chunk')) {
+    const args = has('arguments-as-object') ? argumentsAsObject(call) : call.arguments;
+    return [{ ...at(0), ...(has('fragments-without-id') ? {} : { id: call.id }), type: 'function', function: { name: call.name, arguments: args }, ...signature }];
+  }
   const head: WireToolCallFragment = {
-    ...(quirks.has('fragments-without-index') ? {} : { index }),
-    ...(quirks.has('fragments-without-id') ? {} : { id: call.id }),
+    ...at(0),
+    ...(has('fragments-without-id') ? {} : { id: has('changing-id') ? `${call.id}-0` : call.id }),
     type: 'function',
-    function: { name: call.name, arguments: quirks.has('arguments-as-object') ? argumentsAsObject(call) : '' },
+    function: has('no-arguments-on-head') ? { name: call.name } : { name: call.name, arguments: '' },
+    ...signature,
   };
-  if (quirks.has('arguments-as-object')) return [head];
-  const continuations = splitIntoPieces(call.arguments).map((piece): WireToolCallFragment => ({
-    ...(quirks.has('fragments-without-index') ? {} : { index }),
-    function: quirks.has('empty-name-on-continuation') ? { name: '', arguments: piece } : { arguments: piece },
-  }));
+  const continuations = splitIntoPieces(call.arguments).map((piece, number): WireToolCallFragment => {
+    const id = has('changing-id') ? { id: `${call.id}-${number + 1}` } : has('id-on-every-fragment') ? { id: call.id } : has('null-id-on-continuation') ? { id: null } : {};
+    const name = has('name-on-every-fragment') ? { name: call.name } : has('null-name-on-continuation') ? { name: null } : has('empty-name-on-continuation') ? { name: '' } : {};
+    return { ...at(has('head-and-arguments-on-different-indexes') ? 1 : 0), ...id, function: { ...name, arguments: piece } };
+  });
   return [head, ...continuations];
 }
 
-/** Every chunk of a complete stream, in order, as OpenAI frames them (before `[DONE]`). */
+/** Every chunk of a complete stream, in order, as OpenAI frames them (before `[DONE]`), reshaped by the turn's quirks. */
 export function streamChunks(turn: PlannedTurn, meta: ResponseMeta, includeUsage: boolean): WireChunk[] {
+  const has = (quirk: Quirk) => turn.quirks.has(quirk);
+  const finishKey = (finishReason: FinishReason | null) => (has('finish-reason-key-absent') && finishReason === null ? {} : { finish_reason: finishReason });
   const chunk = (delta: WireDelta, finishReason: FinishReason | null = null): WireChunk => ({
     ...meta,
     object: 'chat.completion.chunk',
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-    ...(includeUsage ? { usage: null } : {}),
+    choices: [{ index: 0, delta, logprobs: null, ...finishKey(finishReason) }],
+    ...(includeUsage && !has('usage-in-x-groq') && !has('usage-as-timings') ? { usage: null } : {}),
   });
-  const chunks = [chunk({ role: 'assistant', content: turn.text === null ? null : '' })];
-  for (const piece of splitIntoPieces(turn.text ?? '')) chunks.push(chunk({ content: piece }));
-  turn.toolCalls.forEach((call, index) => {
-    for (const fragment of toolCallFragments(call, index, turn)) chunks.push(chunk({ tool_calls: [fragment] }));
-  });
+  const chunks: WireChunk[] = [];
+  if (has('azure-filter-chunks')) chunks.push({ ...meta, object: 'chat.completion.chunk', choices: [], prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }] });
+  chunks.push(chunk({ role: 'assistant', content: turn.text === null && !has('content-as-parts') ? null : '' }));
+  for (const piece of splitIntoPieces(turn.reasoning ?? '')) chunks.push(chunk(reasoningDelta(piece, turn.quirks)));
+  for (const piece of splitIntoPieces(turn.text ?? '')) chunks.push(chunk({ content: has('content-as-parts') ? [{ type: 'text', text: piece }] : piece }));
+  const fragments = turn.toolCalls.flatMap((call, position) => toolCallFragments(call, position, turn));
+  if (has('all-calls-in-one-chunk') && fragments.length > 0) chunks.push(chunk({ tool_calls: fragments }));
+  else for (const fragment of fragments) chunks.push(chunk({ tool_calls: [fragment] }));
   if (turn.finishReason !== null) chunks.push(chunk({}, turn.finishReason));
-  if (includeUsage) chunks.push({ ...meta, object: 'chat.completion.chunk', choices: [], usage: turn.usage });
-  return chunks;
+  if (has('azure-filter-chunks')) chunks.push({ ...meta, object: 'chat.completion.chunk', choices: [{ index: 0, finish_reason: null, content_filter_results: { hate: { filtered: false, severity: 'safe' } } }] });
+  return withUsage(chunks, turn, meta, includeUsage);
+}
+
+/** Where the usage goes: its own last chunk (OpenAI), the finish chunk, Groq's x_groq, or llama.cpp's timings. */
+function withUsage(chunks: WireChunk[], turn: PlannedTurn, meta: ResponseMeta, includeUsage: boolean): WireChunk[] {
+  const has = (quirk: Quirk) => turn.quirks.has(quirk);
+  const last = chunks.at(-1);
+  if (has('usage-as-timings') && last) {
+    last.timings = { prompt_n: turn.usage.prompt_tokens, predicted_n: turn.usage.completion_tokens, cache_n: 0 };
+    return chunks;
+  }
+  if (!includeUsage) return chunks;
+  if (has('usage-in-x-groq') && last) {
+    last.x_groq = { id: 'req_fake', usage: turn.usage };
+    return chunks;
+  }
+  if (has('usage-on-finish-chunk')) {
+    const finish = chunks.findLast((candidate) => candidate.choices[0]?.finish_reason);
+    if (finish) {
+      finish.usage = turn.usage;
+      return chunks;
+    }
+  }
+  return [...chunks, { ...meta, object: 'chat.completion.chunk', choices: [], usage: turn.usage }];
+}
+
+function reasoningDelta(piece: string, quirks: ReadonlySet<Quirk>): WireDelta {
+  if (quirks.has('content-as-parts')) return { content: [{ type: 'thinking', thinking: [{ type: 'text', text: piece }] }] };
+  return quirks.has('reasoning-field') ? { reasoning: piece } : { reasoning_content: piece };
 }
 
 /** The non-streaming answer. Fragment quirks have no meaning here; id and argument quirks do. */

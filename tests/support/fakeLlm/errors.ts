@@ -2,7 +2,8 @@
 export interface ErrorResponse {
   status: number;
   headers?: Record<string, string>;
-  body: { error: { message: string; type: string; param: string | null; code: string | null } };
+  /** OpenAI's `{ error: {…} }` for the fake's own errors; anything for `http-error` faults. */
+  body: unknown;
 }
 
 function errorResponse(status: number, message: string, type: string, code: string | null): ErrorResponse {
@@ -42,6 +43,16 @@ export function rateLimited(retryAfterSeconds: number): ErrorResponse {
     ),
     headers: { 'retry-after': String(retryAfterSeconds) },
   };
+}
+
+/** OpenAI's 403: the key is valid but may not do this (an unsupported region, a model the project has no access to). */
+export function forbidden(): ErrorResponse {
+  return errorResponse(403, 'Project `proj_fake` does not have access to model `fake-model`', 'invalid_request_error', 'model_not_found');
+}
+
+/** Gemini's OpenAI-compatible endpoint: errors as a JSON array of Google API errors. */
+export function geminiError(status: number, message: string, googleStatus = 'INVALID_ARGUMENT'): ErrorResponse {
+  return { status, body: [{ error: { code: status, message, status: googleStatus } }] };
 }
 
 export function serverError(): ErrorResponse {

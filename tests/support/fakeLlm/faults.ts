@@ -1,4 +1,6 @@
-import { invalidApiKey, modelNotFound, rateLimited, serverError, type ErrorResponse } from './errors.js';
+import { forbidden, invalidApiKey, modelNotFound, rateLimited, serverError, type ErrorResponse } from './errors.js';
+import type { WireChunk } from './chunks.js';
+import { sseFrame } from './sse.js';
 import type { Fault, FaultName } from './types.js';
 
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
@@ -25,8 +27,38 @@ export function httpFaultResponse(fault: Fault | null, model: string): ErrorResp
       return rateLimited(fault.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS);
     case 'http-500':
       return serverError();
+    case 'http-403':
+      return forbidden();
+    case 'http-error':
+      return { status: fault.status, body: fault.body, ...(fault.headers ? { headers: fault.headers } : {}) };
     default:
       return null;
+  }
+}
+
+/**
+ * The SSE frames of a stream: each chunk as `data: …`, with an `error-frame` or `garbled-line` fault put
+ * in after its chunks (the stream then ends as that server ends it), and every chunk emptied of its
+ * choices under `no-choices`.
+ */
+export function streamFrames(chunks: readonly WireChunk[], fault: Fault | null): string[] {
+  const frames = (fault?.type === 'no-choices' ? chunks.map((chunk) => ({ ...chunk, choices: [] })) : chunks).map((chunk) => sseFrame(JSON.stringify(chunk)));
+  if (fault?.type === 'garbled-line') return [...frames.slice(0, fault.afterChunks ?? 1), sseFrame('{"id":"chatcmpl-fake","choices":[{"delta":{"content":"half'), ...frames.slice(fault.afterChunks ?? 1)];
+  if (fault?.type !== 'error-frame') return frames;
+  const message = fault.message ?? 'upstream model error: the backend crashed';
+  const code = fault.code ?? 500;
+  const head = frames.slice(0, fault.afterChunks ?? 1);
+  switch (fault.shape) {
+    case 'openai':
+      return [...head, sseFrame(JSON.stringify({ error: { message, type: 'server_error', param: null, code } }))];
+    case 'vllm-flat':
+      return [...head, sseFrame(JSON.stringify({ object: 'error', message, type: 'BadRequestError', param: null, code }))];
+    case 'llamacpp-field':
+      return [...head, `error: ${JSON.stringify({ code, message, type: 'server_error' })}\n\n`];
+    case 'openrouter':
+      return [...head, sseFrame(JSON.stringify({ id: 'gen-fake', object: 'chat.completion.chunk', created: 0, model: 'fake', error: { code, message }, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] }))];
+    case 'event-error':
+      return [...head, `event: error\ndata: ${JSON.stringify({ error: { message, code } })}\n\n`];
   }
 }
 

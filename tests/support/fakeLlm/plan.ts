@@ -12,6 +12,7 @@ export interface PlannedToolCall {
 /** A scripted turn with defaults filled in and faults applied to its content, ready to frame. */
 export interface PlannedTurn {
   text: string | null;
+  reasoning: string | null;
   toolCalls: PlannedToolCall[];
   /** null only under the `no-finish-reason` fault. */
   finishReason: FinishReason | null;
@@ -26,6 +27,8 @@ export interface PlanInput {
   /** 0-based count of planned turns, used for deterministic tool-call ids. */
   turnNumber: number;
   requestMessages: readonly unknown[];
+  /** The request's tool definitions, counted into the prompt as real servers do. */
+  requestTools?: readonly unknown[];
 }
 
 function planToolCall(call: ScriptedToolCall, id: string, fault: Fault | null): PlannedToolCall {
@@ -44,17 +47,18 @@ function planFinishReason(turn: ScriptedTurn, fault: Fault | null, quirks: Reado
   return hasToolCalls && !quirks.has('tool-calls-finish-with-stop') ? 'tool_calls' : 'stop';
 }
 
-export function planTurn({ turn, turnNumber, requestMessages }: PlanInput): PlannedTurn {
+export function planTurn({ turn, turnNumber, requestMessages, requestTools = [] }: PlanInput): PlannedTurn {
   const fault = normaliseFault(turn.fault);
   const quirks = new Set(turn.quirks === undefined ? [] : [turn.quirks].flat());
   const text = turn.text ?? null;
   const toolCalls = (turn.toolCalls ?? []).map((call, position) =>
     planToolCall(call, `call_fake_${turnNumber}_${position}`, fault),
   );
-  const promptTokens = turn.usage?.promptTokens ?? estimatePromptTokens(requestMessages);
+  const promptTokens = turn.usage?.promptTokens ?? estimatePromptTokens(requestMessages, requestTools);
   const completionTokens = turn.usage?.completionTokens ?? estimateCompletionTokens(text, toolCalls);
   return {
     text,
+    reasoning: turn.reasoning ?? null,
     toolCalls,
     finishReason: planFinishReason(turn, fault, quirks),
     usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },

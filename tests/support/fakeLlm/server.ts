@@ -4,6 +4,7 @@ import type { ChatCompletionCreateParams } from 'openai/resources/chat/completio
 import { handleChatCompletion, type ChatRouteContext } from './chatRoute.js';
 import { invalidApiKey, invalidUrl, scriptFailure, unparsableBody } from './errors.js';
 import { sendError, sendJson } from './respond.js';
+import { answerServerInfo } from './serverInfo.js';
 import { TurnSource } from './script.js';
 import type { FakeLlmOptions, RecordedRequest, ScriptedTurn } from './types.js';
 
@@ -61,6 +62,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     turns: new TurnSource(options.script),
     models: options.models ?? null,
     toolsUnsupported: options.toolsUnsupported ?? false,
+    requireThoughtSignatures: options.requireThoughtSignatures ?? false,
     scriptErrors: [],
   };
   const startedAt = Math.floor(Date.now() / 1000);
@@ -79,6 +81,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     requests.push(recorded);
     response.setHeader('x-request-id', `req_fake_${requests.length}`);
     if (!isAuthorised(request, options.apiKey)) return sendError(response, invalidApiKey());
+    const info = { method, path, body: recorded.body, models: options.models ?? DEFAULT_MODELS, created: startedAt };
+    if (options.serverInfo && answerServerInfo(options.serverInfo, info, response)) return;
     if (method === 'GET' && path === MODELS_PATH) {
       return sendJson(response, 200, modelList(options.models ?? DEFAULT_MODELS, startedAt));
     }

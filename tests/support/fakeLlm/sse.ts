@@ -1,12 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { WireChunk } from './chunks.js';
 import type { StreamCut } from './faults.js';
 
 export interface EventStreamOptions {
-  chunks: readonly WireChunk[];
+  /** Each SSE frame, whole (`data: …\n\n`, or another field a server uses). */
+  frames: readonly string[];
   delayMs: number;
   cut: StreamCut | null;
+  /** SSE comments sent before the first frame, as a server does while the request waits in its queue. */
+  queued?: { comments: number; everyMs?: number; text?: string } | undefined;
 }
 
 /** One server-sent event exactly as OpenAI frames it. */
@@ -20,17 +22,23 @@ function write(response: ServerResponse, data: string): Promise<void> {
 }
 
 /**
- * Streams the chunks then `data: [DONE]`. A `drop` cut destroys the socket after `afterChunks`
- * chunks; a `stall` cut leaves the response open and silent (close() or the client ends it).
+ * Streams the frames then `data: [DONE]`, after any keep-alive comments. A `drop` cut destroys the
+ * socket after `afterChunks` frames; a `stall` cut leaves the response open and silent (close() or the
+ * client ends it).
  */
-export async function writeEventStream(response: ServerResponse, { chunks, delayMs, cut }: EventStreamOptions): Promise<void> {
+export async function writeEventStream(response: ServerResponse, { frames, delayMs, cut, queued }: EventStreamOptions): Promise<void> {
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   response.flushHeaders();
-  const sent = cut === null ? chunks : chunks.slice(0, cut.afterChunks);
-  for (const chunk of sent) {
+  for (let count = 0; queued && count < queued.comments; count++) {
+    if (count > 0 || delayMs > 0) await sleep(queued.everyMs ?? 20);
+    if (response.destroyed) return;
+    await write(response, `: ${queued.text ?? 'keep-alive'}\n\n`);
+  }
+  const sent = cut === null ? frames : frames.slice(0, cut.afterChunks);
+  for (const frame of sent) {
     if (delayMs > 0) await sleep(delayMs);
     if (response.destroyed) return;
-    await write(response, sseFrame(JSON.stringify(chunk)));
+    await write(response, frame);
   }
   if (cut?.type === 'drop') {
     response.destroy();

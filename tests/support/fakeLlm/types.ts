@@ -30,9 +30,31 @@ export type Fault =
   /** The stream ends with `[DONE]` but no chunk ever carries a finish_reason. */
   | { type: 'no-finish-reason' }
   /** Tool-call arguments are truncated so they are not valid JSON. */
-  | { type: 'malformed-arguments' };
+  | { type: 'malformed-arguments' }
+  | { type: 'http-403' }
+  /** Any status with any body: Gemini's JSON array of errors, a context-length refusal, a proxy's page. */
+  | { type: 'http-error'; status: number; body: unknown; headers?: Record<string, string> }
+  /** Accepts the request and never sends the headers. */
+  | { type: 'no-response' }
+  /** After `afterChunks` chunks (default 1), an error in one of the shapes real servers stream it in (see ErrorFrameShape). */
+  | { type: 'error-frame'; shape: ErrorFrameShape; message?: string; code?: number | string; afterChunks?: number }
+  /** After `afterChunks` chunks (default 1), a data line that is not JSON. */
+  | { type: 'garbled-line'; afterChunks?: number }
+  /** HTTP 200 with a web page instead of a stream (a proxy's login page, a web server's index). */
+  | { type: 'html-page' }
+  /** A stream whose every chunk has `choices: []`, then `[DONE]`. */
+  | { type: 'no-choices' };
 
-export type FaultName = Fault['type'];
+/**
+ * How servers stream an error: `openai` `data: {"error": {…}}` (OpenAI, llama.cpp, vLLM); `vllm-flat`
+ * `data: {"object": "error", "message": …}`; `llamacpp-field` the non-standard line `error: {…}` then
+ * `data: [DONE]` (older llama.cpp); `openrouter` a chunk with a top-level `error` and `finish_reason:
+ * "error"`; `event-error` an `event: error` with the error as data.
+ */
+export type ErrorFrameShape = 'openai' | 'vllm-flat' | 'llamacpp-field' | 'openrouter' | 'event-error';
+
+/** Faults that need no parameters, nameable by their type alone. */
+export type FaultName = Exclude<Fault, { type: 'http-error' | 'error-frame' }>['type'];
 
 /**
  * Deviations from OpenAI's framing seen in local servers (Ollama, LM Studio, vLLM). They combine.
@@ -44,13 +66,55 @@ export type Quirk =
   | 'empty-name-on-continuation'
   | 'tool-calls-finish-with-stop'
   /** Each call arrives whole in one fragment with `function.arguments` as a JSON object. */
-  | 'arguments-as-object';
+  | 'arguments-as-object'
+  /** Reasoning in `delta.reasoning` (OpenRouter, Ollama, Groq) instead of `reasoning_content` (DeepSeek, vLLM, llama.cpp). */
+  | 'reasoning-field'
+  /** Mistral's magistral models: `delta.content` as an array of parts, reasoning as `thinking` parts. */
+  | 'content-as-parts'
+  /** Usage on the chunk that carries finish_reason (DeepSeek, Mistral), not a chunk of its own. */
+  | 'usage-on-finish-chunk'
+  /** Usage only inside `x_groq` on the last chunk (Groq). */
+  | 'usage-in-x-groq'
+  /** No usage, only llama.cpp's `timings` (prompt_n, predicted_n) on the last chunk. */
+  | 'usage-as-timings'
+  /** No `finish_reason` key at all until the last chunk. */
+  | 'finish-reason-key-absent'
+  /** Azure: a first chunk with empty `choices` and `prompt_filter_results`, and a trailing choice with no delta. */
+  | 'azure-filter-chunks'
+  /** Gemini: each call's first fragment carries `extra_content.google.thought_signature`. */
+  | 'thought-signatures'
+  /** Tool-call indexes start at 1 instead of 0. */
+  | 'indexes-from-1'
+  /** Every call on index 0, told apart only by id. */
+  | 'index-0-for-every-call'
+  /** The call's id repeated on every fragment. */
+  | 'id-on-every-fragment'
+  /** `id: null` on continuations. */
+  | 'null-id-on-continuation'
+  /** A new id on every fragment of one call (lmdeploy, Poolside). */
+  | 'changing-id'
+  /** A call's head on its index, its arguments on the next one (some gateways). */
+  | 'head-and-arguments-on-different-indexes'
+  /** The name repeated on every fragment. */
+  | 'name-on-every-fragment'
+  /** `name: null` on continuations. */
+  | 'null-name-on-continuation'
+  /** The head fragment has no `arguments` key. */
+  | 'no-arguments-on-head'
+  /** Each call whole in one fragment, arguments as text. */
+  | 'whole-call-per-fragment'
+  /** All calls whole, in one chunk's `tool_calls` array. */
+  | 'all-calls-in-one-chunk';
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
 
 /** What the fake model answers to one chat completion request. */
 export interface ScriptedTurn {
   text?: string;
+  /** Streamed before the text, apart from it (`reasoning_content` unless a quirk says otherwise). */
+  reasoning?: string;
+  /** Before the first chunk, SSE comment lines (`: keep-alive`) as a server sends while the request is queued. */
+  queued?: { comments: number; everyMs?: number; text?: string };
   toolCalls?: ScriptedToolCall[];
   /** Defaults to 'tool_calls' when there are tool calls, else 'stop'. */
   finishReason?: FinishReason;
@@ -75,6 +139,28 @@ export type Script =
   | ScriptedTurn[]
   | ((request: RecordedRequest, index: number) => ScriptedTurn | Promise<ScriptedTurn>);
 
+/** A real server whose own endpoints, or model list, tell each model's context window (see serverInfo.ts). */
+export type ServerKind = 'vllm' | 'openrouter' | 'lmstudio' | 'llamacpp' | 'ollama';
+
+/** What the server-info endpoints say about every listed model's context window. */
+export interface ServerInfo {
+  kind: ServerKind;
+  /** The model's own maximum (Ollama `<arch>.context_length`, LM Studio `max_context_length`, OpenRouter `context_length`). */
+  modelWindow: number;
+  /**
+   * What the server runs it at: vLLM `max_model_len`, OpenRouter `top_provider.context_length`, llama.cpp
+   * `n_ctx` (each the model's own when absent); LM Studio `loaded_context_length` and Ollama's /api/ps
+   * `context_length` (the model is not loaded when absent).
+   */
+  servedWindow?: number;
+  /** Ollama: `PARAMETER num_ctx` in the Modelfile. */
+  numCtx?: number;
+  /** The endpoints other than GET /v1/models never answer. */
+  stall?: boolean;
+  /** The endpoints other than GET /v1/models answer with a redirect to this origin. */
+  redirectTo?: string;
+}
+
 export interface FakeLlmOptions {
   /**
    * Turns answered in order, or a function asked for each chat request (`index` counts chat
@@ -90,4 +176,11 @@ export interface FakeLlmOptions {
    * support tools" and consumes no turn.
    */
   toolsUnsupported?: boolean;
+  /**
+   * Gemini: a chat request whose assistant tool calls lack the `extra_content.google.thought_signature`
+   * they were streamed with is refused with Gemini's 400 (a JSON array) and consumes no turn.
+   */
+  requireThoughtSignatures?: boolean;
+  /** The model list and own endpoints of a real server kind; a plain OpenAI model list when absent. */
+  serverInfo?: ServerInfo;
 }

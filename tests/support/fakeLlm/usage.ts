@@ -35,14 +35,17 @@ function toolCallCharacters(toolCalls: unknown): number {
   }, 0);
 }
 
-/** Counts message text, text parts and tool-call names and arguments; everything else is free. */
-export function estimatePromptTokens(messages: readonly unknown[]): number {
+/**
+ * Counts message text, text parts, tool-call names and arguments, and the tool definitions sent (real
+ * servers render them into the prompt and count them); everything else is free.
+ */
+export function estimatePromptTokens(messages: readonly unknown[], tools: readonly unknown[] = []): number {
   const characters = messages.reduce<number>(
     (sum, message) =>
       isRecord(message) ? sum + contentCharacters(message['content']) + toolCallCharacters(message['tool_calls']) : sum,
     0,
   );
-  return estimateTokens(characters);
+  return estimateTokens(characters + (tools.length > 0 ? JSON.stringify(tools).length : 0));
 }
 
 export function estimateCompletionTokens(text: string | null, toolCalls: readonly PlannedToolCall[]): number {

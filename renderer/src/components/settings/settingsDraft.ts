@@ -5,8 +5,10 @@ export interface SettingsDraft {
   baseUrl: string;
   model: string;
   apiKey: string;
+  /** Empty for automatic: learned from the server. */
   contextWindow: string;
   toolMode: PublicSettings['toolMode'];
+  retries: string;
   files: PublicSettings['approvals']['files'];
   commands: PublicSettings['approvals']['commands'];
   reviewPlan: boolean;
@@ -18,8 +20,9 @@ export function draftOf(settings: PublicSettings | null): SettingsDraft {
     baseUrl: settings?.baseUrl ?? '',
     model: settings?.model ?? '',
     apiKey: '',
-    contextWindow: String(settings?.contextWindow ?? 128_000),
+    contextWindow: settings?.contextWindow ? String(settings.contextWindow) : '',
     toolMode: settings?.toolMode ?? 'auto',
+    retries: String(settings?.retries ?? 4),
     files: settings?.approvals.files ?? 'ask',
     commands: settings?.approvals.commands ?? 'ask',
     reviewPlan: settings?.approvals.reviewPlan ?? false,
@@ -33,7 +36,8 @@ export function patchOf(draft: SettingsDraft): RequestPayload<'settings:set'> {
     baseUrl: draft.baseUrl.trim(),
     model: draft.model.trim(),
     toolMode: draft.toolMode,
-    contextWindow: Number(draft.contextWindow),
+    contextWindow: draft.contextWindow.trim() ? Number(draft.contextWindow) : null,
+    retries: Number(draft.retries),
     approvals: {
       files: draft.files,
       commands: draft.commands,

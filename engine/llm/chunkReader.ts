@@ -1,0 +1,123 @@
+import type { LlmToolCall } from './llmTypes.js';
+import { isRecord } from './streamFrames.js';
+import { ToolCallAssembler } from './toolCallAssembler.js';
+
+/** A complete reply as streamed; usage is null when the server sent none. */
+export interface StreamedReply {
+  text: string;
+  reasoning: string;
+  toolCalls: LlmToolCall[];
+  finishReason: string;
+  usage: { promptTokens: number; completionTokens: number } | null;
+}
+
+/** What a chunk carried, so the caller can tell the user the model is thinking or answering. */
+export interface ChunkNews {
+  reasoning: boolean;
+  answer: boolean;
+}
+
+/**
+ * Gathers the chunks of one attempt, as real servers send them: text as a string or as an array of
+ * parts (Mistral), reasoning apart from the text (`reasoning_content`: DeepSeek, vLLM, llama.cpp;
+ * `reasoning`: OpenRouter, Ollama, Groq; Mistral's `thinking` parts), tool-call fragments in every
+ * known shape (toolCallAssembler.ts), the finish reason on whichever chunk carries it, and usage from
+ * `usage` (on its own chunk or the finish chunk), Groq's `x_groq.usage` or llama.cpp's `timings`.
+ * Chunks without choices (Azure's prompt_filter_results, the usage chunk) and unknown fields are fine.
+ */
+export class ChunkReader {
+  private readonly textPieces: string[] = [];
+  private readonly reasoningPieces: string[] = [];
+  private readonly toolCalls = new ToolCallAssembler();
+  private finishReason: string | null = null;
+  private usage: StreamedReply['usage'] = null;
+  private choicesSeen = 0;
+
+  constructor(private readonly onText: (text: string) => void) {}
+
+  read(chunk: Record<string, unknown>): ChunkNews {
+    this.readUsage(chunk);
+    const choice = firstChoice(chunk['choices']);
+    if (!choice) return { reasoning: false, answer: false };
+    this.choicesSeen += 1;
+    const delta = isRecord(choice['delta']) ? choice['delta'] : isRecord(choice['message']) ? choice['message'] : {};
+    const { text, reasoning } = contentOf(delta);
+    if (text !== '') {
+      this.textPieces.push(text);
+      this.onText(text);
+    }
+    if (reasoning !== '') this.reasoningPieces.push(reasoning);
+    const calls = delta['tool_calls'];
+    this.toolCalls.addAll(calls);
+    // Typed as OpenAI's few reasons, but servers send others (and some an empty string while streaming).
+    const finishReason = choice['finish_reason'];
+    if (typeof finishReason === 'string' && finishReason !== '') this.finishReason = finishReason;
+    return { reasoning: reasoning !== '', answer: text !== '' || (Array.isArray(calls) && calls.length > 0) };
+  }
+
+  /** The reply, or why there is none: the stream never said why it ended, or never carried a choice at all. */
+  reply(): StreamedReply | 'no-finish-reason' | 'no-choices' {
+    if (this.finishReason === null) return this.choicesSeen === 0 ? 'no-choices' : 'no-finish-reason';
+    return {
+      text: this.textPieces.join(''),
+      reasoning: this.reasoningPieces.join(''),
+      toolCalls: this.toolCalls.calls(),
+      finishReason: this.finishReason,
+      usage: this.usage,
+    };
+  }
+
+  private readUsage(chunk: Record<string, unknown>): void {
+    const groq = isRecord(chunk['x_groq']) ? chunk['x_groq']['usage'] : undefined;
+    const usage = tokenCounts(chunk['usage'], 'prompt_tokens', 'completion_tokens') ?? tokenCounts(groq, 'prompt_tokens', 'completion_tokens');
+    if (usage) {
+      this.usage = usage;
+      return;
+    }
+    const timings = chunk['timings'];
+    if (this.usage === null && isRecord(timings)) {
+      const counted = tokenCounts(timings, 'prompt_n', 'predicted_n');
+      // llama.cpp counts the prompt tokens it served from its cache apart.
+      const cached = typeof timings['cache_n'] === 'number' ? timings['cache_n'] : 0;
+      if (counted) this.usage = { promptTokens: counted.promptTokens + cached, completionTokens: counted.completionTokens };
+    }
+  }
+}
+
+function firstChoice(choices: unknown): Record<string, unknown> | undefined {
+  if (!Array.isArray(choices)) return undefined;
+  const records = choices.filter(isRecord);
+  return records.find((choice) => choice['index'] === 0 || choice['index'] === undefined) ?? records[0];
+}
+
+/** Text and reasoning of a delta, whichever shapes they come in. */
+function contentOf(delta: Record<string, unknown>): { text: string; reasoning: string } {
+  let text = '';
+  let reasoning = '';
+  const content = delta['content'];
+  if (typeof content === 'string') text = content;
+  else if (Array.isArray(content)) {
+    for (const part of content.filter(isRecord)) {
+      if (part['type'] === 'thinking' || part['type'] === 'reasoning') reasoning += partText(part['thinking'] ?? part['text'] ?? part['reasoning']);
+      else if (typeof part['text'] === 'string') text += part['text'];
+    }
+  }
+  // Some servers send both names with the same text; one is enough.
+  const separate = [delta['reasoning_content'], delta['reasoning']].find((value) => typeof value === 'string' && value !== '');
+  if (typeof separate === 'string') reasoning += separate;
+  return { text, reasoning };
+}
+
+/** Mistral nests thinking as parts of its own: `thinking: [{type: "text", text: "…"}]`. */
+function partText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (!Array.isArray(value)) return '';
+  return value.map((part) => (isRecord(part) && typeof part['text'] === 'string' ? part['text'] : typeof part === 'string' ? part : '')).join('');
+}
+
+function tokenCounts(value: unknown, prompt: string, completion: string): { promptTokens: number; completionTokens: number } | null {
+  if (!isRecord(value)) return null;
+  const promptTokens = value[prompt];
+  const completionTokens = value[completion];
+  return typeof promptTokens === 'number' && typeof completionTokens === 'number' ? { promptTokens, completionTokens } : null;
+}

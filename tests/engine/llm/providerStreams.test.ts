@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import type { LlmStatus } from '../../../engine/llm/llmTypes.js';
+import { geminiError } from '../../support/fakeLlm/errors.js';
+import type { ErrorFrameShape, Quirk, ScriptedTurn } from '../../support/fakeLlm/types.js';
+import { useFakeLlm, useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
+import { clientFor, complete, failureOf, parsedArguments, readFileTool, userMessages } from './llmClientHarness.js';
+
+const answer = 'The server starts in src/app.ts, which reads the port from the environment and listens on it.';
+const thoughts = 'The user asks where the server starts; app.ts has the listen call, so that is the answer.';
+
+/** Every status a call told, in order. */
+async function withStatuses(run: (onStatus: (status: LlmStatus) => void) => Promise<unknown>): Promise<LlmStatus[]> {
+  const statuses: LlmStatus[] = [];
+  await run((status) => statuses.push(status));
+  return statuses;
+}
+
+describe('real servers\' stream framing', () => {
+  const fake = useFakeLlm();
+
+  it('SSE keep-alive comments while a request is queued are a sign of life, told as "queued", not a stall', async () => {
+    fake().enqueue({ text: answer, queued: { comments: 8, everyMs: 40, text: 'OPENROUTER PROCESSING' } });
+    let reply = '';
+    const statuses = await withStatuses(async (onStatus) => {
+      reply = (await clientFor(fake(), { idleTimeoutMs: 150 }).complete({ messages: userMessages }, { signal: new AbortController().signal, onStatus })).text;
+    });
+    expect(reply).toBe(answer);
+    expect(statuses.map((status) => status.state)).toEqual(['waiting', 'queued', 'answering']);
+  });
+
+  it('a request queued past the queue limit ends with one sentence saying so, without another attempt', async () => {
+    fake().enqueue({ text: answer, queued: { comments: 20, everyMs: 30 } });
+    const error = await failureOf(complete(clientFor(fake(), { idleTimeoutMs: 150, queueLimitMs: 200, maxRetries: 2 })));
+    expect(error.kind).toBe('stalled');
+    expect(error.message).toBe(
+      `The model server at ${fake().baseUrl} kept the request queued for 0.2 seconds without starting the reply. The server is overloaded: try again later, or use another server.`,
+    );
+    expect(fake().chatRequests()).toHaveLength(1);
+  });
+
+  it.each<[string, Quirk[]]>([
+    ['reasoning_content (DeepSeek, vLLM, llama.cpp)', []],
+    ['reasoning (OpenRouter, Ollama, Groq)', ['reasoning-field']],
+    ['content parts with thinking parts (Mistral magistral)', ['content-as-parts']],
+  ])('keeps reasoning apart from the answer: %s', async (_name, quirks) => {
+    fake().enqueue({ text: answer, reasoning: thoughts, quirks });
+    const deltas: string[] = [];
+    const statuses: LlmStatus[] = [];
+    const reply = await clientFor(fake()).complete(
+      { messages: userMessages },
+      { signal: new AbortController().signal, onTextDelta: (text) => deltas.push(text), onStatus: (status) => statuses.push(status) },
+    );
+    expect(reply.text).toBe(answer);
+    expect(reply.reasoning).toBe(thoughts);
+    expect(deltas.join('')).toBe(answer);
+    expect(statuses.map((status) => status.state)).toEqual(['waiting', 'thinking', 'answering']);
+  });
+
+  it.each<[string, Quirk[]]>([
+    ['on a chunk of its own (OpenAI)', []],
+    ['on the finish chunk (DeepSeek, Mistral)', ['usage-on-finish-chunk']],
+    ["inside x_groq (Groq)", ['usage-in-x-groq']],
+    ["as llama.cpp's timings", ['usage-as-timings']],
+  ])('reads usage %s', async (_name, quirks) => {
+    fake().enqueue({ text: answer, usage: { promptTokens: 1234, completionTokens: 56 }, quirks });
+    const { reply } = await complete(clientFor(fake()));
+    expect(reply.usage).toEqual({ promptTokens: 1234, completionTokens: 56, estimated: false });
+  });
+
+  it.each<Quirk[]>([['finish-reason-key-absent'], ['azure-filter-chunks'], ['content-as-parts']])('reads a reply framed with %s', async (quirk) => {
+    fake().enqueue({ text: answer, quirks: [quirk] });
+    const { reply, deltas } = await complete(clientFor(fake()));
+    expect(reply).toMatchObject({ text: answer, finishReason: 'stop' });
+    expect(deltas.join('')).toBe(answer);
+  });
+
+  const calls = [
+    { name: 'read_file', arguments: { path: 'src/app.ts', offset: 1, limit: 40 } },
+    { name: 'search_files', arguments: { pattern: 'listen\\(', glob: '*.ts' } },
+  ];
+  it.each<Quirk>([
+    'indexes-from-1',
+    'index-0-for-every-call',
+    'id-on-every-fragment',
+    'null-id-on-continuation',
+    'changing-id',
+    'head-and-arguments-on-different-indexes',
+    'name-on-every-fragment',
+    'null-name-on-continuation',
+    'empty-name-on-continuation',
+    'no-arguments-on-head',
+    'whole-call-per-fragment',
+    'all-calls-in-one-chunk',
+    'fragments-without-index',
+    'fragments-without-id',
+    'arguments-as-object',
+  ])('assembles two parallel tool calls streamed with %s', async (quirk) => {
+    fake().enqueue({ toolCalls: calls, quirks: [quirk] });
+    const { reply } = await complete(clientFor(fake()), { messages: userMessages, tools: [readFileTool] });
+    expect(reply.toolCalls.map((call) => ({ name: call.name, arguments: parsedArguments(call.arguments) }))).toEqual(calls);
+    expect(new Set(reply.toolCalls.map((call) => call.id)).size).toBe(2);
+  });
+
+  it.each<[ErrorFrameShape, string]>([
+    ['openai', 'data: {"error": {…}}'],
+    ['vllm-flat', 'data: {"object": "error", …}'],
+    ['llamacpp-field', 'error: {…} then [DONE]'],
+    ['openrouter', 'a chunk with error and finish_reason "error"'],
+    ['event-error', 'event: error'],
+  ])('gives the server\'s own words for an error streamed as %s (%s)', async (shape) => {
+    const message = 'the request exceeds the available context size, try increasing it';
+    fake().enqueue({ text: answer, fault: { type: 'error-frame', shape, message, code: 400, afterChunks: 2 } });
+    const error = await failureOf(complete(clientFor(fake(), { maxRetries: 2 })));
+    expect(error.kind).toBe('context-exceeded');
+    expect(error.message).toContain(message);
+    expect(fake().chatRequests()).toHaveLength(1);
+  });
+
+  it('retries an overloaded backend reported mid-stream, then names it with its words when it persists', async () => {
+    const overloaded: ScriptedTurn = { text: answer, fault: { type: 'error-frame', shape: 'openrouter', message: 'Provider returned error: overloaded', code: 502 } };
+    fake().enqueue(overloaded, overloaded);
+    const error = await failureOf(complete(clientFor(fake(), { maxRetries: 1 })));
+    expect(error.kind).toBe('server');
+    expect(error.message).toBe(
+      `The model server at ${fake().baseUrl} reported an error in the middle of a reply (Provider returned error: overloaded). Try again, or check the server's logs.`,
+    );
+    expect(fake().chatRequests()).toHaveLength(2);
+  });
+});
+
+describe("Gemini's OpenAI-compatible endpoint", () => {
+  const start = useFakeLlmStarter();
+
+  it('keeps each tool call\'s thought signature and sends it back with that call, so the next turn is accepted', async () => {
+    const fake = await start({ requireThoughtSignatures: true });
+    fake.enqueue({ toolCalls: [calls0], quirks: ['thought-signatures'] }, { text: answer });
+    const client = clientFor(fake);
+    const { reply: first } = await complete(client, { messages: userMessages, tools: [readFileTool] });
+    const [call] = first.toolCalls;
+    expect(call?.extraContent).toEqual({ google: { thought_signature: expect.stringMatching(/^sig-/) } });
+    const history = [
+      ...userMessages,
+      { role: 'assistant' as const, content: null, tool_calls: [{ id: call?.id ?? '', type: 'function' as const, function: { name: 'read_file', arguments: '{}' }, extra_content: call?.extraContent }] },
+      { role: 'tool' as const, tool_call_id: call?.id ?? '', content: 'export function main() {}' },
+    ];
+    const { reply: second } = await complete(client, { messages: history, tools: [readFileTool] });
+    expect(second.text).toBe(answer);
+  });
+
+  it("reads the message of an error body sent as a JSON array", async () => {
+    const fake = await start();
+    const { status, body } = geminiError(400, '* GenerateContentRequest.contents: contents is not specified');
+    fake.enqueue({ fault: { type: 'http-error', status, body, headers: { 'content-type': 'application/json' } } });
+    const error = await failureOf(complete(clientFor(fake)));
+    expect(error).toMatchObject({ kind: 'bad-request', status: 400 });
+    expect(error.message).toContain('HTTP 400: * GenerateContentRequest.contents: contents is not specified');
+  });
+});
+
+const calls0 = { name: 'read_file', arguments: { path: 'src/app.ts' } };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { approvalRequestSchema, messageSchema, phaseSchema, planItemSchema, planReviewSchema } from './model.js';
+import { approvalRequestSchema, learnedContextWindowSchema, messageSchema, phaseSchema, planItemSchema, planReviewSchema } from './model.js';
 
 /** Every event carries its workbench-wide sequence number and the run it belongs to (null outside a run). */
 const base = { seq: z.number().int().positive(), runId: z.string().nullable() };
@@ -48,6 +48,8 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
     estimated: z.boolean().optional(),
   }),
   event('warning', { message: z.string() }),
+  /** The context window the run fits its requests to, and where it was learned, once the run knows it. */
+  event('context-window', learnedContextWindowSchema.pick({ tokens: true, source: true, detail: true }).shape),
   /**
    * What a model call is doing while nothing else shows it: sent and waiting, queued by the server
    * (keep-alives only), the model thinking (reasoning streamed apart from the answer), answering, or

@@ -221,6 +221,7 @@ export class RunController {
   private async contextWindow(runId: string, settings: LlmSettings, signal: AbortSignal): Promise<number> {
     const { baseUrl, apiKey, model, contextWindow: configured } = settings;
     const window = await discoverContextWindow({ baseUrl, apiKey, model, configured, signal });
+    this.deps.bus.emit({ type: 'context-window', runId, tokens: window.tokens, source: window.source, detail: window.detail });
     if (window.warning) this.deps.bus.emit({ type: 'warning', runId, message: window.warning });
     return window.tokens;
   }

@@ -33,6 +33,7 @@ const examples: { [T in WorkbenchEventType]: EventOf<T> } = {
   usage: { type: 'usage', seq: 14, runId: 'run-1', phase: 'summary', promptTokens: 900, completionTokens: 80, contextWindow: 128_000 },
   warning: { type: 'warning', seq: 15, runId: null, message: 'conversation.jsonl: skipped corrupt line 2' },
   'context-trimmed': { type: 'context-trimmed', seq: 17, runId: 'run-1', phase: 'research', setAside: 12, condensed: 0, cut: 1, promptTokens: 5_900, budget: 6_144, contextWindow: 8_192 },
+  'context-window': { type: 'context-window', seq: 19, runId: 'run-1', tokens: 32_768, source: 'server', detail: 'vLLM max_model_len' },
   'model-status': { type: 'model-status', seq: 18, runId: 'run-1', phase: 'plan', state: 'retrying', attempt: 2, attempts: 5, delayMs: 2_000, reason: 'HTTP 500' },
   'run-finished': { type: 'run-finished', finishedAt: 2_000, seq: 16, runId: 'run-1', status: 'failed', error: 'model unreachable' },
 };

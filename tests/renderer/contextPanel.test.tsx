@@ -22,3 +22,16 @@ describe('the run panel when a request was fitted to the context budget', () => 
     );
   });
 });
+
+describe('the context meter', () => {
+  it('says which window the run fits to and where it was learned', async () => {
+    const harness = runViewHarness();
+    await harness.render(<RunPanel />);
+    harness.emit(...midRun.slice(0, 5));
+    expect(screen.queryByTestId('context-window')).toBeNull();
+
+    harness.emit({ type: 'context-window', runId, tokens: 4_096, source: 'server', detail: 'Ollama num_ctx 4,096 (the model supports 131,072)' });
+
+    expect(screen.getByTestId('context-window').textContent).toBe('Window: 4,096 tokens, from Ollama num_ctx 4,096 (the model supports 131,072)');
+  });
+});

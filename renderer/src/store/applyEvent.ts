@@ -50,6 +50,7 @@ export function applyEvent(state: WorkbenchState, event: WorkbenchEvent): Workbe
     case 'usage':
     case 'context-trimmed':
     case 'model-status':
+    case 'context-window':
       return next; // only the run view shows these
   }
 }

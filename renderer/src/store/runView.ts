@@ -92,6 +92,8 @@ export interface RunView {
   lastCall: CallUsage | null;
   /** Known once a request had to be fitted to it. */
   contextBudget: ContextBudgetView | null;
+  /** The window the run fits its requests to and where it was learned, once the run says. */
+  contextWindow: Omit<EventOf<'context-window'>, 'type' | 'seq' | 'runId'> | null;
   totals: RunTotals;
   approvals: ApprovalCardState[];
   /** The plan waiting at the review gate, or null. */
@@ -127,6 +129,7 @@ function newRunView({ runId, messageId = null, startedAt }: { runId: string | nu
     contextNotes: [],
     lastCall: null,
     contextBudget: null,
+    contextWindow: null,
     totals: { promptTokens: 0, completionTokens: 0, calls: 0, estimated: false },
     approvals: [],
     planReview: null,
@@ -186,6 +189,8 @@ function reduceRunEvent(run: RunView, event: RunEvent): RunView {
       return { ...run, approvals: resolveApproval(run.approvals, event) };
     case 'usage':
       return { ...run, ...countUsage(run.totals, event) };
+    case 'context-window':
+      return { ...run, contextWindow: { tokens: event.tokens, source: event.source, detail: event.detail } };
     case 'context-trimmed':
       return { ...run, contextNotes: [...run.contextNotes, contextNoteOf(run, event)], contextBudget: { budget: event.budget, contextWindow: event.contextWindow } };
     case 'run-finished':

@@ -9,6 +9,7 @@ import { formatCount } from './formatRun.js';
 export function ContextMeter() {
   const lastCall = useWorkbench((state) => state.run?.lastCall ?? null);
   const budget = useWorkbench((state) => state.run?.contextBudget ?? null);
+  const window = useWorkbench((state) => state.run?.contextWindow ?? null);
   const totals = useWorkbench((state) => state.run?.totals);
   if (!totals) return null;
   const share = lastCall ? Math.min(1, lastCall.promptTokens / lastCall.contextWindow) : 0;
@@ -38,6 +39,11 @@ export function ContextMeter() {
             <span className="context-meter-fill" style={{ width: `${percent}%` }} />
             {budget && <span className="context-meter-budget" style={{ left: `${budgetPercent(budget)}%` }} aria-hidden="true" />}
           </div>
+          {window && (
+            <p className="context-meter-window" data-testid="context-window">
+              Window: {formatCount(window.tokens)} tokens, from {window.detail}
+            </p>
+          )}
           {budget && (
             <p className="context-meter-budget-line" data-testid="context-budget">
               Budget per request: {formatCount(budget.budget)} tokens ({budgetPercent(budget)}% of {formatCount(budget.contextWindow)}); older results

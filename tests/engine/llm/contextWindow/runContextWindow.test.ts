@@ -31,6 +31,7 @@ describe('a run learns the context window when Settings leaves it automatic', ()
     const windows = events.flatMap((event) => (event.type === 'usage' ? [event.contextWindow] : []));
     expect(windows.length).toBeGreaterThan(0);
     expect(new Set(windows)).toEqual(new Set([8192]));
+    expect(events.find((event) => event.type === 'context-window')).toMatchObject({ tokens: 8_192, source: 'server' });
     const warnings = events.flatMap((event) => (event.type === 'warning' ? [event.message] : []));
     expect(warnings).toEqual([expect.stringMatching(/^The Ollama server runs llama3\.1:8b at 8,192 tokens of context and silently drops the start of longer prompts\. .*OLLAMA_CONTEXT_LENGTH.*num_ctx/)]);
   });

@@ -1,7 +1,7 @@
 /** Public surface of the engine for hosts (Electron main, CLI, browser host). */
 export { openWorkbench, stateDirName, type Workbench } from './workbench/openWorkbench.js';
 export { RunRefusedError, type RunOptions, type RunResult, type StartedRun } from './workbench/runController.js';
-export { FolderError } from './workbench/folderCheck.js';
+export { checkFolder, FolderError } from './workbench/folderCheck.js';
 export { FolderLockedError } from './workbench/folderLock.js';
 export { LlmError, type LlmSettings } from './llm/llmTypes.js';
 export { listModels, type ModelListing } from './llm/listModels.js';

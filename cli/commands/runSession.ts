@@ -1,4 +1,4 @@
-import { hostEnvironment, openWorkbench, type RunResult, type StartedRun, type Workbench } from '../../engine/index.js';
+import { checkFolder, hostEnvironment, openWorkbench, type RunResult, type StartedRun, type Workbench } from '../../engine/index.js';
 import { AllowedCommands, configDir } from '../../engine/settings/index.js';
 import { HumanOutput } from '../terminal/humanOutput.js';
 import { jsonOutput } from '../terminal/jsonOutput.js';
@@ -39,17 +39,14 @@ export async function runSession({ folder, flags, start }: RunSessionOptions): P
   const userConfig = configDir();
   const settings = await resolveSettings({ flags, env: hostEnvironment(), configDir: userConfig });
   requireModel(settings);
-  const workbench = await openWorkbench(folder, {
-    llmSettings: async () => settings.llm,
-    approvals: async () => settings.approvals,
-    allowedCommands: new AllowedCommands(userConfig),
-    env: hostEnvironment(),
-  });
-  const resume = resumeCommand(workbench.folder);
+  // Nothing is created in the folder before the model server answered: a run that cannot start leaves no trace.
+  const realFolder = await checkFolder(folder);
+  const resume = resumeCommand(realFolder);
+  let workbench: Workbench | null = null;
   const interrupts = watchInterrupts({
     first: () => {
       live.log('Cancelling… (press Ctrl-C again to stop at once)');
-      void workbench.cancel();
+      void workbench?.cancel();
     },
     again: () => {
       shownStderr.text(`\nStopped at once. ${cancelledLine(resume)}\n`);
@@ -62,6 +59,12 @@ export async function runSession({ folder, flags, start }: RunSessionOptions): P
       live.log('Cancelled before the run started.');
       return exitCodes.failed;
     }
+    workbench = await openWorkbench(realFolder, {
+      llmSettings: async () => settings.llm,
+      approvals: async () => settings.approvals,
+      allowedCommands: new AllowedCommands(userConfig),
+      env: hostEnvironment(),
+    });
     const answerer: Answerer = flags.yes ? { kind: 'yes' } : interactive ? { kind: 'ask', prompter: terminalPrompter(live, interrupts.interrupt) } : { kind: 'deny' };
     const output = outputFor(flags, live, startedAt);
     const result = await watchRun({ workbench, output, answerer, interrupts, live, resume, start });
@@ -70,7 +73,7 @@ export async function runSession({ folder, flags, start }: RunSessionOptions): P
   } finally {
     live.stop();
     interrupts.dispose();
-    await workbench.close();
+    await workbench?.close();
   }
 }
 

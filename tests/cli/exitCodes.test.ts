@@ -34,7 +34,8 @@ describe('exit 2: usage and configuration errors, one clear line each', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toBe("rpi-workbench: No model is configured: pass --model, set RPI_MODEL, or choose a model in the desktop app's Settings.\n");
     expect(llm().requests).toEqual([]);
-    expect(existsSync(path.join(root, '.workbench', 'conversation.jsonl'))).toBe(false);
+    // Nothing was started, so nothing was created in the folder.
+    expect(existsSync(path.join(root, '.workbench'))).toBe(false);
   });
 
   it('an unreachable base URL', async () => {
@@ -43,7 +44,8 @@ describe('exit 2: usage and configuration errors, one clear line each', () => {
     const run = await cli.run(['run', root, 'Do it', '--model', 'fake-model'], { env: { OPENAI_BASE_URL: baseUrl } });
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(`rpi-workbench: Cannot reach the model server at ${baseUrl} (ECONNREFUSED). Check the base URL and that the server is running.\n`);
-    expect(existsSync(path.join(root, '.workbench', 'conversation.jsonl'))).toBe(false);
+    // Nothing was started, so nothing was created in the folder.
+    expect(existsSync(path.join(root, '.workbench'))).toBe(false);
   });
 
   it('an API key the server refuses (HTTP 401), without ever printing it', async () => {
@@ -65,7 +67,8 @@ describe('exit 2: usage and configuration errors, one clear line each', () => {
     const stored = await cli.run(['run', root, 'Do it', '--model', 'fake-model', '--base-url', guarded.baseUrl]);
     expect(stored.code).toBe(2);
     expect(stored.stderr).toContain('The API key stored by the desktop app is encrypted with its OS keychain access, which the command line does not have: set OPENAI_API_KEY or pass --api-key.');
-    expect(existsSync(path.join(root, '.workbench', 'conversation.jsonl'))).toBe(false);
+    // Nothing was started, so nothing was created in the folder.
+    expect(existsSync(path.join(root, '.workbench'))).toBe(false);
   });
 
   it('an unknown flag, listing the valid options', async () => {

@@ -11,6 +11,8 @@ export interface AppendLogOptions<T> {
   schema: z.ZodType<T>;
   /** Names the file in warnings, e.g. "conversation.jsonl". */
   label: string;
+  /** Told, once per cut, when an incomplete last line left by a crash is cut off before an append. */
+  onCut?: (message: string) => void;
 }
 
 /**
@@ -81,9 +83,24 @@ export class AppendLog<T> {
     if (this.endsClean) return '';
     const { tornTail, intactBytes } = this.lastRead ?? (await this.read());
     await mkdir(path.dirname(this.file), { recursive: true });
-    if (tornTail) await truncateStateFile(this.file, intactBytes);
+    if (tornTail) {
+      const cut = (await fileSize(this.file)) - intactBytes;
+      await truncateStateFile(this.file, intactBytes);
+      this.options.onCut?.(
+        `${this.options.label}: cut off an incomplete last line of ${cut} ${cut === 1 ? 'byte' : 'bytes'}, left by a write that did not finish (the process stopped mid-write); every complete record is kept.`,
+      );
+    }
     this.endsClean = true;
     return intactBytes > 0 && (await lastByte(this.file)) !== '\n' ? '\n' : '';
+  }
+}
+
+async function fileSize(file: string): Promise<number> {
+  const handle = await openStateFile(file, constants.O_RDONLY);
+  try {
+    return (await handle.stat()).size;
+  } finally {
+    await handle.close();
   }
 }
 

@@ -27,8 +27,9 @@ export interface LoadedConversation {
 export class ConversationStore {
   private readonly log: AppendLog<Message>;
 
-  constructor(stateDir: string) {
-    this.log = new AppendLog({ file: conversationFile(stateDir), schema: messageSchema, label });
+  /** `onCut` hears of an incomplete last line cut off before an append (see AppendLog). */
+  constructor(stateDir: string, onCut?: (message: string) => void) {
+    this.log = new AppendLog({ file: conversationFile(stateDir), schema: messageSchema, label, ...(onCut ? { onCut } : {}) });
   }
 
   async load(): Promise<LoadedConversation> {

@@ -30,8 +30,8 @@ export interface ToolLog {
 }
 
 /** Opens `.workbench/tool-log.jsonl`, reading it once to learn the next id. */
-export async function openToolLog(stateDir: string): Promise<ToolLog> {
-  const log = new AppendLog({ file: toolLogFile(stateDir), schema: toolLogRecordSchema, label: 'tool-log.jsonl' });
+export async function openToolLog(stateDir: string, onCut?: (message: string) => void): Promise<ToolLog> {
+  const log = new AppendLog({ file: toolLogFile(stateDir), schema: toolLogRecordSchema, label: 'tool-log.jsonl', ...(onCut ? { onCut } : {}) });
   const { records, warnings } = await log.load();
   let nextId = records.reduce((max, record) => Math.max(max, record.id), 0) + 1;
   return {

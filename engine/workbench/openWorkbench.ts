@@ -68,13 +68,15 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   const bus = new EventBus();
   const runEvents = new RunEventLog();
   bus.subscribe((event) => runEvents.record(event));
-  const conversation = new ConversationStore(stateDir);
+  // A torn line cut off before an append is news for whoever watches: a warning event (the CLI prints it on stderr).
+  const reportCut = (message: string) => void bus.emit({ type: 'warning', runId: null, message });
+  const conversation = new ConversationStore(stateDir, reportCut);
   const allowedCommands = options.allowedCommands ?? memoryAllowList();
   const broker = new ApprovalBroker({ emit: (event) => void bus.emit(event), rememberCommand: (command) => allowedCommands.add(root, command) });
   const planGate = new PlanGate((event) => void bus.emit(event));
   let runs: RunController;
   try {
-    const [toolLog, workspace, checkpoints] = await Promise.all([openToolLog(stateDir), Workspace.at(root), CheckpointStore.open(root, stateDir)]);
+    const [toolLog, workspace, checkpoints] = await Promise.all([openToolLog(stateDir, reportCut), Workspace.at(root), CheckpointStore.open(root, stateDir)]);
     runs = new RunController({ stateDir, workspace, bus, conversation, toolLog, checkpoints, broker, planGate, allowedCommands, runEvents, options });
   } catch (error) {
     await lock.release();

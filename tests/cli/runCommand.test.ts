@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseJsonEvents, useCli, writeSettingsFile } from '../support/cliProcess.js';
@@ -185,5 +185,26 @@ describe('rpi-workbench run --retries', () => {
     const refused = await cli.run(['run', root, 'Look', '--retries', '11', '--base-url', llm().baseUrl, '--model', 'fake-model']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("option '--retries <n>' argument '11' is invalid. must be a whole number from 0 to 10.");
+  });
+});
+
+describe('rpi-workbench run after a crash mid-write', () => {
+  const tempFolder = useTempFolders('rpi-cli-torn-');
+  const llm = useFakeLlm();
+  const cli = useCli();
+
+  it('says on stderr which file had an incomplete last line cut off, and how many bytes', async () => {
+    const root = await tempFolder();
+    await writeTree(root, { 'a.txt': 'alpha\n' });
+    const model = ['--yes', '--base-url', llm().baseUrl, '--model', 'fake-model'];
+    const oneRun = () => llm().enqueue(call('read_file', { path: 'a.txt' }), say('research'), say(planText('Only')), say('done'), say('summary'));
+    oneRun();
+    expect((await cli.run(['run', root, 'Read a.txt', ...model])).code).toBe(0);
+    const torn = '{"id":7,"runId":"r","phase":"res';
+    await appendFile(path.join(root, '.workbench', 'tool-log.jsonl'), torn);
+    oneRun();
+    const again = await cli.run(['run', root, 'Read it again', ...model]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(`rpi-workbench: warning: tool-log.jsonl: cut off an incomplete last line of ${torn.length} bytes`);
   });
 });

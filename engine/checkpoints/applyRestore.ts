@@ -45,6 +45,8 @@ export async function applyRestore({ root, plan, objects }: ApplyRestoreOptions)
   }
   for (const folder of plan.createFolders) await inParent(folder, (file) => makeFolder(file, folder));
   await forEachLimited(plan.writes, writesAtOnce, ([relPath, record]) => inParent(relPath, (file) => putInPlace(file, relPath, record, objects)));
+  // Last, and deepest first: a folder closed to writing must not stop what goes inside it.
+  for (const [folder, mode] of plan.folderModes) await inParent(folder, (file) => setFolderMode(file, mode));
   return plan.changes.filter((change) => !(change.kind === 'folder' && kept.has(change.path)));
 }
 
@@ -91,6 +93,26 @@ async function removeIfEmpty(folder: string): Promise<boolean> {
     if (code === 'ENOENT') return true;
     if (code === 'ENOTEMPTY' || code === 'EEXIST') return false;
     throw error;
+  }
+}
+
+/**
+ * Gives a folder its recorded permission bits through a descriptor opened without following links, so a
+ * folder swapped for a symlink meanwhile is never changed through it. A folder that is gone is left.
+ */
+async function setFolderMode(folder: string, mode: number): Promise<void> {
+  let handle;
+  try {
+    handle = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY | (constants.O_NOFOLLOW ?? 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') return;
+    throw error;
+  }
+  try {
+    await handle.chmod(mode);
+  } finally {
+    await handle.close();
   }
 }
 

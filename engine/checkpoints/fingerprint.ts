@@ -128,8 +128,9 @@ class Records {
     for (const relPath of this.dropped) dropFromListing(listing, relPath);
     const folders = new Set(listing.keys());
     folders.delete('');
+    const folderModes = new Map([...folders].map((folder) => [folder, listing.get(folder)!.mode]));
     const { files, changed, hashedFiles, newObjects, notes } = this;
-    return { state: { files, folders }, listing, changed, hashedFiles, newObjects, notes };
+    return { state: { files, folders, folderModes }, listing, changed, hashedFiles, newObjects, notes };
   }
 
   private take(relPath: string, read: ContentRead): void {

@@ -9,6 +9,8 @@ export interface FolderListing {
   /** Files, symlinks and anything else that is not a folder. */
   files: string[];
   folders: string[];
+  /** The folder's own permission bits (mode & 0o7777), which undo brings back. */
+  mode: number;
 }
 
 /** A folder as one scan listed and sorted it out, kept for the next scan. */
@@ -48,7 +50,7 @@ export async function listFolder(root: string, relDir: string, inherited: Ignore
   try {
     stats = lstatSync(dir);
     if (!stats.isDirectory()) return { error: Object.assign(new Error(`${relDir} is not a folder`), { code: 'ENOTDIR' }) };
-    const times = { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino, settled: Math.max(stats.mtimeMs, stats.ctimeMs) < scanStart - racyWindowMs(stats.mtimeMs) };
+    const times = { mode: stats.mode & 0o7777, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino, settled: Math.max(stats.mtimeMs, stats.ctimeMs) < scanStart - racyWindowMs(stats.mtimeMs) };
     if (cached && isUnchanged(cached, stats, inherited, root, relDir)) return { ...cached, ...times };
     entries = readdirSync(dir, { withFileTypes: true });
     const verdicts = cached && holdsSameNames(cached, entries, inherited, root, relDir) ? cached : await sortOut(entries, inherited, root, relDir);
@@ -73,7 +75,7 @@ function holdsSameNames(cached: ListedFolder, entries: Dirent[], inherited: Igno
 }
 
 /** Which entries of a folder git would see, and the rules for what is inside them. */
-async function sortOut(entries: Dirent[], inherited: IgnoreRules, root: string, relDir: string): Promise<Omit<ListedFolder, 'mtimeMs' | 'ctimeMs' | 'ino' | 'settled'>> {
+async function sortOut(entries: Dirent[], inherited: IgnoreRules, root: string, relDir: string): Promise<Omit<ListedFolder, 'mode' | 'mtimeMs' | 'ctimeMs' | 'ino' | 'settled'>> {
   const hasGitignore = entries.some((entry) => entry.name === '.gitignore' && !entry.isDirectory());
   const gitignore = hasGitignore ? readGitignore(root, relDir) : null;
   const rules = hasGitignore ? await inherited.enter(root, relDir) : inherited;

@@ -13,7 +13,10 @@ import type { WorkspaceState } from './workspaceState.js';
 export async function addPresentButIgnored(root: string, wanted: WorkspaceState, present: WorkspaceState): Promise<void> {
   const folders = [...wanted.folders].filter((folder) => !present.folders.has(folder));
   await forEachLimited(folders, 16, async (folder) => {
-    if ((await lstat(path.join(root, folder)).catch(() => null))?.isDirectory()) present.folders.add(folder);
+    const stats = await lstat(path.join(root, folder)).catch(() => null);
+    if (!stats?.isDirectory()) return;
+    present.folders.add(folder);
+    present.folderModes?.set(folder, permissionBits(stats.mode));
   });
   const files = [...wanted.files.keys()].filter((relPath) => !present.files.has(relPath));
   await forEachLimited(files, 8, async (relPath) => {

@@ -15,6 +15,7 @@ const readsAtOnce = 16;
 export async function readState(trees: HashedFiles, rootHash: string): Promise<StoredState> {
   const files = new Map<string, FileRecord>();
   const folders = new Set<string>();
+  const folderModes = new Map<string, number>();
   const index: TreeIndex = new Map();
   const load = listingReader(trees);
   let level: [folder: string, hash: string][] = [['', rootHash]];
@@ -27,13 +28,14 @@ export async function readState(trees: HashedFiles, rootHash: string): Promise<S
         const relPath = joinPath(folder, entry.name);
         if (entry.type === 'folder') {
           folders.add(relPath);
+          if (entry.mode !== undefined) folderModes.set(relPath, entry.mode);
           next.push([relPath, entry.tree]);
         } else files.set(relPath, recordOf(entry));
       }
     });
     level = next;
   }
-  return { state: { files, folders }, index };
+  return { state: { files, folders, folderModes }, index };
 }
 
 /**

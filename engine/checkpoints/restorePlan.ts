@@ -13,6 +13,8 @@ export interface RestorePlan {
   createFolders: string[];
   /** Files and symlinks whose content, mode or target differ, or that are missing. */
   writes: [path: string, record: WritableRecord][];
+  /** Folders whose permission bits the checkpoint recorded and that differ now (or were recreated), deepest first. */
+  folderModes: [path: string, mode: number][];
   /** The same, as a user reads it, in path order. */
   changes: RestoreChange[];
 }
@@ -22,7 +24,7 @@ export interface RestorePlan {
  * not record is left as it is; anything else present that the checkpoint lacks is removed.
  */
 export function planRestore(wanted: WorkspaceState, present: WorkspaceState): RestorePlan {
-  const plan: RestorePlan = { removeFiles: [], removeFolders: [], createFolders: [], writes: [], changes: [] };
+  const plan: RestorePlan = { removeFiles: [], removeFolders: [], createFolders: [], writes: [], folderModes: [], changes: [] };
   const leftAlone = unrecordedIn(wanted);
   for (const [relPath, record] of present.files) {
     if (wanted.files.has(relPath) || leftAlone(relPath)) continue;
@@ -42,6 +44,14 @@ export function planRestore(wanted: WorkspaceState, present: WorkspaceState): Re
     if (record.type === 'unrecorded' || sameContent(record, there)) continue;
     plan.writes.push([relPath, record]);
     plan.changes.push({ path: relPath, kind: kindOf(record), change: there ? 'restored' : 'recreated' });
+  }
+  for (const folder of deepestFirst(wanted.folders)) {
+    const mode = wanted.folderModes?.get(folder);
+    if (mode === undefined || leftAlone(folder)) continue;
+    const recreated = !present.folders.has(folder);
+    if (!recreated && present.folderModes?.get(folder) === mode) continue;
+    plan.folderModes.push([folder, mode]);
+    if (!recreated) plan.changes.push({ path: folder, kind: 'folder', change: 'restored' });
   }
   plan.changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return plan;

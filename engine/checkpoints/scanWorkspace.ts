@@ -49,7 +49,7 @@ export async function scanWorkspace(root: string, options: { signal?: AbortSigna
       continue;
     }
     nextCache.set(item.relDir, listed);
-    listing.set(item.relDir, { files: listed.files, folders: listed.folders });
+    listing.set(item.relDir, { files: listed.files, folders: listed.folders, mode: listed.mode });
     for (const file of listed.files) stats.add(file);
     for (const folder of listed.folders) stack.push({ relDir: folder, rules: listed.rules });
   }

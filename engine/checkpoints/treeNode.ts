@@ -31,7 +31,7 @@ const treeEntrySchema = z.discriminatedUnion('type', [
   }),
   z.object({ name: nameSchema, type: z.literal('symlink'), target: z.string().min(1).refine((target) => !target.includes('\0')) }),
   z.object({ name: nameSchema, type: z.literal('unrecorded') }),
-  z.object({ name: nameSchema, type: z.literal('folder'), tree: hashSchema }),
+  z.object({ name: nameSchema, type: z.literal('folder'), tree: hashSchema, mode: z.number().int().min(0).max(0o7777).optional() }),
 ]);
 export type TreeEntry = z.infer<typeof treeEntrySchema>;
 
@@ -88,6 +88,6 @@ function canonical(entry: TreeEntry): TreeEntry {
     case 'unrecorded':
       return { name: entry.name, type: entry.type };
     case 'folder':
-      return { name: entry.name, type: entry.type, tree: entry.tree };
+      return entry.mode === undefined ? { name: entry.name, type: entry.type, tree: entry.tree } : { name: entry.name, type: entry.type, tree: entry.tree, mode: entry.mode };
   }
 }

@@ -42,6 +42,8 @@ export interface WorkspaceState {
   files: Map<string, FileRecord>;
   /** Every folder except the root itself, including empty ones. */
   folders: Set<string>;
+  /** Each folder's permission bits, where known (checkpoints older than this record none; then undo leaves modes alone). */
+  folderModes?: Map<string, number>;
 }
 
 /** Whether restoring `wanted` over `present` would change anything a user can see: content, mode or link target. */

@@ -31,14 +31,17 @@ export function writeTrees(found: Fingerprint, base: StoredState | null, trees: 
       previous !== undefined &&
       !dirty.has(folder) &&
       previous.childCount === childCount &&
-      folders.every((subfolder) => index.get(subfolder)!.hash === base!.index.get(subfolder)?.hash);
+      folders.every((subfolder) => index.get(subfolder)!.hash === base!.index.get(subfolder)?.hash && state.folderModes?.get(subfolder) === base!.state.folderModes?.get(subfolder));
     if (unchanged) {
       index.set(folder, previous);
       continue;
     }
     const entries: TreeEntry[] = [
       ...files.map((file) => entryFor(nameOf(file), state.files.get(file)!)),
-      ...folders.map((subfolder): TreeEntry => ({ name: nameOf(subfolder), type: 'folder', tree: index.get(subfolder)!.hash })),
+      ...folders.map((subfolder): TreeEntry => {
+        const mode = state.folderModes?.get(subfolder);
+        return { name: nameOf(subfolder), type: 'folder', tree: index.get(subfolder)!.hash, ...(mode === undefined ? {} : { mode }) };
+      }),
     ];
     const encoded = encodeTree(entries);
     toWrite.push(encoded);

@@ -13,6 +13,34 @@ const posixOnly = it.skipIf(process.platform === 'win32');
 describe('CheckpointStore.restore', () => {
   const tempFolder = useTempFolders('rpi-checkpoints-');
 
+  posixOnly('brings back folder modes: changed ones, and those of folders deleted and recreated, locked ones included', async () => {
+    const { root, store } = await projectWith(tempFolder, { 'private/key.txt': 'k\n', 'shared/a.txt': 'a\n', 'shared/deep/b.txt': 'b\n', 'gone/c.txt': 'c\n' });
+    await chmod(path.join(root, 'private'), 0o700);
+    await chmod(path.join(root, 'shared'), 0o755);
+    await chmod(path.join(root, 'shared/deep'), 0o750);
+    await chmod(path.join(root, 'gone'), 0o711);
+    const original = await folderDigest(root);
+    const checkpoint = await store.snapshot(runTag);
+
+    await chmod(path.join(root, 'private'), 0o755);
+    await chmod(path.join(root, 'shared'), 0o700);
+    await chmod(path.join(root, 'shared/deep'), 0o555);
+    await rm(path.join(root, 'gone'), { recursive: true });
+
+    expect(await store.changesSince(checkpoint.id)).toEqual([
+      { path: 'gone', kind: 'folder', change: 'recreated' },
+      { path: 'gone/c.txt', kind: 'file', change: 'recreated' },
+      { path: 'private', kind: 'folder', change: 'restored' },
+      { path: 'shared', kind: 'folder', change: 'restored' },
+      { path: 'shared/deep', kind: 'folder', change: 'restored' },
+    ]);
+    await store.restore(checkpoint.id);
+    const modes = async (folder: string) => (await stat(path.join(root, folder))).mode & 0o7777;
+    expect(await Promise.all(['private', 'shared', 'shared/deep', 'gone'].map(modes))).toEqual([0o700, 0o755, 0o750, 0o711]);
+    expect(await folderDigest(root)).toEqual(original);
+    expect(await store.changesSince(checkpoint.id)).toEqual([]);
+  });
+
   it('brings back modified files, removes files created since and recreates deleted ones', async () => {
     const { root, store } = await projectWith(tempFolder, { 'a.txt': 'original a\n', 'src/b.ts': 'b\n', 'src/c.ts': 'c\n' });
     const original = await folderDigest(root);

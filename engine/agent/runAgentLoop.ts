@@ -232,6 +232,8 @@ class LoopRun {
     this.context.push({
       role: 'assistant',
       content: reply.text || null,
+      // DeepSeek's thinking mode refuses the next turn of a tool loop without the reasoning it streamed.
+      ...reply.reasoningEcho,
       tool_calls: reply.toolCalls.map((call) => ({
         id: call.id,
         type: 'function' as const,

@@ -6,6 +6,12 @@ import { ToolCallAssembler } from './toolCallAssembler.js';
 export interface StreamedReply {
   text: string;
   reasoning: string;
+  /**
+   * What of the reasoning must go back with the reply in the next request, in the field the server used:
+   * DeepSeek's thinking mode refuses a tool loop's next turn without `reasoning_content`, and OpenRouter
+   * carries Gemini's thought signatures in `reasoning_details`. Empty when the server sent neither.
+   */
+  reasoningEcho: Record<string, unknown>;
   toolCalls: LlmToolCall[];
   finishReason: string;
   usage: { promptTokens: number; completionTokens: number } | null;
@@ -15,6 +21,8 @@ export interface StreamedReply {
 export interface ChunkNews {
   reasoning: boolean;
   answer: boolean;
+  /** The chunk ended the reply with `finish_reason: "error"`: the server gave up on it. */
+  failed: boolean;
 }
 
 /**
@@ -28,6 +36,8 @@ export interface ChunkNews {
 export class ChunkReader {
   private readonly textPieces: string[] = [];
   private readonly reasoningPieces: string[] = [];
+  private reasoningField: 'reasoning_content' | null = null;
+  private readonly reasoningDetails: unknown[] = [];
   private readonly toolCalls = new ToolCallAssembler();
   private finishReason: string | null = null;
   private usage: StreamedReply['usage'] = null;
@@ -38,7 +48,7 @@ export class ChunkReader {
   read(chunk: Record<string, unknown>): ChunkNews {
     this.readUsage(chunk);
     const choice = firstChoice(chunk['choices']);
-    if (!choice) return { reasoning: false, answer: false };
+    if (!choice) return { reasoning: false, answer: false, failed: false };
     this.choicesSeen += 1;
     const delta = isRecord(choice['delta']) ? choice['delta'] : isRecord(choice['message']) ? choice['message'] : {};
     const { text, reasoning } = contentOf(delta);
@@ -47,20 +57,28 @@ export class ChunkReader {
       this.onText(text);
     }
     if (reasoning !== '') this.reasoningPieces.push(reasoning);
+    if (typeof delta['reasoning_content'] === 'string' && delta['reasoning_content'] !== '') this.reasoningField = 'reasoning_content';
+    if (Array.isArray(delta['reasoning_details'])) this.reasoningDetails.push(...(delta['reasoning_details'] as unknown[]));
     const calls = delta['tool_calls'];
     this.toolCalls.addAll(calls);
     // Typed as OpenAI's few reasons, but servers send others (and some an empty string while streaming).
     const finishReason = choice['finish_reason'];
     if (typeof finishReason === 'string' && finishReason !== '') this.finishReason = finishReason;
-    return { reasoning: reasoning !== '', answer: text !== '' || (Array.isArray(calls) && calls.length > 0) };
+    const answer = text !== '' || (Array.isArray(calls) && calls.length > 0);
+    return { reasoning: reasoning !== '' || this.reasoningDetails.length > 0, answer, failed: finishReason === 'error' };
   }
 
   /** The reply, or why there is none: the stream never said why it ended, or never carried a choice at all. */
   reply(): StreamedReply | 'no-finish-reason' | 'no-choices' {
     if (this.finishReason === null) return this.choicesSeen === 0 ? 'no-choices' : 'no-finish-reason';
+    const reasoning = this.reasoningPieces.join('');
     return {
       text: this.textPieces.join(''),
-      reasoning: this.reasoningPieces.join(''),
+      reasoning,
+      reasoningEcho: {
+        ...(this.reasoningField ? { reasoning_content: reasoning } : {}),
+        ...(this.reasoningDetails.length > 0 ? { reasoning_details: this.reasoningDetails } : {}),
+      },
       toolCalls: this.toolCalls.calls(),
       finishReason: this.finishReason,
       usage: this.usage,
@@ -102,6 +120,8 @@ function contentOf(delta: Record<string, unknown>): { text: string; reasoning: s
       else if (typeof part['text'] === 'string') text += part['text'];
     }
   }
+  // OpenAI's refusal stands where the answer would: without it the reply would read as empty.
+  if (typeof delta['refusal'] === 'string') text += delta['refusal'];
   // Some servers send both names with the same text; one is enough.
   const separate = [delta['reasoning_content'], delta['reasoning']].find((value) => typeof value === 'string' && value !== '');
   if (typeof separate === 'string') reasoning += separate;

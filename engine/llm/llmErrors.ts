@@ -70,8 +70,24 @@ const CONTEXT_LIMIT_PATTERNS = [
   /n_ctx(?:_slot)?[ =:]+(\d+)/i,
 ];
 
+/**
+ * A limit of the account rather than of the model: Groq answers a request over its tokens-per-minute
+ * limit with 413 "Request too large for model … on tokens per minute (TPM)", code `rate_limit_exceeded`.
+ */
+const RATE_LIMIT_WORDS = /rate[_ ]limit|per minute|per day|\b(?:TPM|RPM|TPD|RPD)\b/i;
+
+export function saysRateLimited(words: string, code?: unknown): boolean {
+  return code === 'rate_limit_exceeded' || RATE_LIMIT_WORDS.test(words);
+}
+
 export function saysContextExceeded(words: string, code?: unknown): boolean {
+  if (saysRateLimited(words, code)) return false;
   return code === 'context_length_exceeded' || CONTEXT_EXCEEDED_PATTERNS.some((pattern) => pattern.test(words));
+}
+
+/** The account has no credit or quota left: OpenAI's 429 `insufficient_quota`, and 402 Payment Required (OpenRouter, DeepSeek). */
+export function saysOutOfQuota(status: number | undefined, words: string, code?: unknown): boolean {
+  return status === 402 || code === 'insufficient_quota' || /insufficient[_ ](?:quota|balance|credits?)|exceeded your current quota/i.test(words);
 }
 
 export function contextLimitIn(words: string): number | undefined {
@@ -196,6 +212,21 @@ function statusError(error: APIError & { status: number }, context: ErrorContext
       status,
     );
   }
+  if (saysOutOfQuota(status, words, error.code)) {
+    return new LlmError(
+      'quota',
+      `The model server at ${url} says the account has no credit or quota left (${statusWith(status, words)}). Check your plan and billing with the provider, then try again.`,
+      status,
+    );
+  }
+  if ((status === 429 || status === 413) && saysRateLimited(words, error.code)) {
+    return new LlmError(
+      'rate-limited',
+      `The model server at ${url} is still rate-limiting requests${afterRetries(context.maxRetries)} (${statusWith(status, words)}). ` +
+        'Wait a minute and try again, or check the usage limits of your account.',
+      status,
+    );
+  }
   if (status !== 429 && saysContextExceeded(words, error.code)) return contextExceededError(url, words, status);
   if (TOOLS_UNSUPPORTED_STATUSES.has(status) && saysToolsUnsupported(words)) {
     return new LlmError(
@@ -289,7 +320,7 @@ export function llmErrorFrom(error: unknown, context: ErrorContext, callerAborte
     if (error.status !== undefined) return statusError(error as APIError & { status: number }, context);
     return reportedError({ message: serverWords(error, null), code: error.code, type: error.type }, context);
   }
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = withoutSecrets(error instanceof Error ? error.message : String(error), context.apiKey);
   return new LlmError(
     'server',
     `The call to the model server at ${url} failed unexpectedly (${detail}). Check the base URL and the server's logs.`,
@@ -314,6 +345,12 @@ export function streamFailureError(failure: AttemptFailure, context: ErrorContex
         'stalled',
         `The model server at ${url} sent nothing for ${formatSeconds(context.idleTimeoutMs)} in the middle of a reply${times}. ` +
           'Check that the server is not overloaded, then try again.',
+      );
+    case 'silent-start':
+      return new LlmError(
+        'stalled',
+        `The model server at ${url} did not start answering within ${formatSeconds(context.firstByteTimeoutMs ?? context.idleTimeoutMs)}${times}. ` +
+          'Check that it is running and not overloaded; a model that is still loading, or a very long prompt on a slow machine, may need longer.',
       );
     case 'queued-too-long':
       return new LlmError(

@@ -50,6 +50,12 @@ export interface LlmReply {
    * `reasoning`, Mistral's thinking parts). Kept out of `text`: never part of research.md or a summary.
    */
   reasoning: string;
+  /**
+   * Fields that must go back on the assistant message in the next request of the same tool loop, as the
+   * server sent them (`reasoning_content` for DeepSeek's thinking mode, `reasoning_details` through
+   * OpenRouter); empty for servers that want nothing back.
+   */
+  reasoningEcho: Record<string, unknown>;
   toolCalls: LlmToolCall[];
   /** As sent by the server ('stop', 'tool_calls', 'length', …); a reply without one is an error, never returned. */
   finishReason: string;
@@ -102,6 +108,8 @@ export type LlmErrorKind =
   | 'unreachable'
   /** 429 after the client's own retries. */
   | 'rate-limited'
+  /** The account has no credit or quota left (402, OpenAI's `insufficient_quota`): retrying cannot help. */
+  | 'quota'
   /** 5xx after retries, or any other unexpected status. */
   | 'server'
   /** 400/422: the server refused the request itself. */

@@ -85,7 +85,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
 
   async function attemptOnce(request: LlmRequest, attempt: number, relayText: (text: string) => void, { signal, onStatus }: CompleteOptions): Promise<AttemptResult> {
     try {
-      const outcome = await streamAttempt({ sdk, params: paramsFor(request), signal, idleTimeoutMs, queueLimitMs, onText: relayText, onStatus: onStatus ?? (() => {}) });
+      const outcome = await streamAttempt({ sdk, params: paramsFor(request), signal, firstByteTimeoutMs, idleTimeoutMs, queueLimitMs, onText: relayText, onStatus: onStatus ?? (() => {}) });
       if (outcome.ok) return outcome;
       const failure: AttemptFailure = outcome.failure;
       return { ok: false, verdict: verdictOnFailure(failure, idleTimeoutMs), error: () => streamFailureError(failure, { ...contextAfter(attempt), attempts: attempt, idleTimeoutMs, queueLimitMs }) };
@@ -101,8 +101,8 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
     for (let attempt = 1; ; attempt++) {
       const result = await attemptOnce(request, attempt, relay.startAttempt(), completeOptions);
       if (result.ok) {
-        const { text, reasoning, toolCalls, finishReason } = result.reply;
-        return { text, reasoning, toolCalls, finishReason, usage: await usageOf(result.reply, request) };
+        const { text, reasoning, reasoningEcho, toolCalls, finishReason } = result.reply;
+        return { text, reasoning, reasoningEcho, toolCalls, finishReason, usage: await usageOf(result.reply, request) };
       }
       const { verdict } = result;
       const tooLongAWait = verdict.serverDelayMs !== undefined && verdict.serverDelayMs > retry.maxServerDelayMs;

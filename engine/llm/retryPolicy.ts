@@ -1,5 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
-import { saysContextExceeded, saysToolsUnsupported } from './llmErrors.js';
+import { saysContextExceeded, saysOutOfQuota, saysToolsUnsupported } from './llmErrors.js';
 import type { AttemptFailure } from './streamAttempt.js';
 
 /** How a turn is tried again. */
@@ -39,6 +39,7 @@ export function verdictOnError(error: unknown): RetryVerdict {
   const reason = `HTTP ${status}`;
   const told = error.headers?.get('x-should-retry');
   if (told === 'true' || told === 'false') return { retry: told === 'true', reason, ...(serverDelayMs === undefined ? {} : { serverDelayMs }) };
+  if (saysOutOfQuota(status, words, error.code)) return { retry: false, reason };
   if (saysContextExceeded(words, error.code) || saysToolsUnsupported(words)) return { retry: false, reason };
   const retry = status === 408 || status === 409 || status === 429 || (status >= 500 && status !== 501);
   return { retry, reason, ...(serverDelayMs === undefined ? {} : { serverDelayMs }) };
@@ -50,6 +51,8 @@ export function verdictOnFailure(failure: AttemptFailure, idleTimeoutMs: number)
       return { retry: true, reason: 'the connection dropped mid-reply' };
     case 'stalled':
       return { retry: true, reason: `nothing arrived for ${Math.round(idleTimeoutMs / 1000)} s` };
+    case 'silent-start':
+      return { retry: true, reason: 'the reply did not start in time' };
     case 'truncated':
       return { retry: true, reason: 'the reply ended unfinished' };
     case 'no-choices':

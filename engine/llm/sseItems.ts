@@ -15,7 +15,7 @@ export type SseItem =
  * unknown fields, which real servers use for keep-alives and errors. `onBytes` hears every chunk as it
  * arrives, before it is parsed: any byte is a sign of life.
  */
-export async function* sseItems(body: AsyncIterable<Uint8Array>, onBytes: () => void): AsyncGenerator<SseItem> {
+export async function* sseItems(body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, onBytes: () => void): AsyncGenerator<SseItem> {
   const pending: SseItem[] = [];
   const parser = createParser({
     onEvent: (message) => pending.push({ kind: 'event', event: message.event, data: message.data }),

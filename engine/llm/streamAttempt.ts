@@ -2,8 +2,8 @@ import { APIUserAbortError, type OpenAI } from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { ChunkReader, type StreamedReply } from './chunkReader.js';
 import type { LlmStatus } from './llmTypes.js';
-import { sseItems } from './sseItems.js';
-import { errorIn, frameOf, isRecord, type ReportedError } from './streamFrames.js';
+import { sseItems, type SseItem } from './sseItems.js';
+import { errorIn, framesOf, isRecord, type Frame, type ReportedError } from './streamFrames.js';
 import type { AttemptText } from './textRelay.js';
 
 export type { StreamedReply };
@@ -13,7 +13,9 @@ export interface AttemptInput {
   params: ChatCompletionCreateParamsStreaming;
   /** The caller's signal; aborting it ends the attempt at once. */
   signal: AbortSignal;
-  /** How long the stream may send nothing at all (not even a keep-alive) once the headers are in. */
+  /** How long the reply may take to start once the headers are in (servers that send headers at once, then process the prompt). */
+  firstByteTimeoutMs: number;
+  /** How long the stream may send nothing at all (not even a keep-alive) once the reply has started. */
   idleTimeoutMs: number;
   /** How long the server may keep the request queued (keep-alives only, no reply yet). */
   queueLimitMs: number;
@@ -21,10 +23,11 @@ export interface AttemptInput {
   onStatus: (status: LlmStatus) => void;
 }
 
-/** Why an attempt ended without a reply; every kind is worth one more attempt. */
+/** Why an attempt ended without a reply; every kind but `queued-too-long` and `not-a-stream` is worth another attempt. */
 export type AttemptFailure =
   | { kind: 'dropped' }
   | { kind: 'stalled' }
+  | { kind: 'silent-start' }
   | { kind: 'queued-too-long' }
   | { kind: 'truncated' }
   | { kind: 'no-choices'; chunks: number }
@@ -37,10 +40,12 @@ export type AttemptOutcome = { ok: true; reply: StreamedReply } | { ok: false; f
 /**
  * One request and its stream. The request goes through the SDK (auth, base URL, error statuses, which it
  * throws as APIError); the body is read here, because real servers frame their streams in ways the SDK's
- * reader loses (keep-alive comments, error frames in several shapes, lines that are not JSON, a JSON or
- * HTML body instead of a stream). Any byte re-arms the idle watchdog; keep-alives before the first
- * chunk mean the request is queued, bounded by `queueLimitMs`. The caller's abort is thrown as
- * APIUserAbortError; everything else about the stream is an outcome the caller may retry.
+ * reader loses (keep-alive comments, error frames in several shapes, lines that are not JSON, events
+ * split by single newlines, a JSON or HTML body instead of a stream). Until the reply starts, silence is
+ * bounded by `firstByteTimeoutMs` and keep-alives (the request queued) by `queueLimitMs`; once it has
+ * started, any byte re-arms the `idleTimeoutMs` watchdog. A reply whose finish reason arrived stands even
+ * if the connection breaks before `[DONE]`. The caller's abort is thrown as APIUserAbortError; anything
+ * else about the stream is an outcome the caller may retry.
  */
 export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome> {
   const { sdk, params, signal } = input;
@@ -49,6 +54,7 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
   const abort = () => controller.abort();
   signal.addEventListener('abort', abort, { once: true });
   const clock = new StreamClock(input, abort);
+  const reader = new ChunkReader(input.onText);
   let headersReceived = false;
   try {
     input.onStatus({ state: 'waiting' });
@@ -56,11 +62,14 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
     headersReceived = true;
     if (!response.body) return { ok: false, failure: { kind: 'dropped' } };
     const contentType = response.headers.get('content-type') ?? '';
-    if (!contentType.includes('text/event-stream')) return await wholeBody(response, contentType, input);
     clock.start();
-    return await readStream(response.body, input, clock);
+    if (!contentType.includes('text/event-stream')) return await wholeBody(response, contentType, reader);
+    return await readStream(sseItems(response.body, () => clock.heard()), clock, reader, input.onStatus);
   } catch (error) {
     if (signal.aborted) throw new APIUserAbortError();
+    const finished = reader.reply();
+    // The reply was complete: a connection that broke before [DONE] takes nothing from it.
+    if (headersReceived && typeof finished === 'object') return { ok: true, reply: finished };
     if (clock.ended) return { ok: false, failure: { kind: clock.ended } };
     // Before the headers, the SDK's own errors (statuses, connections) tell what happened; after them, any
     // failure to read the body is the connection breaking off.
@@ -72,99 +81,140 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
   }
 }
 
-async function readStream(body: ReadableStream<Uint8Array>, input: AttemptInput, clock: StreamClock): Promise<AttemptOutcome> {
-  const reader = new ChunkReader(input.onText);
+async function readStream(items: AsyncIterable<SseItem>, clock: StreamClock, reader: ChunkReader, onStatus: (status: LlmStatus) => void): Promise<AttemptOutcome> {
   let state: LlmStatus['state'] = 'waiting';
   const tell = (next: LlmStatus['state']) => {
     if (next === state) return;
     state = next;
-    input.onStatus({ state: next } as LlmStatus);
+    onStatus({ state: next } as LlmStatus);
   };
   let chunks = 0;
-  for await (const item of sseItems(body, () => clock.heard())) {
-    const frame = frameOf(item);
-    if (frame.kind === 'done') break;
-    if (frame.kind === 'keep-alive') {
-      if (chunks === 0) tell('queued');
-      continue;
+  for await (const item of items) {
+    for (const frame of framesOf(item)) {
+      const outcome = readFrame(frame, reader, { chunks, started: clock.started });
+      if (outcome === 'done') return finish(reader, clock, chunks);
+      if (outcome === 'queued') tell('queued');
+      else if (outcome !== null && typeof outcome === 'object') return outcome;
+      else if (outcome === 'answer' || outcome === 'reasoning' || outcome === 'chunk') {
+        chunks += 1;
+        if (outcome === 'chunk') continue;
+        clock.replying();
+        tell(outcome === 'answer' ? 'answering' : 'thinking');
+      }
     }
-    if (frame.kind === 'error') return { ok: false, failure: { kind: 'reported', error: frame.error } };
-    if (frame.kind === 'garbled') return { ok: false, failure: { kind: 'garbled', sample: frame.sample } };
-    if (frame.kind !== 'chunk') continue;
-    chunks += 1;
-    clock.replying();
-    const news = reader.read(frame.chunk);
-    if (news.answer) tell('answering');
-    else if (news.reasoning) tell('thinking');
   }
-  if (clock.ended) return { ok: false, failure: { kind: clock.ended } };
+  return finish(reader, clock, chunks);
+}
+
+/** A reply ended with `finish_reason: "error"` and no error of its own: the backend gave up, as a server error does (retried). */
+const endedWithError: ReportedError = { message: 'the reply ended with finish_reason "error" and no details', type: 'server_error' };
+
+type FrameOutcome = 'done' | 'queued' | 'answer' | 'reasoning' | 'chunk' | null | { ok: false; failure: AttemptFailure };
+
+/** What one frame means for the attempt: the end, a sign of queueing, news of the reply, or a failure. */
+function readFrame(frame: Frame, reader: ChunkReader, { chunks, started }: { chunks: number; started: boolean }): FrameOutcome {
+  switch (frame.kind) {
+    case 'done':
+      return 'done';
+    case 'keep-alive':
+      return chunks === 0 || !started ? 'queued' : null;
+    case 'error':
+      return { ok: false, failure: { kind: 'reported', error: frame.error } };
+    case 'garbled':
+      return { ok: false, failure: { kind: 'garbled', sample: frame.sample } };
+    case 'ignored':
+      return null;
+    case 'chunk': {
+      const news = reader.read(frame.chunk);
+      if (news.failed) return { ok: false, failure: { kind: 'reported', error: endedWithError } };
+      return news.answer ? 'answer' : news.reasoning ? 'reasoning' : 'chunk';
+    }
+  }
+}
+
+function finish(reader: ChunkReader, clock: StreamClock, chunks: number): AttemptOutcome {
   const reply = reader.reply();
+  if (typeof reply === 'object') return { ok: true, reply };
+  if (clock.ended) return { ok: false, failure: { kind: clock.ended } };
   if (reply === 'no-choices') return { ok: false, failure: { kind: 'no-choices', chunks } };
-  if (reply === 'no-finish-reason') return { ok: false, failure: { kind: 'truncated' } };
-  return { ok: true, reply };
+  return { ok: false, failure: { kind: 'truncated' } };
 }
 
 /**
- * A body that is not an event stream: some proxies ignore `stream: true` and send the whole completion
- * as JSON, which is read as one chunk; JSON with an error is that error; anything else (a login page,
- * a web server's index) is named for what it is.
+ * A body that is not labelled an event stream: an event stream labelled otherwise (`text/plain`) is read
+ * as one; some proxies ignore `stream: true` and send the whole completion as JSON, which is read as one
+ * chunk; JSON with an error is that error; anything else (a login page, a web server's index) is named
+ * for what it is.
  */
-async function wholeBody(response: Response, contentType: string, input: AttemptInput): Promise<AttemptOutcome> {
+async function wholeBody(response: Response, contentType: string, reader: ChunkReader): Promise<AttemptOutcome> {
   const text = await response.text();
+  const described = contentType || 'no content type';
+  if (/^\s*(?:data:|:|event:)/.test(text)) return readStream(sseItems([Buffer.from(text)], () => {}), StreamClock.finished(), reader, () => {});
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, failure: { kind: 'not-a-stream', contentType: contentType || 'no content type', sample: text.trim().slice(0, 80) } };
+    return { ok: false, failure: { kind: 'not-a-stream', contentType: described, sample: text.trim().slice(0, 80) } };
   }
   const error = errorIn(value);
   if (error) return { ok: false, failure: { kind: 'reported', error } };
-  if (!isRecord(value) || !Array.isArray(value['choices'])) {
-    return { ok: false, failure: { kind: 'not-a-stream', contentType: contentType || 'no content type', sample: text.trim().slice(0, 80) } };
-  }
-  const reader = new ChunkReader(input.onText);
-  reader.read(value);
-  const reply = reader.reply();
-  if (reply === 'no-choices') return { ok: false, failure: { kind: 'no-choices', chunks: 1 } };
-  if (reply === 'no-finish-reason') return { ok: false, failure: { kind: 'truncated' } };
-  return { ok: true, reply };
+  if (!isRecord(value) || !Array.isArray(value['choices'])) return { ok: false, failure: { kind: 'not-a-stream', contentType: described, sample: text.trim().slice(0, 80) } };
+  if (reader.read(value).failed) return { ok: false, failure: { kind: 'reported', error: endedWithError } };
+  return finish(reader, StreamClock.finished(), 1);
 }
 
 /**
- * The two timers of a stream: silence (no byte at all for `idleTimeoutMs`) and queueing (keep-alives
- * but no reply for `queueLimitMs`). Either one ends the attempt through `abort` and is remembered.
+ * The timers of a stream. Until the reply starts (its first text, reasoning or tool call): silence is
+ * bounded by the first-byte limit (`silent-start`) and keep-alives by the queue limit. Once it has
+ * started: silence by the idle limit (`stalled`). Either ends the attempt through `abort` and is
+ * remembered.
  */
 class StreamClock {
-  ended: 'stalled' | 'queued-too-long' | null = null;
-  private idle: NodeJS.Timeout | undefined;
+  ended: 'stalled' | 'silent-start' | 'queued-too-long' | null = null;
+  started = false;
+  private silence: NodeJS.Timeout | undefined;
   private queue: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly input: Pick<AttemptInput, 'idleTimeoutMs' | 'queueLimitMs'>,
+    private readonly input: Pick<AttemptInput, 'idleTimeoutMs' | 'queueLimitMs' | 'firstByteTimeoutMs'>,
     private readonly abort: () => void,
   ) {}
 
+  /** A clock for a body already read whole: nothing left to time. */
+  static finished(): StreamClock {
+    return new StreamClock({ idleTimeoutMs: 0, queueLimitMs: 0, firstByteTimeoutMs: 0 }, () => {});
+  }
+
   start(): void {
-    this.heard();
+    this.armSilence();
     this.queue = setTimeout(() => this.end('queued-too-long'), this.input.queueLimitMs);
   }
 
+  /** Some bytes arrived: a sign of life (before the reply starts, keep-alives; the queue limit bounds how long those may go on). */
   heard(): void {
-    if (this.ended) return;
-    if (this.idle) this.idle.refresh();
-    else this.idle = setTimeout(() => this.end('stalled'), this.input.idleTimeoutMs);
+    this.armSilence();
   }
 
   replying(): void {
+    if (this.started) return;
+    this.started = true;
     clearTimeout(this.queue);
+    this.armSilence();
   }
 
   stop(): void {
-    clearTimeout(this.idle);
+    clearTimeout(this.silence);
     clearTimeout(this.queue);
   }
 
-  private end(why: 'stalled' | 'queued-too-long'): void {
+  private armSilence(): void {
+    if (this.ended) return;
+    clearTimeout(this.silence);
+    const [limit, why] = this.started ? [this.input.idleTimeoutMs, 'stalled' as const] : [this.input.firstByteTimeoutMs, 'silent-start' as const];
+    this.silence = setTimeout(() => this.end(why), limit);
+  }
+
+  private end(why: 'stalled' | 'silent-start' | 'queued-too-long'): void {
     this.ended = why;
     this.stop();
     this.abort();

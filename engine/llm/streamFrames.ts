@@ -27,6 +27,20 @@ const SAMPLE_LENGTH = 80;
  * field `error: {…}` (older llama.cpp, then `[DONE]`), `event: error` (several gateways), and Gemini's
  * JSON array of errors.
  */
+/**
+ * The frames of one SSE item. Some servers (Baseten's GLM and Kimi deployments) end each event with a
+ * single newline, so the parser joins several events into one data field: when the data does not parse
+ * as a whole but every line of it does, each line is a frame of its own.
+ */
+export function framesOf(item: SseItem): Frame[] {
+  const frame = frameOf(item);
+  if (frame.kind !== 'garbled' || item.kind !== 'event') return [frame];
+  const lines = item.data.split('\n').map((line) => line.replace(/^data:\s?/, '').trim()).filter((line) => line !== '');
+  if (lines.length < 2) return [frame];
+  const split = lines.map((data) => frameOf({ kind: 'event', event: item.event, data }));
+  return split.some((part) => part.kind === 'garbled') ? [frame] : split;
+}
+
 export function frameOf(item: SseItem): Frame {
   if (item.kind === 'comment') return { kind: 'keep-alive' };
   if (item.kind === 'field') return item.field === 'error' ? { kind: 'error', error: reportedError(parseJson(item.value) ?? item.value) } : { kind: 'ignored' };

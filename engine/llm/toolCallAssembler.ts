@@ -60,8 +60,10 @@ export class ToolCallAssembler {
     }
   }
 
+  /** The calls, in order; a draft that never got a name nor arguments (a stray fragment) is no call. */
   calls(): LlmToolCall[] {
-    return this.drafts.map((draft, position) => ({
+    const real = this.drafts.filter((draft) => draft.name !== '' || draft.argumentText !== '' || draft.argumentObject !== null);
+    return real.map((draft, position) => ({
       id: draft.id ?? `call_${position + 1}`,
       name: draft.name,
       arguments: draft.argumentText === '' && draft.argumentObject !== null ? draft.argumentObject : draft.argumentText,
@@ -82,14 +84,27 @@ export class ToolCallAssembler {
       if (index !== null && !this.byIndex.has(index)) this.byIndex.set(index, draft);
       return draft;
     }
-    if (existing === undefined || this.startsNextCall(existing, id)) return this.start(id, index);
-    if (existing.id === null && id !== null) this.remember(existing, id);
-    return existing;
+    // A draft that has no name yet (a fragment carrying only Gemini's signature, or arguments sent before
+    // the name) is the head's own call.
+    const last = this.drafts.at(-1);
+    const target = existing ?? (last !== undefined && last.name === '' ? last : undefined);
+    if (target === undefined || this.startsNextCall(target, fragment)) return this.start(id, index);
+    if (target.id === null && id !== null) this.remember(target, id);
+    if (index !== null && !this.byIndex.has(index)) this.byIndex.set(index, target);
+    return target;
   }
 
-  /** Whether a head meeting `draft` (same index, same id, or neither given) begins another call. */
-  private startsNextCall(draft: DraftCall, id: string | null): boolean {
-    if (draft.name === '') return false;
+  /**
+   * Whether a head meeting `draft` (same index, same id, or neither given) begins another call: never
+   * for the same id, nor for the same name repeated with no arguments of its own; otherwise once the
+   * draft is complete (its arguments parse), or when it has none and the head carries another id.
+   */
+  private startsNextCall(draft: DraftCall, fragment: ToolCallFragment): boolean {
+    const id = typeof fragment.id === 'string' && fragment.id !== '' ? fragment.id : null;
+    if (draft.name === '' || (id !== null && id === draft.id)) return false;
+    const args = fragment.function?.arguments;
+    const repeatsName = fragment.function?.name === draft.name && (args === undefined || args === null || args === '') && (id === null || draft.id === null);
+    if (repeatsName) return false;
     if (draft.argumentObject !== null || parses(draft.argumentText)) return true;
     return draft.argumentText === '' && id !== null && draft.id !== null && id !== draft.id;
   }

@@ -26,7 +26,7 @@ export function fakeModelOptions(llm: FakeLlm, overrides: Partial<RunOptions> & 
   const { toolMode = 'native', ...rest } = overrides;
   return {
     llmSettings: async () => ({ baseUrl: llm.baseUrl, apiKey: null, model: 'fake-model', contextWindow: 32_000, toolMode }),
-    llmClient: { idleTimeoutMs: 1500, maxRetries: 2, retryBaseDelayMs: 10 },
+    llmClient: { firstByteTimeoutMs: 1500, idleTimeoutMs: 1500, maxRetries: 2, retryBaseDelayMs: 10 },
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
     approvals: async () => autoApprovals,
     ...rest,

@@ -138,3 +138,20 @@ describe('streamFailureError', () => {
     expect(streamFailureError({ kind: 'truncated' }, failure).kind).toBe('truncated');
   });
 });
+
+describe('limits of the account are not limits of the model', () => {
+  it("Groq's tokens-per-minute 413 is a rate limit, never a context overflow", () => {
+    const groq = httpError(413, openAiBody('Request too large for model `llama-3.3-70b-versatile` in organization `org_x` service tier `on_demand` on tokens per minute (TPM): Limit 6000, Requested 12328, please reduce your message size and try again.', 'rate_limit_exceeded'));
+    expect(llmErrorFrom(groq, context, false)).toMatchObject({ kind: 'rate-limited', status: 413 });
+  });
+
+  it('an account out of quota or credit (429 insufficient_quota, 402) says so, with the server\'s words', () => {
+    const quota = llmErrorFrom(httpError(429, openAiBody('You exceeded your current quota, please check your plan and billing details.', 'insufficient_quota')), context, false);
+    expect(quota).toMatchObject({ kind: 'quota', status: 429 });
+    expect(quota.message).toBe(
+      'The model server at http://gpu-box:8000/v1 says the account has no credit or quota left (HTTP 429: You exceeded your current quota, please check your plan and billing details). Check your plan and billing with the provider, then try again.',
+    );
+    expect(llmErrorFrom(httpError(402, { error: { message: 'Insufficient credits', code: 402 } }), context, false).kind).toBe('quota');
+  });
+});
+

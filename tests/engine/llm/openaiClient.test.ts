@@ -25,7 +25,7 @@ describe('LLM client: replies', () => {
 
     const { reply, deltas } = await complete(clientFor(fake()));
 
-    expect(reply).toEqual({ text, reasoning: '', toolCalls: [], finishReason: 'stop', usage: { promptTokens: 1234, completionTokens: 56, estimated: false } });
+    expect(reply).toEqual({ text, reasoning: '', reasoningEcho: {}, toolCalls: [], finishReason: 'stop', usage: { promptTokens: 1234, completionTokens: 56, estimated: false } });
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join('')).toBe(text);
   });

@@ -116,7 +116,7 @@ describe('LLM client: broken streams', () => {
   it('a stream that stalls after its headers is given up after the idle timeout and retried', async () => {
     fake().enqueue({ text: answer, fault: 'stall-after-headers' }, { text: answer });
 
-    const { reply, deltas } = await complete(clientFor(fake(), { idleTimeoutMs: 100, maxRetries: 2 }));
+    const { reply, deltas } = await complete(clientFor(fake(), { idleTimeoutMs: 100, firstByteTimeoutMs: 100, maxRetries: 2 }));
 
     expect(reply.text).toBe(answer);
     expect(deltas.join('')).toBe(answer);

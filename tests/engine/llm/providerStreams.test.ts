@@ -128,6 +128,63 @@ describe('real servers\' stream framing', () => {
   });
 });
 
+describe('streams that end or are framed unusually', () => {
+  const fake = useFakeLlm();
+
+  it('reads events separated by single newlines, which a standard parser joins (Baseten GLM, Kimi)', async () => {
+    fake().enqueue({ text: answer, reasoning: thoughts, usage: { promptTokens: 900, completionTokens: 40 }, quirks: ['single-newline-events'] });
+    const { reply, deltas } = await complete(clientFor(fake()));
+    expect(reply).toMatchObject({ text: answer, reasoning: thoughts, usage: { promptTokens: 900, completionTokens: 40, estimated: false } });
+    expect(deltas.join('')).toBe(answer);
+  });
+
+  it('reads an event stream labelled text/plain', async () => {
+    fake().enqueue({ text: answer, quirks: ['stream-as-text-plain'] });
+    expect((await complete(clientFor(fake()))).reply.text).toBe(answer);
+  });
+
+  it('keeps a reply whose finish reason arrived when the connection breaks before [DONE], asking nothing again', async () => {
+    fake().enqueue({ text: answer, fault: { type: 'drop-mid-stream', afterChunks: 1000 } });
+    const { reply } = await complete(clientFor(fake(), { maxRetries: 2 }));
+    expect(reply).toMatchObject({ text: answer, finishReason: 'stop' });
+    expect(fake().chatRequests()).toHaveLength(1);
+  });
+
+  it('treats finish_reason "error" without an error object as a failed reply, tried again', async () => {
+    fake().enqueue({ text: 'half an ans', finishReason: 'error' }, { text: answer });
+    const { reply } = await complete(clientFor(fake(), { maxRetries: 1 }));
+    expect(reply.text).toBe(answer);
+    expect(fake().chatRequests()).toHaveLength(2);
+  });
+
+  it('bounds the silence before a reply starts by the first-byte limit, and says the reply never started', async () => {
+    fake().enqueue({ text: answer, fault: { type: 'stall-after-headers', afterChunks: 1 } });
+    const error = await failureOf(complete(clientFor(fake(), { firstByteTimeoutMs: 150, idleTimeoutMs: 60_000 })));
+    expect(error.message).toBe(
+      `The model server at ${fake().baseUrl} did not start answering within 0.15 seconds. Check that it is running and not overloaded; a model that is still loading, or a very long prompt on a slow machine, may need longer.`,
+    );
+  });
+});
+
+describe("DeepSeek's thinking mode", () => {
+  const start = useFakeLlmStarter();
+
+  it('sends the reasoning back with the tool calls it came with, so the next turn of the loop is accepted', async () => {
+    const fake = await start({ requireReasoningBack: true });
+    fake.enqueue({ reasoning: thoughts, toolCalls: [calls0] }, { text: answer });
+    const client = clientFor(fake);
+    const { reply: first } = await complete(client, { messages: userMessages, tools: [readFileTool] });
+    expect(first.reasoningEcho).toEqual({ reasoning_content: thoughts });
+    const [call] = first.toolCalls;
+    const history = [
+      ...userMessages,
+      { role: 'assistant' as const, content: null, ...first.reasoningEcho, tool_calls: [{ id: call?.id ?? '', type: 'function' as const, function: { name: 'read_file', arguments: '{}' } }] },
+      { role: 'tool' as const, tool_call_id: call?.id ?? '', content: 'export function main() {}' },
+    ];
+    expect((await complete(client, { messages: history, tools: [readFileTool] })).reply.text).toBe(answer);
+  });
+});
+
 describe("Gemini's OpenAI-compatible endpoint", () => {
   const start = useFakeLlmStarter();
 

@@ -120,4 +120,26 @@ describe('ToolCallAssembler', () => {
 
     expect(assembler.calls()).toEqual([{ id: 'call_a', name: 'list_files', arguments: '{}' }]);
   });
+
+  it('gives a signature sent in a fragment of its own to the call whose head follows, and makes no call of it', () => {
+    const signature = { google: { thought_signature: 'sig-1' } };
+    const calls = assemble({ index: 0, extra_content: signature }, { index: 0, id: 'call_a', function: { name: 'read_file', arguments: '{"path":"a"}' } });
+    expect(calls).toEqual([{ id: 'call_a', name: 'read_file', arguments: '{"path":"a"}', extraContent: signature }]);
+  });
+
+  it('keeps one call for one id, even when its head comes again after the arguments are complete', () => {
+    const calls = assemble(
+      { id: 'call_a', function: { name: 'read_file', arguments: '{"path":"a"}' } },
+      { id: 'call_a', function: { name: 'read_file' } },
+    );
+    expect(calls).toEqual([{ id: 'call_a', name: 'read_file', arguments: '{"path":"a"}' }]);
+  });
+
+  it('reads a name repeated with no arguments of its own as the same call, without index or id', () => {
+    const calls = assemble(
+      { function: { name: 'read_file', arguments: '{"path":"a"}' } },
+      { function: { name: 'read_file', arguments: '' } },
+    );
+    expect(calls).toEqual([{ id: 'call_1', name: 'read_file', arguments: '{"path":"a"}' }]);
+  });
 });

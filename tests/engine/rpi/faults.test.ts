@@ -36,7 +36,7 @@ describe('a run through every fault of the model server', () => {
       say('Wrote **b.txt**.', { fault: { type: 'drop-mid-stream', afterChunks: 2 } }),
       say('Wrote **b.txt**.'),
     );
-    const workbench = await open(root, fakeModelOptions(llm(), { llmClient: { idleTimeoutMs: 300, maxRetries: 2, retryBaseDelayMs: 10 } }));
+    const workbench = await open(root, fakeModelOptions(llm(), { llmClient: { firstByteTimeoutMs: 300, idleTimeoutMs: 300, maxRetries: 2, retryBaseDelayMs: 10 } }));
     const events = recordEvents(workbench);
 
     const result = await (await workbench.send('Write b.txt')).finished;

@@ -13,6 +13,7 @@ export interface ChatRouteContext {
   models: readonly string[] | null;
   toolsUnsupported: boolean;
   requireThoughtSignatures: boolean;
+  requireReasoningBack: boolean;
   /** Where the fake's own failures are kept so a test can assert there were none. */
   scriptErrors: string[];
 }
@@ -62,6 +63,10 @@ function lacksThoughtSignature(messages: readonly unknown[]): boolean {
   });
 }
 
+function lacksReasoning(message: unknown): boolean {
+  return isRecord(message) && message['role'] === 'assistant' && Array.isArray(message['tool_calls']) && typeof message['reasoning_content'] !== 'string';
+}
+
 function answerWithoutStream(response: ServerResponse, turn: PlannedTurn, meta: ResponseMeta): void {
   if (turn.fault?.type === 'drop-mid-stream') {
     response.destroy();
@@ -90,6 +95,10 @@ export async function handleChatCompletion(
     return sendError(response, modelNotFound(request.model));
   }
   if (context.toolsUnsupported && request.hasTools) return sendError(response, toolsUnsupported(request.model));
+  const withoutReasoning = context.requireReasoningBack ? request.messages.findIndex(lacksReasoning) : -1;
+  if (withoutReasoning >= 0) {
+    return sendError(response, { status: 400, body: { error: { message: `Missing \`reasoning_content\` field in the assistant message at message index ${withoutReasoning}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } } });
+  }
   if (context.requireThoughtSignatures && lacksThoughtSignature(request.messages)) {
     return sendError(response, geminiError(400, 'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly.'));
   }
@@ -111,6 +120,8 @@ export async function handleChatCompletion(
   if (!request.stream) return answerWithoutStream(response, turn, meta);
   if (turn.fault?.type === 'html-page') return sendHtml(response);
   const chunks = streamChunks(turn, meta, request.includeUsage);
-  const frames = streamFrames(chunks, turn.fault);
-  await writeEventStream(response, { frames, delayMs: turn.delayMs, cut: streamCut(turn.fault, frames.length), queued: next.turn.queued });
+  const framed = streamFrames(chunks, turn.fault);
+  const frames = turn.quirks.has('single-newline-events') ? framed.map((frame) => frame.replace(/\n\n$/, '\n')) : framed;
+  const contentType = turn.quirks.has('stream-as-text-plain') ? 'text/plain; charset=utf-8' : 'text/event-stream';
+  await writeEventStream(response, { frames, delayMs: turn.delayMs, cut: streamCut(turn.fault, frames.length), queued: next.turn.queued, contentType });
 }

@@ -63,6 +63,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     models: options.models ?? null,
     toolsUnsupported: options.toolsUnsupported ?? false,
     requireThoughtSignatures: options.requireThoughtSignatures ?? false,
+    requireReasoningBack: options.requireReasoningBack ?? false,
     scriptErrors: [],
   };
   const startedAt = Math.floor(Date.now() / 1000);

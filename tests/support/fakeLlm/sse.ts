@@ -9,6 +9,8 @@ export interface EventStreamOptions {
   cut: StreamCut | null;
   /** SSE comments sent before the first frame, as a server does while the request waits in its queue. */
   queued?: { comments: number; everyMs?: number; text?: string } | undefined;
+  /** `text/event-stream` unless a server labels its stream otherwise. */
+  contentType?: string;
 }
 
 /** One server-sent event exactly as OpenAI frames it. */
@@ -26,8 +28,8 @@ function write(response: ServerResponse, data: string): Promise<void> {
  * socket after `afterChunks` frames; a `stall` cut leaves the response open and silent (close() or the
  * client ends it).
  */
-export async function writeEventStream(response: ServerResponse, { frames, delayMs, cut, queued }: EventStreamOptions): Promise<void> {
-  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+export async function writeEventStream(response: ServerResponse, { frames, delayMs, cut, queued, contentType = 'text/event-stream' }: EventStreamOptions): Promise<void> {
+  response.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache', connection: 'keep-alive' });
   response.flushHeaders();
   for (let count = 0; queued && count < queued.comments; count++) {
     if (count > 0 || delayMs > 0) await sleep(queued.everyMs ?? 20);

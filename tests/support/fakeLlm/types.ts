@@ -104,9 +104,14 @@ export type Quirk =
   /** Each call whole in one fragment, arguments as text. */
   | 'whole-call-per-fragment'
   /** All calls whole, in one chunk's `tool_calls` array. */
-  | 'all-calls-in-one-chunk';
+  | 'all-calls-in-one-chunk'
+  /** Each event ended by a single newline, so a standard SSE parser joins them (Baseten's GLM and Kimi deployments). */
+  | 'single-newline-events'
+  /** The event stream labelled `text/plain` instead of `text/event-stream`. */
+  | 'stream-as-text-plain';
 
-export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
+/** `error`: OpenRouter and some gateways end a reply the backend gave up on with it. */
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error';
 
 /** What the fake model answers to one chat completion request. */
 export interface ScriptedTurn {
@@ -181,6 +186,11 @@ export interface FakeLlmOptions {
    * they were streamed with is refused with Gemini's 400 (a JSON array) and consumes no turn.
    */
   requireThoughtSignatures?: boolean;
+  /**
+   * DeepSeek's thinking mode: a chat request whose assistant tool-call messages lack the
+   * `reasoning_content` they were streamed with is refused with DeepSeek's 400 and consumes no turn.
+   */
+  requireReasoningBack?: boolean;
   /** The model list and own endpoints of a real server kind; a plain OpenAI model list when absent. */
   serverInfo?: ServerInfo;
 }

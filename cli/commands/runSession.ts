@@ -65,6 +65,7 @@ export async function runSession({ folder, flags, start }: RunSessionOptions): P
       allowedCommands: new AllowedCommands(userConfig),
       env: hostEnvironment(),
     });
+    for (const warning of (await workbench.snapshot()).warnings) live.log(`rpi-workbench: warning: ${warning}`);
     const answerer: Answerer = flags.yes ? { kind: 'yes' } : interactive ? { kind: 'ask', prompter: terminalPrompter(live, interrupts.interrupt) } : { kind: 'deny' };
     const output = outputFor(flags, live, startedAt);
     const result = await watchRun({ workbench, output, answerer, interrupts, live, resume, start });

@@ -6,6 +6,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { killProcessTree } from './killProcessTree.js';
 import { LineLog } from './lineLog.js';
 import { OutputCapture, type OutputCaptureLimits } from './outputCapture.js';
+import { watchCommand } from './commandWatchdog.js';
+import { engineId } from './engineIdentity.js';
 import { commandMarkerVariable, processStartTime } from './processTable.js';
 
 export interface RunShellCommandOptions {
@@ -67,9 +69,11 @@ const maxLogLineChars = 2000;
  */
 export async function runShellCommand(options: RunShellCommandOptions): Promise<CommandOutcome> {
   const started = performance.now();
-  const marker = randomUUID();
+  const marker = `${engineId}.${randomUUID()}`;
   const child = spawnShell(options, marker);
   const pid = await startOf(child, options.cwd);
+  // Should this engine die before the command ends, its watchdog ends the command (and all it started).
+  const watched = watchCommand(pid);
   const capture = new OutputCapture(options.output);
   const lines = new LineLog({ log: options.log, maxLines: maxLogLines, maxLineChars: maxLogLineChars });
   for (const [name, stream] of [['stdout', child.stdout], ['stderr', child.stderr]] as const) {
@@ -91,6 +95,7 @@ export async function runShellCommand(options: RunShellCommandOptions): Promise<
   const drainMs = options.drainMs ?? defaultDrainMs;
   await settledWithin(outputClosed, drainMs);
   const leftoversStopped = await killProcessTree({ pid, marker, startedAfter, graceMs: options.graceMs, rootExited: true });
+  watched.ended();
   await settledWithin(outputClosed, drainMs);
   child.stdout.destroy();
   child.stderr.destroy();

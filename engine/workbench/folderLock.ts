@@ -4,9 +4,17 @@ import { link, open, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { engineId } from '../process/engineIdentity.js';
 import { readStateText } from '../store/stateFile.js';
 
-const holderSchema = z.object({ pid: z.number().int(), hostname: z.string(), startedAt: z.number(), token: z.string() });
+const holderSchema = z.object({
+  pid: z.number().int(),
+  hostname: z.string(),
+  startedAt: z.number(),
+  token: z.string(),
+  /** The holder's engine id (engineIdentity.ts), the first part of its commands' markers. */
+  engine: z.string().regex(/^[0-9a-f]{12}$/).optional(),
+});
 type Holder = z.infer<typeof holderSchema>;
 
 export class FolderLockedError extends Error {
@@ -24,6 +32,8 @@ export class FolderLockedError extends Error {
 
 export interface FolderLock {
   release(): Promise<void>;
+  /** The holder before this one, when its process had died with the lock still held (a crash). */
+  readonly crashed: Holder | null;
 }
 
 /**
@@ -33,12 +43,14 @@ export interface FolderLock {
  */
 export async function acquireFolderLock(folder: string, stateDir: string): Promise<FolderLock> {
   const lockFile = path.join(stateDir, 'lock');
-  const me: Holder = { pid: process.pid, hostname: os.hostname(), startedAt: Date.now(), token: randomBytes(8).toString('hex') };
+  const me: Holder = { pid: process.pid, hostname: os.hostname(), startedAt: Date.now(), token: randomBytes(8).toString('hex'), engine: engineId };
+  let crashed: Holder | null = null;
   for (let attempt = 0; attempt < 5; attempt += 1) {
-    if (await tryCreate(lockFile, me)) return { release: () => releaseIfMine(lockFile, me) };
+    if (await tryCreate(lockFile, me)) return { release: () => releaseIfMine(lockFile, me), crashed };
     const holder = await readHolder(lockFile);
     if (holder === 'missing') continue;
     if (holder !== 'corrupt' && isAlive(holder)) throw new FolderLockedError(folder, holder);
+    if (holder !== 'corrupt') crashed = holder;
     await removeStale(lockFile, holder);
   }
   throw new Error(`Could not take the lock on ${folder}: another engine keeps taking it. Try again.`);

@@ -7,7 +7,8 @@ import { countFiles } from '../workspace/walkFiles.js';
 import { Workspace } from '../workspace/workspace.js';
 import { EventBus } from './eventBus.js';
 import { checkFolder } from './folderCheck.js';
-import { acquireFolderLock } from './folderLock.js';
+import { acquireFolderLock, type FolderLock } from './folderLock.js';
+import { endOrphanedCommands } from '../process/orphanedCommands.js';
 import { ApprovalBroker, type ApprovalAnswer } from '../approvals/approvalBroker.js';
 import { PlanGate, type PlanDecision } from '../approvals/planGate.js';
 import { CheckpointStore, type RestoreChange } from '../checkpoints/checkpointStore.js';
@@ -65,6 +66,8 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
     await state.close();
     throw error;
   });
+  // Commands a crashed engine left running on this folder are ended before anything else happens here.
+  const notices = await orphanNotices(lock.crashed, root);
   const bus = new EventBus();
   const runEvents = new RunEventLog();
   bus.subscribe((event) => runEvents.record(event));
@@ -134,7 +137,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
         rpi,
         running,
         lastSeq,
-        warnings: history.warnings,
+        warnings: [...notices, ...history.warnings],
         pendingApprovals: broker.pending(),
         planReview: planGate.pending(),
         runEvents: recorded,
@@ -154,4 +157,13 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       await state.close();
     },
   };
+}
+
+/** Ends what the crashed engine's commands left running in this folder, and says so. */
+async function orphanNotices(crashed: FolderLock['crashed'], root: string): Promise<string[]> {
+  if (!crashed?.engine) return [];
+  const ended = await endOrphanedCommands(crashed.engine, root).catch(() => 0);
+  if (ended === 0) return [];
+  const count = ended === 1 ? '1 process' : `${ended} processes`;
+  return [`Ended ${count} of commands that the engine which stopped on this folder (process ${crashed.pid}) had left running.`];
 }

@@ -8,11 +8,14 @@ import { writeAll, type HashedFiles } from './hashedFiles.js';
 import type { RestorePlan, WritableRecord } from './restorePlan.js';
 import type { FileContentRecord } from './workspaceState.js';
 import { NotAPlainFolderError, inParentFolder } from '../workspace/heldFolder.js';
+import type { PendingWrites } from '../workspace/pendingWrites.js';
 
 export interface ApplyRestoreOptions {
   root: string;
   plan: RestorePlan;
   objects: HashedFiles;
+  /** Journals each temp file put beside a restored file while it exists (see PendingWrites). */
+  journal?: PendingWrites | null;
 }
 
 const pieceBytes = 1 << 20;
@@ -26,7 +29,7 @@ const writesAtOnce = 4;
  * stored content whose bytes no longer match its hash is found as it is copied, and that file is left as
  * it was. Returns the changes made: a folder that still holds ignored files is kept and not reported.
  */
-export async function applyRestore({ root, plan, objects }: ApplyRestoreOptions): Promise<RestoreChange[]> {
+export async function applyRestore({ root, plan, objects, journal = null }: ApplyRestoreOptions): Promise<RestoreChange[]> {
   await checkBeforeChanging(root, plan, objects);
   // Every change is made in its parent folder reached by descriptor (see inParentFolder): a folder
   // swapped for a symlink during the restore stops it instead of leading a removal or a write outside.
@@ -44,7 +47,7 @@ export async function applyRestore({ root, plan, objects }: ApplyRestoreOptions)
     if (!(await inParent(folder, removeIfEmpty).catch(ignoreMissing) ?? true)) kept.add(folder);
   }
   for (const folder of plan.createFolders) await inParent(folder, (file) => makeFolder(file, folder));
-  await forEachLimited(plan.writes, writesAtOnce, ([relPath, record]) => inParent(relPath, (file) => putInPlace(file, relPath, record, objects)));
+  await forEachLimited(plan.writes, writesAtOnce, ([relPath, record]) => inParent(relPath, (file) => putInPlace(file, relPath, record, objects, journal)));
   // Last, and deepest first: a folder closed to writing must not stop what goes inside it.
   for (const [folder, mode] of plan.folderModes) await inParent(folder, (file) => setFolderMode(file, mode));
   return plan.changes.filter((change) => !(change.kind === 'folder' && kept.has(change.path)));
@@ -125,8 +128,11 @@ async function makeFolder(folder: string, relPath: string): Promise<void> {
   }
 }
 
-async function putInPlace(file: string, relPath: string, record: WritableRecord, objects: HashedFiles): Promise<void> {
-  const temp = path.join(path.dirname(file), `.rpi-restore.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+async function putInPlace(file: string, relPath: string, record: WritableRecord, objects: HashedFiles, journal: PendingWrites | null): Promise<void> {
+  const name = `.rpi-restore.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const temp = path.join(path.dirname(file), name);
+  const journaled = path.posix.join(path.posix.dirname(relPath), name);
+  await journal?.begin(journaled);
   try {
     if (record.type === 'symlink') await symlink(record.target, temp);
     else await copyOut(objects, record, temp, relPath);
@@ -134,6 +140,8 @@ async function putInPlace(file: string, relPath: string, record: WritableRecord,
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
+  } finally {
+    await journal?.end(journaled);
   }
 }
 

@@ -1,3 +1,4 @@
+import type { PendingWrites } from '../workspace/pendingWrites.js';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { SerialQueue } from '../store/serialQueue.js';
@@ -12,10 +13,19 @@ import { addPresentButIgnored } from './presentButIgnored.js';
 import { readState } from './readTrees.js';
 import { planRestore, type RestorePlan } from './restorePlan.js';
 import { scanWorkspace, type ListingCache, type WorkspaceScan } from './scanWorkspace.js';
-import { isHiddenName, recordedFileCount } from './workspaceState.js';
+import { isHiddenName, recordedFileCount, type FileContentRecord, type FileRecord } from './workspaceState.js';
 import { writeTrees } from './writeTrees.js';
 
 export { CheckpointError, type CheckpointInfo, type CheckpointTag, type RestoreChange } from './checkpointTypes.js';
+
+/** A checkpoint's files as readCheckpoint gives them. */
+export interface CheckpointContents {
+  /** Files and symlinks by path ('/' separators); 'unrecorded' for what could not be read then. */
+  readonly files: ReadonlyMap<string, FileRecord>;
+  readonly folders: ReadonlySet<string>;
+  /** The bytes of a recorded file, as stored. */
+  read(record: FileContentRecord): Promise<Buffer>;
+}
 
 /** Notes kept per checkpoint; a build churning through thousands of files would otherwise fill the manifest. */
 const maxNotes = 20;
@@ -41,16 +51,18 @@ export class CheckpointStore {
   private constructor(
     private readonly root: string,
     private readonly folders: StoreFolders,
+    /** Where a restore journals the temp files it puts beside the files it brings back. */
+    private readonly pending: PendingWrites | null = null,
   ) {}
 
   /** `root`: the real path of the project folder. The store lives in `<stateDir>/checkpoints`. */
-  static async open(root: string, stateDir: string): Promise<CheckpointStore> {
+  static async open(root: string, stateDir: string, { pending = null }: { pending?: PendingWrites | null } = {}): Promise<CheckpointStore> {
     const dir = path.resolve(stateDir, 'checkpoints');
     refuseStoreInsideWorkspace(root, dir);
     const manifests = new Manifests(path.join(dir, 'manifests'));
     await mkdir(manifests.dir, { recursive: true });
     await manifests.removeStaleTempFiles();
-    return new CheckpointStore(root, { manifests, trees: new HashedFiles(path.join(dir, 'trees')), objects: new HashedFiles(path.join(dir, 'objects')) });
+    return new CheckpointStore(root, { manifests, trees: new HashedFiles(path.join(dir, 'trees')), objects: new HashedFiles(path.join(dir, 'objects')) }, pending);
   }
 
   snapshot(tag: CheckpointTag, signal?: AbortSignal): Promise<CheckpointInfo> {
@@ -64,7 +76,19 @@ export class CheckpointStore {
 
   /** Brings the folder back to checkpoint `id`, byte for byte and mode for mode; returns what changed. */
   restore(id: string): Promise<RestoreChange[]> {
-    return this.queue.run(async () => applyRestore({ root: this.root, plan: await this.planRestoreTo(id), objects: this.folders.objects }));
+    return this.queue.run(async () => applyRestore({ root: this.root, plan: await this.planRestoreTo(id), objects: this.folders.objects, journal: this.pending }));
+  }
+
+  /**
+   * What checkpoint `id` recorded, for diffs and single-file reverts: each file's record by path, every
+   * folder, and a reader of a recorded file's bytes. Reading nothing else, it changes nothing.
+   */
+  readCheckpoint(id: string): Promise<CheckpointContents> {
+    return this.queue.run(async () => {
+      const { state } = await readState(this.folders.trees, (await this.readManifest(id)).root);
+      const objects = this.folders.objects;
+      return { files: state.files, folders: state.folders, read: (record) => objects.read(record.hash) };
+    });
   }
 
   /** Every checkpoint, oldest first. */

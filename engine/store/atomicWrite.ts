@@ -10,6 +10,11 @@ export interface AtomicWriteChecks {
   beforeWrite?: (handle: FileHandle) => Promise<void>;
   /** Runs just before the rename puts the new content in place. */
   beforeRename?: () => Promise<void>;
+  /**
+   * Told the temp file's path before it is created and again once it is gone (renamed into place or
+   * removed), so a journal can find what a crash in between left (see PendingWrites).
+   */
+  journal?: { begin(temp: string): Promise<void>; end(temp: string): Promise<void> };
 }
 
 /**
@@ -20,6 +25,15 @@ export interface AtomicWriteChecks {
 export async function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o644, checks: AtomicWriteChecks = {}): Promise<void> {
   const dir = path.dirname(file);
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  await checks.journal?.begin(temp);
+  try {
+    await writeThrough(temp, file, dir, data, mode, checks);
+  } finally {
+    await checks.journal?.end(temp);
+  }
+}
+
+async function writeThrough(temp: string, file: string, dir: string, data: string | Uint8Array, mode: number, checks: AtomicWriteChecks): Promise<void> {
   const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode);
   try {
     await checks.beforeWrite?.(handle);

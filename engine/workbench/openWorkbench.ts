@@ -9,6 +9,7 @@ import { EventBus } from './eventBus.js';
 import { checkFolder } from './folderCheck.js';
 import { acquireFolderLock, type FolderLock } from './folderLock.js';
 import { endOrphanedCommands } from '../process/orphanedCommands.js';
+import { PendingWrites } from '../workspace/pendingWrites.js';
 import { ApprovalBroker, type ApprovalAnswer } from '../approvals/approvalBroker.js';
 import { PlanGate, type PlanDecision } from '../approvals/planGate.js';
 import { CheckpointStore, type RestoreChange } from '../checkpoints/checkpointStore.js';
@@ -79,7 +80,12 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   const planGate = new PlanGate((event) => void bus.emit(event));
   let runs: RunController;
   try {
-    const [toolLog, workspace, checkpoints] = await Promise.all([openToolLog(stateDir, reportCut), Workspace.at(root), CheckpointStore.open(root, stateDir)]);
+    const pending = new PendingWrites(stateDir);
+    const [toolLog, workspace, checkpoints] = await Promise.all([openToolLog(stateDir, reportCut), Workspace.at(root), CheckpointStore.open(root, stateDir, { pending })]);
+    // Before anything is written: temp files a crashed write or restore left among the user's files go.
+    const swept = await pending.sweep(workspace);
+    if (swept.length > 0) notices.push(sweptNotice(swept));
+    workspace.keepJournal(pending);
     runs = new RunController({ stateDir, workspace, bus, conversation, toolLog, checkpoints, broker, planGate, allowedCommands, runEvents, options });
   } catch (error) {
     await lock.release();
@@ -166,4 +172,10 @@ async function orphanNotices(crashed: FolderLock['crashed'], root: string): Prom
   if (ended === 0) return [];
   const count = ended === 1 ? '1 process' : `${ended} processes`;
   return [`Ended ${count} of commands that the engine which stopped on this folder (process ${crashed.pid}) had left running.`];
+}
+
+function sweptNotice(swept: readonly string[]): string {
+  const count = swept.length === 1 ? '1 temp file' : `${swept.length} temp files`;
+  const shown = swept.slice(0, 3).join(', ') + (swept.length > 3 ? ', …' : '');
+  return `Removed ${count} that a write cut short by a crash had left in the folder (${shown}).`;
 }

@@ -2,6 +2,7 @@ import { constants, type Stats } from 'node:fs';
 import { lstat, readlink, realpath, rename, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../store/atomicWrite.js';
+import type { PendingWrites } from './pendingWrites.js';
 import { IgnoreRules } from './ignoreRules.js';
 import { HeldFolder, NotAPlainFolderError, openEntry, sameIdentity, specialKind, type FolderIdentity } from './heldFolder.js';
 import { PathRefusedError, hiddenDirectories, isInside, lexicalPath, protectedWriteReason } from './pathRules.js';
@@ -32,6 +33,13 @@ const protectedAliasReason = 'it is .git/ or .workbench/ under another name, whi
  */
 export class Workspace {
   private constructor(readonly root: string) {}
+
+  /** Where temp files are journaled while they exist, so a crash's leftovers can be swept (set once the state folder is open). */
+  private pending: PendingWrites | null = null;
+
+  keepJournal(pending: PendingWrites): void {
+    this.pending = pending;
+  }
 
   /** `root` must be the real path of an existing folder (openWorkbench's checkFolder gives one). */
   static async at(root: string): Promise<Workspace> {
@@ -138,8 +146,11 @@ export class Workspace {
         if (existing?.isDirectory()) throw new PathRefusedError(target.requested, 'it is a folder, not a file');
         if (existing?.isSymbolicLink()) throw this.moved(target);
         if (existing && specialKind(existing)) throw new PathRefusedError(target.requested, `it is ${specialKind(existing)}, not a file`);
+        const { pending } = this;
+        const relOf = (temp: string) => path.posix.join(path.posix.dirname(target.rel), path.basename(temp));
         await writeFileAtomic(parent.entry(name), data, existing?.mode ?? 0o644, {
           beforeWrite: (handle) => this.assertDescriptorInside(target, handle),
+          ...(pending ? { journal: { begin: (temp: string) => pending.begin(relOf(temp)), end: (temp: string) => pending.end(relOf(temp)) } } : {}),
         });
         return { created: existing === null };
       },

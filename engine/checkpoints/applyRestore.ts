@@ -18,7 +18,6 @@ export interface ApplyRestoreOptions {
   journal?: PendingWrites | null;
 }
 
-const pieceBytes = 1 << 20;
 const writesAtOnce = 4;
 
 /**
@@ -149,22 +148,20 @@ async function putInPlace(file: string, relPath: string, record: WritableRecord,
 async function copyOut(objects: HashedFiles, record: FileContentRecord, temp: string, relPath: string): Promise<void> {
   const output = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
   try {
-    const input = await objects.open(record.hash);
+    const hasher = createHash('sha256');
+    let size = 0;
     try {
-      const hasher = createHash('sha256');
-      const piece = Buffer.allocUnsafe(Math.max(1, Math.min(pieceBytes, record.size)));
-      let size = 0;
-      for (;;) {
-        const { bytesRead } = await input.read(piece, 0, piece.length, null);
-        if (bytesRead === 0) break;
-        hasher.update(piece.subarray(0, bytesRead));
-        await writeAll(output, piece.subarray(0, bytesRead));
-        size += bytesRead;
+      for await (const piece of objects.stream(record.hash)) {
+        hasher.update(piece);
+        await writeAll(output, piece);
+        size += piece.length;
       }
-      if (size !== record.size || hasher.digest('hex') !== record.hash) throw new CheckpointError(`The stored content of ${relPath} is damaged; it was not restored.`);
-    } finally {
-      await input.close();
+    } catch (error) {
+      // A gzipped content cut short or damaged fails to inflate: the same as bytes that do not match their hash.
+      if ((error as NodeJS.ErrnoException).code?.startsWith('Z_')) throw new CheckpointError(`The stored content of ${relPath} is damaged; it was not restored.`);
+      throw error;
     }
+    if (size !== record.size || hasher.digest('hex') !== record.hash) throw new CheckpointError(`The stored content of ${relPath} is damaged; it was not restored.`);
     // The mode given to open is cut by the umask; chmod sets exactly the recorded one.
     await output.chmod(record.mode);
   } finally {

@@ -17,13 +17,13 @@ export async function projectWith(tempFolder: () => Promise<string>, files: Reco
 
 export const sha256 = (content: string | Uint8Array) => createHash('sha256').update(content).digest('hex');
 
-/** Hashes of every stored file content. */
+/** Hashes of every stored file content, stored as it is or gzipped. */
 export async function storedHashes(root: string): Promise<string[]> {
   const objects = path.join(root, '.workbench', 'checkpoints', 'objects');
   const hashes: string[] = [];
   for (const fanOut of await readdir(objects).catch(() => [])) {
     if (!/^[0-9a-f]{2}$/.test(fanOut)) continue;
-    for (const rest of await readdir(path.join(objects, fanOut))) if (/^[0-9a-f]{62}$/.test(rest)) hashes.push(fanOut + rest);
+    for (const rest of await readdir(path.join(objects, fanOut))) if (/^[0-9a-f]{62}(\.gz)?$/.test(rest)) hashes.push(fanOut + rest.slice(0, 62));
   }
   return hashes.sort();
 }

@@ -1,3 +1,4 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -73,8 +74,9 @@ describe('CheckpointStore, given a damaged or tampered checkpoint', () => {
     const { root, store } = await projectWith(tempFolder, { 'a.txt': 'a\n' });
     const checkpoint = await store.snapshot(runTag);
     const manifest = JSON.parse(await readFile(path.join(root, '.workbench', 'checkpoints', 'manifests', `${checkpoint.id}.json`), 'utf8')) as { root: string };
-    const listing = path.join(root, '.workbench', 'checkpoints', 'trees', manifest.root.slice(0, 2), manifest.root.slice(2));
-    await writeFile(listing, (await readFile(listing, 'utf8')).replace('a.txt', 'b.txt'));
+    // Listings are stored gzipped: the tampering is done on the JSON inside.
+    const listing = path.join(root, '.workbench', 'checkpoints', 'trees', manifest.root.slice(0, 2), `${manifest.root.slice(2)}.gz`);
+    await writeFile(listing, gzipSync(gunzipSync(await readFile(listing)).toString('utf8').replace('a.txt', 'b.txt')));
     await writeTree(root, { 'a.txt': 'changed\n' });
 
     await expect(store.restore(checkpoint.id)).rejects.toThrow(/damaged/);

@@ -10,6 +10,7 @@ const benchmarks: [file: string, entry: string][] = [
   ['./bench/rpiTokens.ts', 'benchRpiTokens'],
   ['./bench/contextBudget.ts', 'benchContextBudget'],
   ['./bench/checkpoints.ts', 'benchCheckpoints'],
+  ['./bench/soak.ts', 'benchSoak'],
   ['./bench/rendererHistory.ts', 'benchRendererHistory'],
 ];
 
@@ -21,7 +22,7 @@ if (chosen.length === 0) console.error(`bench: no benchmark matches ${filters.jo
 let failed = chosen.length === 0;
 for (const [file, entry] of chosen) {
   const script = `const m = await import(${JSON.stringify(file)}); await m.${entry}(); console.log('  peak memory (max RSS) ' + (process.resourceUsage().maxRSS / 1024).toFixed(0) + ' MB');`;
-  const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' });
+  const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' });
   if (run.status !== 0) {
     console.error(`bench: ${entry} failed (exit ${run.status ?? run.signal})`);
     failed = true;

@@ -16,10 +16,14 @@ const TOKENS_PER_TOOL_CALL = 3;
 type CountTokens = (text: string) => number;
 
 let counter: Promise<CountTokens> | undefined;
+const mergeCacheSize = 10_000;
 
 /** The encoder is a few megabytes of ranks: it is loaded on first use, not when the engine starts. */
 function loadCounter(): Promise<CountTokens> {
-  counter ??= import('gpt-tokenizer/encoding/o200k_base').then(({ countTokens }) => {
+  counter ??= import('gpt-tokenizer/encoding/o200k_base').then(({ countTokens, setMergeCacheSize }) => {
+    // The encoder remembers the pieces it split (100,000 by default, megabytes a long run fills up): a
+    // smaller cache keeps the words a project repeats and lets a long run's heap stay flat.
+    setMergeCacheSize(mergeCacheSize);
     // Text that happens to contain `<|endoftext|>` and the like is counted as text, not refused.
     const options = { disallowedSpecial: new Set<string>() };
     return (text: string) => (text === '' ? 0 : countTokens(text, options));

@@ -35,12 +35,31 @@ interface Line {
   ending: string;
 }
 
+/**
+ * A copy of `text` that owns its characters. A slice of a string (what a regex group or `slice` gives) may
+ * keep the whole string it came from alive: an item's label held by an event would hold the whole plan
+ * text of that moment, one more copy for every item of a long run.
+ */
+function detached(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
+}
+
 export function parsePlan(text: string): ParsedPlan {
   const items = splitLines(text).flatMap(({ content }) => {
     const match = planItemPattern.exec(content.trimEnd());
     if (!match) return [];
     const [, mark = ' ', number = '0', rest = ''] = match;
-    return [{ number: Number(number), ...splitText(rest), status: statusOf[mark] ?? 'pending', rawLine: content }];
+    const { label, description, failure } = splitText(rest);
+    return [
+      {
+        number: Number(number),
+        label: detached(label),
+        description: detached(description),
+        ...(failure === undefined ? {} : { failure: detached(failure) }),
+        status: statusOf[mark] ?? 'pending',
+        rawLine: detached(content),
+      },
+    ];
   });
   const count = originalCountPattern.exec(text)?.[1];
   return { items: items.map((item, index) => ({ index, ...item })), originalCount: count === undefined ? null : Number(count) };

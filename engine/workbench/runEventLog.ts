@@ -3,6 +3,9 @@ import { shortenStrings } from './shortenStrings.js';
 
 const defaultRunEventLimit = 5_000;
 
+/** Events a replay needs only the latest of: each states the whole of something (the plan, the model's status). */
+const latestOnly = new Set<WorkbenchEventType>(['plan-updated', 'plan-ready', 'model-status', 'context-window']);
+
 /** What a run view is drawn from (phase, plan, step, outcome): dropped for room only when nothing else is left. */
 const milestones = new Set<WorkbenchEventType>(['run-started', 'phase-started', 'phase-completed', 'plan-updated', 'plan-ready', 'implement-progress', 'run-finished']);
 
@@ -12,6 +15,9 @@ const milestones = new Set<WorkbenchEventType>(['run-started', 'phase-started', 
  * - strings in tool arguments are cut past 400 characters ("… (N chars)");
  * - the summary's deltas are kept as one summary-delta holding their concatenation (with the latest
  *   seq), dropped once the summary's message-added arrives, since the message carries the same text;
+ * - events that only restate the latest state are kept once, the latest: the plan (`plan-updated`
+ *   carries every item, so keeping each version would grow with the square of a long run's length), the
+ *   plan under review, what the model call is doing, the context window;
  * - past `limit` events the oldest detail events (tool calls, approvals, usage, warnings) go first, so
  *   the events that say which phase and step the run is in survive the longest.
  */
@@ -58,6 +64,7 @@ export class RunEventLog {
   }
 
   private add(event: WorkbenchEvent): void {
+    if (latestOnly.has(event.type)) this.recorded = this.recorded.filter((recorded) => recorded.type !== event.type);
     this.recorded.push(event);
     if (this.recorded.length <= this.limit) return;
     const detail = this.recorded.findIndex((recorded, index) => index > 0 && !milestones.has(recorded.type));

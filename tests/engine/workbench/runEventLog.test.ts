@@ -76,6 +76,24 @@ describe('RunEventLog', () => {
     expect(types(log.events())).toEqual(['run-started', 'phase-completed', 'phase-started', 'phase-completed', 'run-finished']);
   });
 
+  it('keeps only the latest of the events that restate a whole (the plan, the model status), so a long run does not grow with its square', () => {
+    const log = new RunEventLog();
+    const feed = feeder(log);
+    const plan = (done: number): UnsequencedEvent => ({
+      type: 'plan-updated',
+      runId,
+      items: Array.from({ length: 300 }, (_, index) => ({ index, number: index + 1, label: `Item ${index + 1}`, description: 'write it', status: index < done ? 'done' : 'pending', rawLine: `- [ ] ${index + 1}. Item` })),
+    });
+    feed(started);
+    for (let done = 0; done < 300; done += 1) feed(plan(done), { type: 'model-status', runId, phase: 'implement', state: 'waiting' }, tool(done));
+    const events = log.events();
+    expect(events.filter((event) => event.type === 'plan-updated')).toHaveLength(1);
+    expect(events.filter((event) => event.type === 'model-status')).toHaveLength(1);
+    const last = events.find((event) => event.type === 'plan-updated');
+    expect(last?.type === 'plan-updated' && last.items.filter((item) => item.status === 'done')).toHaveLength(299);
+    expect(events.filter((event) => event.type === 'tool-started')).toHaveLength(300);
+  });
+
   it('forgets everything on clear, including which run it followed', () => {
     const log = new RunEventLog();
     const feed = feeder(log);

@@ -79,7 +79,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       body: body.ok ? body.value : null,
       receivedAt: Date.now(),
     };
-    requests.push(recorded);
+    if (options.keepRequests !== false) requests.push(recorded);
     response.setHeader('x-request-id', `req_fake_${requests.length}`);
     if (!isAuthorised(request, options.apiKey)) return sendError(response, invalidApiKey());
     const info = { method, path, body: recorded.body, models: options.models ?? DEFAULT_MODELS, created: startedAt };

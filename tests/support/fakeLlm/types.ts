@@ -191,6 +191,8 @@ export interface FakeLlmOptions {
    * `reasoning_content` they were streamed with is refused with DeepSeek's 400 and consumes no turn.
    */
   requireReasoningBack?: boolean;
+  /** False: requests are answered but not kept (a soak run's thousands would fill the heap being measured). */
+  keepRequests?: boolean;
   /** The model list and own endpoints of a real server kind; a plain OpenAI model list when absent. */
   serverInfo?: ServerInfo;
 }

@@ -82,6 +82,8 @@ test('is usable from the keyboard alone', async ({ page }) => {
   await expect(dialog.getByLabel('Base URL')).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
+  // Focus goes back to what opened the dialog before the next key moves it on.
+  await expect(page.getByRole('button', { name: 'Settings' })).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.getByLabel('Request')).toBeFocused();
 });

@@ -12,6 +12,8 @@ const benchmarks: [file: string, entry: string][] = [
   ['./bench/checkpoints.ts', 'benchCheckpoints'],
   ['./bench/soak.ts', 'benchSoak'],
   ['./bench/rendererHistory.ts', 'benchRendererHistory'],
+  ['./bench/changes.ts', 'benchChanges'],
+  ['./bench/tables.ts', 'benchTables'],
 ];
 
 // `npm run bench -- rpi search`: only the benchmarks whose file or entry contains one of the words.

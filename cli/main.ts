@@ -2,14 +2,16 @@ import './withdrawCredentialsFirst.js';
 import { Command, CommanderError } from 'commander';
 import { exitCodes } from './commands/cliError.js';
 import { exitWith, failWith, quietOnClosedPipes } from './commands/exit.js';
+import { addDiffCommand } from './commands/diffCommand.js';
 import { addHistoryCommand } from './commands/historyCommand.js';
+import { addRevertCommand } from './commands/revertCommand.js';
 import { addRunCommands } from './commands/runCommands.js';
 import { addServeCommand } from './commands/serveCommand.js';
 import { addUndoCommand } from './commands/undoCommand.js';
 import { withdrawCredentials } from '../engine/secrets/processCredentials.js';
 
 /**
- * rpi-workbench: run, resume, history, undo, regenerate, serve. Exit codes (cliError.ts): 0 done,
+ * rpi-workbench: run, resume, history, undo, regenerate, diff, revert, serve. Exit codes (cliError.ts): 0 done,
  * 1 failed or cancelled, 2 usage or configuration error, 130 stopped at once by a second Ctrl-C.
  */
 const program = new Command()
@@ -45,6 +47,8 @@ program.hook('preAction', (_program, action) => {
 addRunCommands(program);
 addHistoryCommand(program);
 addUndoCommand(program);
+addDiffCommand(program);
+addRevertCommand(program);
 addServeCommand(program);
 
 quietOnClosedPipes();

@@ -2,6 +2,7 @@ import { BrowserWindow, dialog, type OpenDialogOptions, type WebContents } from 
 import { commandChannel, type DesktopCommand } from '../engine/contract/channels.js';
 import { createDispatch, type Dispatch } from '../engine/contract/index.js';
 import { openWorkbench } from '../engine/index.js';
+import type { UserMcp } from '../engine/mcp/userMcp.js';
 import type { AllowedCommands, KeyCipher, RecentFolders, SettingsStore } from '../engine/settings/index.js';
 import { notifyDesktop } from './desktopNotifier.js';
 import { RunNotices } from './runNotices.js';
@@ -16,6 +17,8 @@ export interface FolderWindowsOptions {
   settings: SettingsStore;
   recent: RecentFolders;
   allowedCommands: AllowedCommands;
+  /** The user's MCP servers: each window's folder runs them. */
+  mcp: UserMcp;
   cipher: KeyCipher;
   onRecentChanged(): void;
 }
@@ -36,6 +39,7 @@ export class FolderWindows {
       settings: options.settings,
       recent: options.recent,
       cipher: options.cipher,
+      mcp: options.mcp,
       onRecentChanged: options.onRecentChanged,
       sessionWithFolder: (folder) => [...this.entries.values()].find((entry) => entry.session.folder === folder)?.session,
       pickFolder: (session) => this.pickFolder(this.entryOf(session)?.window),
@@ -50,12 +54,12 @@ export class FolderWindows {
     const holder = folder ? this.deps.sessionWithFolder(await realFolder(folder)) : undefined;
     if (holder) return holder.focus();
     const window = createWindow({ preloadPath: this.options.preloadPath });
-    const { settings, allowedCommands } = this.options;
+    const { settings, allowedCommands, mcp } = this.options;
     const session: WindowSession = new WindowSession({
       window,
       titleFor: windowTitle,
       open: (folder) =>
-        openWorkbench(folder, { llmSettings: () => settings.llmSettings(), approvals: () => settings.approvalSettings(), allowedCommands }),
+        openWorkbench(folder, { llmSettings: () => settings.llmSettings(), approvals: () => settings.approvalSettings(), allowedCommands, mcp: mcp.workbenchOptions() }),
       watchers: [
         new RunProgress({ window, platform: process.platform }),
         new RunNotices({ isFocused: () => window.isFocused(), focus: () => session.focus(), notify: notifyDesktop }),

@@ -2,6 +2,7 @@ import './withdrawCredentialsFirst.js';
 import path from 'node:path';
 import { app, BrowserWindow, session, shell } from 'electron';
 import type { DesktopCommand } from '../engine/contract/channels.js';
+import { userMcp } from '../engine/mcp/userMcp.js';
 import { AllowedCommands, configDir, RecentFolders, SettingsStore } from '../engine/settings/index.js';
 import { registerAppScheme, serveRenderer } from './appProtocol.js';
 import { denyAllPermissions, guardWebContents } from './contentGuards.js';
@@ -54,6 +55,7 @@ async function start(): Promise<void> {
     settings: new SettingsStore({ configDir: dir, cipher }),
     recent,
     allowedCommands: new AllowedCommands(dir),
+    mcp: userMcp(dir, cipher),
     cipher,
     onRecentChanged: () => void refreshMenu(),
   });

@@ -2,6 +2,7 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { RequestHandlers, Snapshot } from '../engine/contract/index.js';
 import { sharedHandlers } from '../engine/host/sharedHandlers.js';
+import type { UserMcp } from '../engine/mcp/userMcp.js';
 import type { KeyCipher, RecentFolders, SettingsStore } from '../engine/settings/index.js';
 import type { WindowSession } from './windowSession.js';
 
@@ -17,12 +18,19 @@ export interface FolderOpenerDeps {
 export interface WindowHandlerDeps extends FolderOpenerDeps {
   settings: SettingsStore;
   cipher: KeyCipher;
+  /** The user's MCP servers (Settings → MCP servers). */
+  mcp?: UserMcp;
 }
 
 /** Every request a workbench window can make, answered for `session`. */
 export function windowHandlers(session: WindowSession, deps: WindowHandlerDeps): RequestHandlers {
   return {
-    ...sharedHandlers({ settings: deps.settings, recent: deps.recent, currentWorkbench: () => session.current() }),
+    ...sharedHandlers({
+      settings: deps.settings,
+      recent: deps.recent,
+      currentWorkbench: () => session.current(),
+      ...(deps.mcp ? { mcp: deps.mcp.settingsFor(() => session.current()) } : {}),
+    }),
     'folders:pick': () => pickInWindow(session, deps),
     'folders:open': ({ folder }) => openInWindow(session, folder, deps),
     'host:info': async () => {

@@ -3,7 +3,7 @@ import { exiting } from './exit.js';
 import { withRunFlags, type RunFlags } from './runFlags.js';
 import { runSession } from './runSession.js';
 
-/** run, resume and regenerate: the commands that start a run, with the same options. */
+/** run, resume, retry and regenerate: the commands that start a run, with the same options. */
 export function addRunCommands(program: Command): void {
   withRunFlags(
     program
@@ -19,6 +19,13 @@ export function addRunCommands(program: Command): void {
       .description('Continue the run that stopped (cancelled, crashed or failed) at its first pending step.')
       .argument('<folder>', 'the project folder'),
   ).action(exiting((folder: string, flags: RunFlags) => runSession({ folder, flags, start: (workbench) => workbench.resume() })));
+
+  withRunFlags(
+    program
+      .command('retry')
+      .description('Try the failed steps ([!]) of the latest request again, each told why it failed; done steps are kept.')
+      .argument('<folder>', 'the project folder'),
+  ).action(exiting((folder: string, flags: RunFlags) => runSession({ folder, flags, start: (workbench) => workbench.retryFailed() })));
 
   withRunFlags(
     program

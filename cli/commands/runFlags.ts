@@ -11,6 +11,8 @@ export interface RunFlags {
   json?: boolean;
   yes?: boolean;
   reviewPlan?: boolean;
+  /** `--mcp <name>` (repeatable): only these MCP servers; `--no-mcp`: none; absent: every enabled one. */
+  mcp?: string[] | false;
 }
 
 export function isHttpUrl(value: string): boolean {
@@ -39,5 +41,11 @@ export function withRunFlags(command: Command): Command {
     .option('--retries <n>', 'tries again after a failed model call (429, 5xx, a dropped or stalled stream), 0 to 10 (default: Settings, else 4)', parseRetries)
     .option('--json', 'print every engine event as one JSON line on stdout, unchanged; logs go to stderr')
     .option('--yes', 'approve every approval request and the plan review')
-    .option('--review-plan', 'stop after Plan for review: approve, edit in $EDITOR, or reject (needs a terminal, or --yes)');
+    .option('--review-plan', 'stop after Plan for review: approve, edit in $EDITOR, or reject (needs a terminal, or --yes)')
+    .option('--mcp <name>', 'use only this MCP server of mcp.json in the config directory, even if disabled there (repeat for more)', collectNames)
+    .option('--no-mcp', 'start no MCP server');
+}
+
+function collectNames(name: string, earlier: string[] | false | undefined): string[] {
+  return [...(Array.isArray(earlier) ? earlier : []), name];
 }

@@ -7,8 +7,10 @@ import type { RunOutput } from '../terminal/runOutput.js';
 import { shownStderr, shownStdout } from '../terminal/shownStream.js';
 import { terminalPrompter } from '../terminal/terminalPrompter.js';
 import { answerApprovals, type Answerer } from './answerApprovals.js';
-import { CliError, exitCodes } from './cliError.js';
+import { statLines, wantsColour, writeStyled } from '../terminal/diffText.js';
+import { CliError, exitCodes, messageOf } from './cliError.js';
 import { watchInterrupts, type Interrupts } from './interrupts.js';
+import { mcpSelection } from './mcpSelection.js';
 import { preflight } from './preflight.js';
 import { requireModel, resolveSettings } from './resolveSettings.js';
 import { cancelledLine, endingLines, resumeCommand } from './runEnding.js';
@@ -39,6 +41,7 @@ export async function runSession({ folder, flags, start }: RunSessionOptions): P
   const userConfig = configDir();
   const settings = await resolveSettings({ flags, env: hostEnvironment(), configDir: userConfig });
   requireModel(settings);
+  const mcp = await mcpSelection(flags, userConfig);
   // Nothing is created in the folder before the model server answered: a run that cannot start leaves no trace.
   const realFolder = await checkFolder(folder);
   const resume = resumeCommand(realFolder);
@@ -63,13 +66,17 @@ export async function runSession({ folder, flags, start }: RunSessionOptions): P
       llmSettings: async () => settings.llm,
       approvals: async () => settings.approvals,
       allowedCommands: new AllowedCommands(userConfig),
+      ...(mcp ? { mcp } : {}),
       env: hostEnvironment(),
     });
     for (const warning of (await workbench.snapshot()).warnings) live.log(`rpi-workbench: warning: ${warning}`);
+    // Servers that failed while the folder was being opened; later news comes as events.
+    for (const status of workbench.mcp?.statuses() ?? []) if (status.state === 'failed') live.log(`rpi-workbench: warning: MCP server ${status.name}: ${status.error ?? 'it failed'}`);
     const answerer: Answerer = flags.yes ? { kind: 'yes' } : interactive ? { kind: 'ask', prompter: terminalPrompter(live, interrupts.interrupt) } : { kind: 'deny' };
     const output = outputFor(flags, live, startedAt);
-    const result = await watchRun({ workbench, output, answerer, interrupts, live, resume, start });
+    const { result, messageId } = await watchRun({ workbench, output, answerer, interrupts, live, resume, start });
     for (const line of endingLines(result, { interrupted: interrupts.signal.aborted, resume })) live.log(line);
+    if (!flags.json && shownStderr.isTTY) await printChangeStat(workbench, messageId, (message) => live.log(message));
     return result.status === 'done' ? exitCodes.done : exitCodes.failed;
   } finally {
     live.stop();
@@ -93,8 +100,18 @@ interface WatchRunOptions extends Pick<RunSessionOptions, 'start'> {
   resume: string;
 }
 
+/** The run's changes as `diff --stat` shows them, last on the terminal; nothing when no file changed. */
+async function printChangeStat(workbench: Workbench, messageId: string, warn: (message: string) => void): Promise<void> {
+  try {
+    const lines = statLines((await workbench.changes(messageId)).files, shownStderr.columns ?? 80);
+    writeStyled(shownStderr, lines, wantsColour(shownStderr, hostEnvironment()));
+  } catch (error) {
+    warn(`rpi-workbench: warning: the changed files could not be counted: ${messageOf(error)}`);
+  }
+}
+
 /** Starts the run with its output and its answerer attached, and waits for it to finish. */
-async function watchRun({ workbench, output, answerer, interrupts, live, resume, start }: WatchRunOptions): Promise<RunResult> {
+async function watchRun({ workbench, output, answerer, interrupts, live, resume, start }: WatchRunOptions): Promise<{ result: RunResult; messageId: string }> {
   const stopOutput = workbench.subscribe((event) => output.handle(event));
   const stopAnswering = answerApprovals({ workbench, answerer, note: (text) => live.log(text), resumeCommand: resume });
   let result: RunResult | null = null;
@@ -103,7 +120,7 @@ async function watchRun({ workbench, output, answerer, interrupts, live, resume,
     // A Ctrl-C while the run was being set up found nothing to cancel yet.
     if (interrupts.signal.aborted) await workbench.cancel();
     result = await started.finished;
-    return result;
+    return { result, messageId: started.messageId };
   } finally {
     output.finish(result);
     stopOutput();

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { WebSocketServer } from 'ws';
 import { createDispatch, socketPath } from '../../engine/contract/index.js';
 import { hostEnvironment, openWorkbench } from '../../engine/index.js';
+import { userMcp } from '../../engine/mcp/userMcp.js';
 import { AllowedCommands, RecentFolders, SettingsStore, noKeyStorage } from '../../engine/settings/index.js';
 import { AccessControl } from './accessControl.js';
 import { browserHandlers, browserKeyNote } from './browserHandlers.js';
@@ -43,14 +44,16 @@ export const maxMessageBytes = 4 * 1024 * 1024;
  */
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const settings = new SettingsStore({ configDir: options.configDir, cipher: noKeyStorage(browserKeyNote), env: options.env ?? hostEnvironment() });
+  const mcp = userMcp(options.configDir, noKeyStorage(browserKeyNote));
   const workbench = await openWorkbench(options.folder, {
     llmSettings: () => settings.llmSettings(),
     approvals: () => settings.approvalSettings(),
     allowedCommands: new AllowedCommands(options.configDir),
+    mcp: mcp.workbenchOptions(),
     env: options.env ?? hostEnvironment(),
   });
   const recent = new RecentFolders(options.configDir);
-  const dispatch = createDispatch(browserHandlers(workbench, settings, recent));
+  const dispatch = createDispatch(browserHandlers(workbench, settings, recent, mcp.settingsFor(() => workbench)));
   const rendererDir = path.resolve(options.rendererDir);
 
   const server = createServer();

@@ -1,4 +1,4 @@
-export type ApprovalChoice = 'approve' | 'deny' | 'edit' | 'view' | 'always';
+export type ApprovalChoice = 'approve' | 'deny' | 'edit' | 'view' | 'always' | 'request';
 export type PlanChoice = 'approve' | 'edit' | 'reject' | 'view';
 export type Parsed<T> = { ok: true; choice: T } | { ok: false; message: string };
 
@@ -8,6 +8,7 @@ const approvalWords: Record<string, ApprovalChoice> = {
   e: 'edit', edit: 'edit',
   v: 'view', view: 'view', details: 'view',
   w: 'always', always: 'always', 'always allow': 'always',
+  r: 'request', rest: 'request', request: 'request',
 };
 
 const planWords: Record<string, PlanChoice> = {
@@ -17,12 +18,14 @@ const planWords: Record<string, PlanChoice> = {
   v: 'view', view: 'view', show: 'view',
 };
 
-/** Reads an answer to an approval request; "always allow" is only accepted where the request offers it. */
-export function parseApprovalAnswer(input: string, { canAlwaysAllow }: { canAlwaysAllow: boolean }): Parsed<ApprovalChoice> {
+/** Reads an answer to an approval request; "always allow" and "rest of this request" are only accepted where the request offers them. */
+export function parseApprovalAnswer(input: string, { canAlwaysAllow, canAllowForRequest = false }: { canAlwaysAllow: boolean; canAllowForRequest?: boolean }): Parsed<ApprovalChoice> {
   const choice = approvalWords[normalised(input)];
-  const keys = canAlwaysAllow ? 'a, d, e, v or w' : 'a, d, e or v';
-  if (!choice) return { ok: false, message: `Please answer ${keys} (approve, deny, edit, view${canAlwaysAllow ? ', always allow' : ''}).` };
+  const offered = [['a', 'approve'], ['d', 'deny'], ['e', 'edit'], ['v', 'view'], ...(canAllowForRequest ? [['r', 'rest of this request']] : []), ...(canAlwaysAllow ? [['w', 'always allow']] : [])];
+  const keys = `${offered.slice(0, -1).map(([key]) => key).join(', ')} or ${offered.at(-1)?.[0] ?? ''}`;
+  if (!choice) return { ok: false, message: `Please answer ${keys} (${offered.map(([, word]) => word).join(', ')}).` };
   if (choice === 'always' && !canAlwaysAllow) return { ok: false, message: '"Always allow" is only offered for simple commands: approve this request once (a) instead.' };
+  if (choice === 'request' && !canAllowForRequest) return { ok: false, message: '"Rest of this request" is not offered for this action (a protected path always asks): approve it once (a) instead.' };
   return { ok: true, choice };
 }
 

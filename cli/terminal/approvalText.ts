@@ -1,4 +1,4 @@
-import type { ApprovalRequestView } from '../../engine/contract/index.js';
+import { alwaysAllowWords, requestScopeWords, type ApprovalRequestView } from '../../engine/contract/index.js';
 import { describeCall } from './toolLines.js';
 import { formatElapsed } from './units.js';
 import { terminalJson, visibleLine } from './visibleText.js';
@@ -13,7 +13,8 @@ export function approvalHeadline(request: ApprovalRequestView, now: number): str
 
 /** The choices, "always allow" only where the request offers it. */
 export function approvalMenu(request: ApprovalRequestView): string {
-  return `  [a]pprove  [d]eny  [e]dit arguments  [v]iew details${request.canAlwaysAllow ? '  al[w]ays allow this command here' : ''} > `;
+  const rest = request.canAllowForRequest ? `  [r]: approve ${requestScopeWords(request.tool)} for the rest of this request` : '';
+  return `  [a]pprove${rest}  [d]eny  [e]dit arguments  [v]iew details${request.canAlwaysAllow ? `  al[w]ays allow ${alwaysAllowWords(request.tool)}` : ''} > `;
 }
 
 /** Everything the user may want before deciding: the exact arguments, the real path, the reason. */

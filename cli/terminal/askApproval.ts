@@ -2,26 +2,46 @@ import type { ApprovalRequestView } from '../../engine/contract/index.js';
 import type { Workbench } from '../../engine/index.js';
 import { messageOf } from '../commands/cliError.js';
 import { parseApprovalAnswer } from './answerParser.js';
+import { previewedTools, previewLines, plainText } from './approvalPreviewText.js';
 import { approvalDetails, approvalHeadline, approvalMenu } from './approvalText.js';
+import type { StyledLine } from './diffText.js';
 import type { Prompter } from './prompter.js';
 
 export interface AskApprovalOptions {
   request: ApprovalRequestView;
-  workbench: Pick<Workbench, 'approve'>;
+  workbench: Pick<Workbench, 'approve' | 'previewApproval'>;
   prompter: Prompter;
   /** Aborted when the request is settled elsewhere (expired, the run cancelled): stop asking. */
   signal: AbortSignal;
   now?: () => number;
 }
 
+/** Diff lines shown with the question; [v]iew shows them all. */
+const shownDiffLines = 60;
+
 /**
- * Asks until the request is answered: approve, deny, always allow, or approve with edited arguments.
- * The engine checks an edit; when it refuses one, its reason is shown and the question is asked again,
- * the next edit starting from the refused text. No answer at all (input ended) denies.
+ * Asks until the request is answered: approve, deny, always allow, allow for the rest of the request, or
+ * approve with edited arguments. A file change shows its diff first. An edit of a file change is previewed
+ * (the engine checks it: when it refuses, its reason is shown and the next edit starts from the refused
+ * text) and asked about again, so what is approved is the diff just seen; other edits are approved as
+ * they are. No answer at all (input ended) denies.
  */
 export async function askApproval({ request, workbench, prompter, signal, now = Date.now }: AskApprovalOptions): Promise<void> {
   let draft = `${JSON.stringify(request.args, null, 2)}\n`;
+  /** Edited arguments shown as a diff and not yet approved: what "approve" now approves. */
+  let edited: Record<string, unknown> | null = null;
+  const previewed = previewedTools.has(request.tool);
+  const showPreview = async (args: Record<string, unknown> | undefined, limit: number): Promise<boolean> => {
+    try {
+      printLines(prompter, previewLines(await workbench.previewApproval(request.requestId, args), limit));
+      return true;
+    } catch (error) {
+      if (!signal.aborted) prompter.print(`  ${messageOf(error)}`);
+      return false;
+    }
+  };
   prompter.print(approvalHeadline(request, now()));
+  if (previewed) await showPreview(undefined, shownDiffLines);
   for (;;) {
     const input = await prompter.ask(approvalMenu(request), signal);
     if (signal.aborted) return;
@@ -35,26 +55,38 @@ export async function askApproval({ request, workbench, prompter, signal, now = 
       prompter.print(`  ${parsed.message}`);
       continue;
     }
+    const withEdits = edited ? { args: edited } : {};
     switch (parsed.choice) {
       case 'view':
-        prompter.print(approvalDetails(request));
+        prompter.print(approvalDetails(edited ? { ...request, args: edited } : request));
+        if (previewed) await showPreview(edited ?? undefined, Number.POSITIVE_INFINITY);
         continue;
       case 'deny':
-      case 'approve': {
-        const decision = parsed.choice;
-        await tryAnswer(() => workbench.approve(request.requestId, { decision }));
+        await tryAnswer(() => workbench.approve(request.requestId, { decision: 'deny' }));
         return;
-      }
+      case 'approve':
+        await tryAnswer(() => workbench.approve(request.requestId, { decision: 'approve', ...withEdits }));
+        return;
+      case 'request':
+        if (await tryAnswer(() => workbench.approve(request.requestId, { decision: 'approve', allowForRequest: true, ...withEdits }))) return;
+        continue;
       case 'always':
-        if (await tryAnswer(() => workbench.approve(request.requestId, { decision: 'approve', alwaysAllow: true }))) return;
+        if (await tryAnswer(() => workbench.approve(request.requestId, { decision: 'approve', alwaysAllow: true, ...withEdits }))) return;
         continue;
       case 'edit': {
-        const edited = await editArguments(prompter, draft);
+        const edit = await editArguments(prompter, draft);
         if (signal.aborted) return;
-        if (edited.text !== null) draft = edited.text;
-        if (edited.args === null) continue;
-        const args = edited.args;
-        if (await tryAnswer(() => workbench.approve(request.requestId, { decision: 'approve', args }))) return;
+        if (edit.text !== null) draft = edit.text;
+        if (edit.args === null) continue;
+        const args = edit.args;
+        if (!previewed) {
+          if (await tryAnswer(() => workbench.approve(request.requestId, { decision: 'approve', args }))) return;
+          continue;
+        }
+        if (await showPreview(args, shownDiffLines)) {
+          edited = args;
+          prompter.print('  With your edits, approving does what is shown above.');
+        }
         continue;
       }
     }
@@ -72,6 +104,12 @@ export async function askApproval({ request, workbench, prompter, signal, now = 
       return false;
     }
   }
+}
+
+function printLines(prompter: Prompter, lines: readonly StyledLine[]): void {
+  if (lines.length === 0) return;
+  if (prompter.printStyled) prompter.printStyled(lines);
+  else prompter.print(plainText(lines));
 }
 
 /** Opens the arguments as JSON in the editor; `args` is null (with the reason printed) when they are not a JSON object. */

@@ -1,4 +1,4 @@
-import { describeModelStatus, type PlanItem, type WorkbenchEvent } from '../../engine/contract/index.js';
+import { describeModelStatus, type McpServerStatus, type PlanItem, type WorkbenchEvent } from '../../engine/contract/index.js';
 import type { RunResult } from '../../engine/index.js';
 import { formatContextLine } from './contextLine.js';
 import type { LiveLine } from './liveLine.js';
@@ -87,6 +87,8 @@ export class HumanOutput implements RunOutput {
         return log.log(`rpi-workbench: warning: ${event.message}`);
       case 'context-trimmed':
         return log.log(formatContextLine(event));
+      case 'instructions-read':
+        return log.log(`  project instructions: ${event.files.map(visibleLine).join(', ')}`);
       case 'model-status':
         // Waiting, thinking and answering show on the status line; a retry and a queue are news worth a line.
         if (event.state === 'retrying' || (event.state === 'queued' && !this.toldQueued)) log.log(`  … ${describeModelStatus(event) ?? ''}`);
@@ -94,9 +96,19 @@ export class HumanOutput implements RunOutput {
         return;
       case 'summary-delta':
         return this.summaryText(event.text);
+      case 'mcp-status':
+        return this.mcpLine(event.status);
       default:
         return;
     }
+  }
+
+  /** A server that became ready, or failed to start (a crash is a warning event of its own). */
+  private mcpLine(status: McpServerStatus): void {
+    const { log } = this.options;
+    const count = status.tools.length === 1 ? '1 tool' : `${status.tools.length} tools`;
+    if (status.state === 'ready') log.log(`  MCP server ${visibleLine(status.name)}: ready, ${count}`);
+    if (status.state === 'failed') log.log(`rpi-workbench: warning: MCP server ${visibleLine(status.name)}: ${visibleLine(status.error ?? 'it failed')}`);
   }
 
   /** The step just worked on, when it ended failed (earlier runs' failures are not this run's news). */

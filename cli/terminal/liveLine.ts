@@ -1,3 +1,4 @@
+import { wantsColour, writeStyled, type StyledLine } from './diffText.js';
 import { ownSequences, type ShownStream } from './shownStream.js';
 import { visibleLine } from './visibleText.js';
 
@@ -37,6 +38,13 @@ export class LiveLine {
   log(text: string): void {
     this.erase();
     this.stream.text(`${text}\n`);
+    this.draw();
+  }
+
+  /** Prints coloured lines (a diff) above the status line; colour only on a terminal without NO_COLOR. */
+  logStyled(lines: readonly StyledLine[]): void {
+    this.erase();
+    writeStyled(this.stream, lines, wantsColour(this.stream, process.env));
     this.draw();
   }
 

@@ -1,3 +1,5 @@
+import type { StyledLine } from './diffText.js';
+
 /** The terminal as the interactive approvals and the plan review use it; tests pass a scripted one. */
 export interface Prompter {
   /** Asks a question; null when there is no answer (the question was withdrawn, or input ended). */
@@ -6,4 +8,6 @@ export interface Prompter {
   edit(text: string, fileName: string): Promise<string>;
   /** Prints lines for the user. */
   print(text: string): void;
+  /** Prints lines with colours (a diff) where the terminal shows them; `print` of their text otherwise. */
+  printStyled?(lines: readonly StyledLine[]): void;
 }

@@ -4,6 +4,12 @@ import { visibleText } from './visibleText.js';
 export const ownSequences = {
   /** Back to the start of the line and clear it, to redraw the live status line. */
   clearLine: '\r\x1b[2K',
+  /** Colours of a diff on a terminal (SGR), each ended by `plain`. */
+  bold: '\x1b[1m',
+  red: '\x1b[31m',
+  green: '\x1b[32m',
+  cyan: '\x1b[36m',
+  plain: '\x1b[m',
 } as const;
 
 export type OwnSequence = (typeof ownSequences)[keyof typeof ownSequences];
@@ -34,6 +40,11 @@ export class ShownStream {
 
   control(sequence: OwnSequence): void {
     this.stream.write(sequence);
+  }
+
+  /** Text with the CLI's own sequences between its pieces (a coloured diff), written at once: the text visible, the sequences as they are. */
+  styled(pieces: readonly (string | { sequence: OwnSequence })[]): void {
+    this.stream.write(pieces.map((piece) => (typeof piece === 'string' ? visibleText(piece) : piece.sequence)).join(''));
   }
 }
 

@@ -9,5 +9,6 @@ export function terminalPrompter(live: LiveLine, onInterrupt: () => void): Promp
     ask: (question, signal) => live.suspend(() => askLine(question, { input: process.stdin, output: process.stderr, signal, onInterrupt })),
     edit: (text, fileName) => live.suspend(() => editInEditor(text, fileName)),
     print: (text) => live.log(text),
+    printStyled: (lines) => live.logStyled(lines),
   };
 }

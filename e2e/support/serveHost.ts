@@ -21,10 +21,14 @@ export interface ServedSettings {
   approvals?: Partial<ApprovalSettings>;
 }
 
-/** Starts the built `rpi-workbench serve` on `folder` with its own temp config dir; resolves with the printed URL. */
-export async function serveFolder(folder: string, env: NodeJS.ProcessEnv = {}, settings?: ServedSettings): Promise<ServedFolder> {
+/**
+ * Starts the built `rpi-workbench serve` on `folder` with its own temp config dir (holding `configFiles`
+ * too, e.g. mcp.json); resolves with the printed URL.
+ */
+export async function serveFolder(folder: string, env: NodeJS.ProcessEnv = {}, settings?: ServedSettings, configFiles: Record<string, string> = {}): Promise<ServedFolder> {
   const configDir = await mkdtemp(path.join(os.tmpdir(), 'rpi-e2e-config-'));
   if (settings) await writeFile(path.join(configDir, 'settings.json'), JSON.stringify(settings));
+  for (const [name, content] of Object.entries(configFiles)) await writeFile(path.join(configDir, name), content);
   const child = spawn(process.execPath, [bin, 'serve', folder], {
     env: { ...process.env, OPENAI_API_KEY: '', ...env, RPI_WORKBENCH_CONFIG_DIR: configDir },
     stdio: ['ignore', 'pipe', 'pipe'],

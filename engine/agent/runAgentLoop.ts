@@ -5,8 +5,10 @@ import { correctionMessage, parseTextReply, textToolInstructions, textToolResult
 import { promptWasCut } from '../llm/contextWindow/promptWasCut.js';
 import { maskStrings } from '../secrets/secretMask.js';
 import type { ToolLog } from '../store/toolLog.js';
+import { tablePreviewOf } from '../tables/tablePreview.js';
 import { executeToolCall, parseArguments, type ExecutedToolCall, type ToolGuard } from '../tools/executeToolCall.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
+import type { ToolSource } from '../tools/toolSource.js';
 import { toolDefinitions } from '../tools/toolCatalog.js';
 import { ErrorBudget, firstLine, type LoopLimits } from './loopLimits.js';
 import type { ToolModeState } from './toolMode.js';
@@ -23,6 +25,8 @@ export interface AgentLoopConfig {
   /** The fresh context: system prompt and the phase's own user message(s). */
   messages: readonly ChatMessage[];
   tools: readonly Tool[];
+  /** More tools (the user's MCP servers), asked for before each turn: what it offers this phase is offered, and callable, that turn. */
+  extraTools?: ToolSource;
   /** Model calls allowed, the last one included. */
   maxTurns: number;
   limits: LoopLimits;
@@ -90,6 +94,8 @@ class LoopRun {
   private timedOut = false;
   private turns = 0;
   private toolCalls = 0;
+  /** What the tool source offered for the current turn. */
+  private turnExtras: readonly Tool[] = [];
   private readonly usage: TurnUsage[] = [];
 
   constructor(private readonly config: AgentLoopConfig) {
@@ -111,7 +117,7 @@ class LoopRun {
   async run(): Promise<AgentLoopResult> {
     try {
       while (this.turns < this.config.maxTurns) {
-        const reply = await this.ask(this.config.tools);
+        const reply = await this.ask(await this.turnTools());
         const step = await this.act(reply);
         if (step.kind === 'final') return this.finish({ ok: true, text: step.text });
         const exhausted = this.budget.exhausted();
@@ -210,7 +216,7 @@ class LoopRun {
       await this.runNativeCalls(reply);
       return { kind: 'continue' };
     }
-    const names = this.config.tools.map((tool) => tool.name);
+    const names = [...this.config.tools, ...this.turnExtras].map((tool) => tool.name);
     const parsed = names.length > 0 ? parseTextReply(reply.text, names) : ({ kind: 'final', text: reply.text } as const);
     if (parsed.kind === 'final') return { kind: 'final', text: parsed.text };
     // In native mode an action block is only acted on when `auto` may switch to the text protocol.
@@ -262,12 +268,20 @@ class LoopRun {
       runId,
       context: { ...this.config.toolContext, signal: this.controller.signal },
       log: this.config.toolLog,
+      extraTools: this.turnExtras,
       ...(this.config.guard ? { guard: this.config.guard } : {}),
     });
-    emit({ type: 'tool-finished', runId, callId, ok: done.ok, summary: firstLine(done.result), durationMs: done.durationMs });
+    const table = tablePreviewOf(call.name, done.ok, done.result);
+    emit({ type: 'tool-finished', runId, callId, ok: done.ok, summary: firstLine(done.result), durationMs: done.durationMs, ...(table ? { table } : {}) });
     // A "no" from the user is an answer, not a mistake of the model: it does not count against the limits.
     if (done.refused !== 'denied' && done.refused !== 'expired') this.budget.record(done.ok, done.result);
     return done;
+  }
+
+  /** The phase's own tools and what the tool source offers this turn (its list may have changed since the last). */
+  private async turnTools(): Promise<readonly Tool[]> {
+    this.turnExtras = (await this.config.extraTools?.toolsFor(this.config.phase)) ?? [];
+    return this.turnExtras.length === 0 ? this.config.tools : [...this.config.tools, ...this.turnExtras];
   }
 
   private recordUsage(reply: LlmReply): void {
@@ -287,7 +301,7 @@ class LoopRun {
   /** A final answer forced at the turn cap may still carry an action block; the text around it is the answer. */
   private finalAnswerOf(text: string): string {
     if (this.config.toolMode.mode !== 'text') return text;
-    const parsed = parseTextReply(text, this.config.tools.map((tool) => tool.name));
+    const parsed = parseTextReply(text, [...this.config.tools, ...this.turnExtras].map((tool) => tool.name));
     return parsed.kind === 'call' && parsed.reasoning ? parsed.reasoning : text;
   }
 

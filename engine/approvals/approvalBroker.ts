@@ -11,6 +11,8 @@ export interface ApprovalAnswer {
   args?: Record<string, unknown>;
   /** Remember this exact command for this folder (run_command only, and only when it was offered). */
   alwaysAllow?: boolean;
+  /** Allow such actions without asking for the rest of this request (only when it was offered). */
+  allowForRequest?: boolean;
 }
 
 export type Authorization =
@@ -29,6 +31,10 @@ export interface ApprovalRequest {
    * approved arguments' command to the files that define what it runs, as they are when the user answers.
    */
   alwaysAllow?: (args: Record<string, unknown>) => Promise<AllowedCommand>;
+  /** Set only when "always allow" may be offered for a tool rather than a command (an MCP tool): remembers it. */
+  rememberTool?: () => Promise<void>;
+  /** Set only when "allow for the rest of this request" may be offered: lets such actions through until the request ends. */
+  allowForRequest?: (args: Record<string, unknown>) => void;
 }
 
 interface Pending {
@@ -81,7 +87,8 @@ export class ApprovalBroker {
         args: request.args,
         ...(request.path ? { path: request.path } : {}),
         reason: request.reason,
-        canAlwaysAllow: request.alwaysAllow !== undefined,
+        canAlwaysAllow: request.alwaysAllow !== undefined || request.rememberTool !== undefined,
+        ...(request.allowForRequest ? { canAllowForRequest: true } : {}),
         expiresAt: Date.now() + timeoutMs,
       };
       this.open.set(requestId, { request, view, settle: finish });
@@ -104,7 +111,11 @@ export class ApprovalBroker {
       return 'denied';
     }
     const edited = answer.args === undefined ? null : this.checkedEdit(pending.request.tool, answer.args);
-    if (answer.alwaysAllow) {
+    if (answer.alwaysAllow && pending.request.rememberTool) {
+      await pending.request.rememberTool().catch((error: unknown) => {
+        throw new ApprovalAnswerError(`"Always allow" could not be saved: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    } else if (answer.alwaysAllow) {
       const approvedArgs = edited ?? pending.request.args;
       const command = approvedArgs['command'];
       const listable = typeof command === 'string' ? allowListable(command) : null;
@@ -117,9 +128,19 @@ export class ApprovalBroker {
       });
       await this.deps.rememberCommand(entry);
     }
+    if (answer.allowForRequest) {
+      if (pending.request.allowForRequest === undefined) throw new ApprovalAnswerError('"Allow for the rest of this request" is not offered for this action; approve it once instead.');
+      pending.request.allowForRequest(edited ?? pending.request.args);
+    }
     const authorization: Authorization = edited ? { decision: 'edited', args: edited } : { decision: 'approved', args: pending.request.args };
     pending.settle(authorization);
     return authorization.decision;
+  }
+
+  /** The tool and arguments of a request still waiting for its answer (for a preview of what it would do), or null. */
+  requestOf(requestId: string): Pick<ApprovalRequest, 'tool' | 'args'> | null {
+    const pending = this.open.get(requestId);
+    return pending ? { tool: pending.request.tool, args: pending.request.args } : null;
   }
 
   /** The requests waiting now, as `approval-requested` announced them. */
@@ -128,11 +149,16 @@ export class ApprovalBroker {
   }
 
   private checkedEdit(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {
-    const checked = tool.parameters.safeParse(args);
-    if (!checked.success) {
-      const problems = checked.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
-      throw new ApprovalAnswerError(`The edited arguments do not fit ${tool.name}: ${problems}.`);
-    }
+    const problems = editProblems(tool, args);
+    if (problems !== null) throw new ApprovalAnswerError(problems);
     return args;
   }
+}
+
+/** Why edited arguments do not fit the tool, in one sentence; null when they do. */
+export function editProblems(tool: Tool, args: Record<string, unknown>): string | null {
+  const checked = tool.parameters.safeParse(args);
+  if (checked.success) return null;
+  const problems = checked.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
+  return `The edited arguments do not fit ${tool.name}: ${problems}.`;
 }

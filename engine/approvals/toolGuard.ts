@@ -4,6 +4,7 @@ import type { GuardOutcome, ToolGuard } from '../tools/executeToolCall.js';
 import type { Tool } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { ApprovalBroker } from './approvalBroker.js';
+import type { RequestScope } from './requestAllowances.js';
 import { allowListable, matchesAllowList, parseSimpleCommand } from './commandAllowList.js';
 import { changedDefinitionsReason, definitionHashes } from './commandBinding.js';
 import { gitHooksFolders } from './gitHooksFolders.js';
@@ -18,6 +19,8 @@ export interface ToolGuardDeps {
   allowedCommands: () => Promise<AllowedCommand[]>;
   /** Snapshots the workspace before a change, so undo can restore it; throws when it cannot. */
   checkpoint: (tool: Tool) => Promise<void>;
+  /** What the user allowed for the rest of this request; "allow for the rest of this request" is offered only with it. */
+  requestScope?: RequestScope;
 }
 
 interface Target {
@@ -34,7 +37,9 @@ export function toolGuard(deps: ToolGuardDeps): ToolGuard {
     if (!tool.mutates) return { proceed: true, args };
     const targets = await targetsOf(deps.workspace, tool, args);
     if (targets === null) return { proceed: true, args };
-    const ask = await askReason(deps, tool, args, targets);
+    const protectedReason = await protectedReasonOf(deps, targets);
+    const ask = protectedReason ?? (deps.requestScope?.allows(tool, args) ? null : await askReason(deps, tool, args, targets));
+    const scope = protectedReason === null ? deps.requestScope : undefined;
     let approved = args;
     if (ask !== null) {
       const command = tool.name === 'run_command' && typeof args['command'] === 'string' ? args['command'] : undefined;
@@ -48,6 +53,7 @@ export function toolGuard(deps: ToolGuardDeps): ToolGuard {
           ...(command !== undefined && allowListable(command).ok
             ? { alwaysAllow: (approvedArgs: Record<string, unknown>) => boundCommand(deps.workspace, approvedArgs) }
             : {}),
+          ...(scope ? { allowForRequest: (approvedArgs: Record<string, unknown>) => scope.allow(tool, approvedArgs) } : {}),
         },
         deps.settings.timeoutSeconds * 1000,
         signal,
@@ -63,13 +69,18 @@ export function toolGuard(deps: ToolGuardDeps): ToolGuard {
   };
 }
 
-/** Why the user must be asked, or null when the policy lets the call run. */
-async function askReason(deps: ToolGuardDeps, tool: Tool, args: Record<string, unknown>, targets: readonly Target[]): Promise<string | null> {
+/** Why a target always asks, whatever the policy and the allowances say; null when none is protected. */
+async function protectedReasonOf(deps: ToolGuardDeps, targets: readonly Target[]): Promise<string | null> {
   const hookFolders = await gitHooksFolders(deps.workspace.root);
   for (const target of targets) {
     const reason = protectedPathReason(target.rel, hookFolders);
     if (reason !== null) return `${target.rel}: ${reason}, so changes to it always need your approval`;
   }
+  return null;
+}
+
+/** Why the user must be asked, or null when the policy lets the call run. */
+async function askReason(deps: ToolGuardDeps, tool: Tool, args: Record<string, unknown>, targets: readonly Target[]): Promise<string | null> {
   if (tool.name !== 'run_command') return deps.settings.files === 'auto' ? null : 'file changes need your approval';
   const { commands } = deps.settings;
   if (commands === 'auto') return null;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { tablePreviewSchema } from './tablePreview.js';
 import { approvalRequestSchema, learnedContextWindowSchema, messageSchema, phaseSchema, planItemSchema, planReviewSchema } from './model.js';
+import { mcpServerStatusSchema } from './mcp.js';
 
 /** Every event carries its workbench-wide sequence number and the run it belongs to (null outside a run). */
 const base = { seq: z.number().int().positive(), runId: z.string().nullable() };
@@ -28,6 +30,8 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
     ok: z.boolean(),
     summary: z.string(),
     durationMs: z.number().nonnegative(),
+    /** The result of a table tool as a small table, for the activity feed. */
+    table: tablePreviewSchema.optional(),
   }),
   event('approval-requested', approvalRequestSchema.shape),
   event('approval-resolved', {
@@ -48,6 +52,8 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
     estimated: z.boolean().optional(),
   }),
   event('warning', { message: z.string() }),
+  /** The project's instruction files (AGENTS.md, nested ones for an item's files) a phase was given, when they change. */
+  event('instructions-read', { phase: phaseSchema, files: z.array(z.string()) }),
   /** The context window the run fits its requests to, and where it was learned, once the run knows it. */
   event('context-window', learnedContextWindowSchema.pick({ tokens: true, source: true, detail: true }).shape),
   /**
@@ -79,6 +85,15 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
     /** True when the server had refused the request as too long, so the budget shrank and the turn is asked again. */
     afterRefusal: z.boolean().optional(),
   }),
+  /** A request's changed files were counted again (during its run, as files change; after a revert): its totals now. */
+  event('changes-updated', {
+    messageId: z.string(),
+    files: z.number().int().nonnegative(),
+    added: z.number().int().nonnegative(),
+    removed: z.number().int().nonnegative(),
+  }),
+  /** One of the user's MCP servers changed: starting, ready with its tools, failed (with its stderr), stopped. */
+  event('mcp-status', { status: mcpServerStatusSchema }),
   event('run-finished', {
     status: runStatusSchema,
     error: z.string().optional(),

@@ -8,3 +8,6 @@ export * from './validate.js';
 export * from './dispatch.js';
 export * from './socketProtocol.js';
 export * from './modelStatusText.js';
+export * from './changes.js';
+export * from './mcp.js';
+export * from './mcpToolName.js';

@@ -53,6 +53,8 @@ export const approvalRequestSchema = z.object({
   reason: z.string(),
   /** Whether "always allow this exact command in this folder" may be offered. */
   canAlwaysAllow: z.boolean(),
+  /** Whether "allow for the rest of this request" may be offered (never for protected paths). */
+  canAllowForRequest: z.boolean().optional(),
   expiresAt: z.number(),
 });
 export type ApprovalRequestView = z.infer<typeof approvalRequestSchema>;

@@ -2,12 +2,17 @@ import { z } from 'zod';
 import type { RequestChannel } from './channels.js';
 import type { HostInfo, LearnedContextWindow, PublicSettings, RecentFolder } from './model.js';
 import type { Snapshot } from './snapshot.js';
+import type { ApprovalPreview, ChangeList, FileDiff, RevertResult } from './changes.js';
+import { mcpServerInputSchema, mcpServerNameSchema, type McpOverview } from './mcp.js';
 import { approvalSettingsSchema, rpiFileSchema, toolModeSchema } from './model.js';
 
 const nonEmpty = (what = 'must be a non-empty string') =>
   z.string({ error: what }).trim().min(1, { error: what });
 
 const empty = z.strictObject({});
+
+const changeRangeSchema = z.enum(['request', 'since'], { error: 'must be "request" or "since"' });
+const filePaths = z.array(nonEmpty('must be a file path'), { error: 'must be a list of file paths' }).min(1, { error: 'must name at least one file' });
 
 const httpUrl = z
   .string({ error: 'must be a URL string' })
@@ -30,12 +35,15 @@ export const requestSchemas = {
   'session:send': z.strictObject({ prompt: nonEmpty() }),
   'session:cancel': empty,
   'session:resume': empty,
+  'session:retry-failed': empty,
   'session:approve': z.strictObject({
     requestId: nonEmpty(),
     decision: z.enum(['approve', 'deny'], { error: 'must be "approve" or "deny"' }),
     /** Edited arguments; validated again against the tool's own schema by the engine. */
     args: z.record(z.string(), z.unknown(), { error: 'must be an object of tool arguments' }).optional(),
     alwaysAllow: z.boolean({ error: 'must be true or false' }).optional(),
+    /** Allow such actions without asking for the rest of this request (when the request offers it). */
+    allowForRequest: z.boolean({ error: 'must be true or false' }).optional(),
   }),
   'session:undo': z.strictObject({ messageId: nonEmpty() }),
   'session:regenerate': z.strictObject({ messageId: nonEmpty() }),
@@ -50,6 +58,15 @@ export const requestSchemas = {
     { error: 'decision must be "approve", "edit" (with the plan) or "reject"' },
   ),
   'session:discard': empty,
+  'session:approval-preview': z.strictObject({
+    requestId: nonEmpty(),
+    /** Edited arguments to preview instead of the request's own; checked against the tool's schema. */
+    args: z.record(z.string(), z.unknown(), { error: 'must be an object of tool arguments' }).optional(),
+  }),
+  'changes:list': z.strictObject({ messageId: nonEmpty(), range: changeRangeSchema.optional() }),
+  'changes:file': z.strictObject({ messageId: nonEmpty(), path: nonEmpty('must be a file path'), range: changeRangeSchema.optional() }),
+  'changes:revert': z.strictObject({ messageId: nonEmpty(), paths: filePaths }),
+  'changes:undo-revert': z.strictObject({ revertId: nonEmpty(), paths: filePaths }),
   'rpi:read': z.strictObject({ file: rpiFileSchema }),
   'settings:get': empty,
   'settings:test-connection': z.strictObject({
@@ -90,6 +107,14 @@ export const requestSchemas = {
       .strict()
       .optional(),
   }),
+  'mcp:list': empty,
+  /** Adds a server, or replaces the one named `previousName` (renaming it); secrets left without a value are kept. */
+  'mcp:save': z.strictObject({ server: mcpServerInputSchema, previousName: mcpServerNameSchema.optional() }),
+  'mcp:remove': z.strictObject({ name: nonEmpty('must be a server name') }),
+  'mcp:set-enabled': z.strictObject({ name: nonEmpty('must be a server name'), enabled: z.boolean({ error: 'must be true or false' }) }),
+  'mcp:restart': z.strictObject({ name: nonEmpty('must be a server name') }),
+  /** Sets or takes back "always allow" for one tool (its name on the server). */
+  'mcp:allow-tool': z.strictObject({ server: nonEmpty('must be a server name'), tool: nonEmpty('must be a tool name'), allowed: z.boolean({ error: 'must be true or false' }) }),
   'folders:recent': empty,
   'folders:pick': empty,
   'folders:open': z.strictObject({ folder: nonEmpty('must be a folder path') }),
@@ -102,6 +127,7 @@ export interface RequestResults {
   'session:send': { messageId: string };
   'session:cancel': { cancelled: boolean };
   'session:resume': { runId: string };
+  'session:retry-failed': { runId: string };
   'session:approve': { decision: 'approved' | 'edited' | 'denied' | 'expired' };
   'session:undo': { restoredFiles: string[] };
   'session:regenerate': { messageId: string };
@@ -110,6 +136,15 @@ export interface RequestResults {
   'session:review-plan': { decision: 'approve' | 'edit' | 'reject' };
   /** Forgets a stopped run (files are kept); false when there was nothing to discard. */
   'session:discard': { discarded: boolean };
+  /** What a waiting approval would change, file by file, with its own or the edited arguments. */
+  'session:approval-preview': ApprovalPreview;
+  /** The files a request changed, or that changed since before it, with line counts. */
+  'changes:list': ChangeList;
+  /** One file's diff; every line for files up to 1 MB (wholeFile). */
+  'changes:file': FileDiff;
+  /** The files put back as they were before the request; `revertId` takes the revert back. */
+  'changes:revert': RevertResult;
+  'changes:undo-revert': RevertResult;
   /** The file's text, or null when the current run has not written it. */
   'rpi:read': { text: string | null };
   /**
@@ -119,6 +154,13 @@ export interface RequestResults {
   'settings:test-connection': { models: string[]; modelFound: boolean | null; contextWindow: LearnedContextWindow | null };
   'settings:get': PublicSettings;
   'settings:set': PublicSettings;
+  /** Every MCP request answers with every server as stored, with its live status in this window's folder. */
+  'mcp:list': McpOverview;
+  'mcp:save': McpOverview;
+  'mcp:remove': McpOverview;
+  'mcp:set-enabled': McpOverview;
+  'mcp:restart': McpOverview;
+  'mcp:allow-tool': McpOverview;
   'folders:recent': RecentFolder[];
   /** null: nothing changed in this window (the dialog was cancelled, or the folder is open in another window, now focused). */
   'folders:pick': Snapshot | null;

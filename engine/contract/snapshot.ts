@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { workbenchEventSchema } from './events.js';
+import { mcpServerStatusSchema } from './mcp.js';
 import { approvalRequestSchema, messageSchema, planReviewSchema, rpiStateSchema } from './model.js';
 
 /** Everything a page needs to draw a folder from scratch: after opening it, and to resync after missed events. */
@@ -24,5 +25,7 @@ export const snapshotSchema = z.object({
   runEvents: z.array(workbenchEventSchema).optional(),
   /** True when the last request was not answered and no run is active: resume or discard it. */
   resumable: z.boolean().optional(),
+  /** The folder's MCP servers as they are now (later changes come as `mcp-status`). */
+  mcp: z.array(mcpServerStatusSchema).optional(),
 });
 export type Snapshot = z.infer<typeof snapshotSchema>;

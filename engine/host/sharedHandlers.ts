@@ -1,6 +1,7 @@
 import type { ParsedPayload, RequestChannel, RequestHandlers } from '../contract/index.js';
 import { listModels, type ModelListing } from '../llm/listModels.js';
 import type { RecentFolders } from '../settings/recentFolders.js';
+import type { McpSettings } from '../mcp/mcpSettings.js';
 import type { SettingsStore } from '../settings/settingsStore.js';
 import type { Workbench } from '../workbench/openWorkbench.js';
 
@@ -11,6 +12,8 @@ export interface SharedHandlerDeps {
   recent: RecentFolders;
   /** The workbench this page is bound to, or null while no folder is open. */
   currentWorkbench(): Workbench | null;
+  /** The user's MCP servers; a host without them answers every MCP request with a refusal. */
+  mcp?: McpSettings;
 }
 
 /**
@@ -31,8 +34,14 @@ export function sharedHandlers(deps: SharedHandlerDeps): Pick<RequestHandlers, S
     'session:send': async ({ prompt }) => ({ messageId: (await workbench().send(prompt)).messageId }),
     'session:cancel': async () => ({ cancelled: await workbench().cancel() }),
     'session:resume': async () => ({ runId: (await workbench().resume()).runId }),
-    'session:approve': async ({ requestId, decision, args, alwaysAllow }) => ({
-      decision: await workbench().approve(requestId, { decision, ...(args ? { args } : {}), ...(alwaysAllow ? { alwaysAllow } : {}) }),
+    'session:retry-failed': async () => ({ runId: (await workbench().retryFailed()).runId }),
+    'session:approve': async ({ requestId, decision, args, alwaysAllow, allowForRequest }) => ({
+      decision: await workbench().approve(requestId, {
+        decision,
+        ...(args ? { args } : {}),
+        ...(alwaysAllow ? { alwaysAllow } : {}),
+        ...(allowForRequest ? { allowForRequest } : {}),
+      }),
     }),
     'session:undo': async ({ messageId }) => ({ restoredFiles: await workbench().undo(messageId) }),
     'session:regenerate': async ({ messageId }) => ({ messageId: (await workbench().regenerate(messageId)).messageId }),
@@ -42,8 +51,31 @@ export function sharedHandlers(deps: SharedHandlerDeps): Pick<RequestHandlers, S
       return { decision: decision.decision };
     },
     'session:discard': async () => ({ discarded: await workbench().discard() }),
+    'session:approval-preview': ({ requestId, args }) => workbench().previewApproval(requestId, args),
+    'changes:list': ({ messageId, range }) => workbench().changes(messageId, range),
+    'changes:file': ({ messageId, path, range }) => workbench().fileDiff(messageId, path, range),
+    'changes:revert': ({ messageId, paths }) => workbench().revertFiles(messageId, paths),
+    'changes:undo-revert': ({ revertId, paths }) => workbench().undoRevert(revertId, paths),
     'rpi:read': async ({ file }) => ({ text: await workbench().readRpiFile(file) }),
     'settings:test-connection': (form) => testConnection(deps.settings, form),
+    ...mcpHandlers(deps.mcp),
+  };
+}
+
+type McpChannel = Extract<SharedChannel, `mcp:${string}`>;
+
+function mcpHandlers(mcp: McpSettings | undefined): Pick<RequestHandlers, McpChannel> {
+  const settings = (): McpSettings => {
+    if (!mcp) throw new Error('This host runs no MCP servers.');
+    return mcp;
+  };
+  return {
+    'mcp:list': () => settings().overview(),
+    'mcp:save': ({ server, previousName }) => settings().save(server, previousName),
+    'mcp:remove': ({ name }) => settings().remove(name),
+    'mcp:set-enabled': ({ name, enabled }) => settings().setEnabled(name, enabled),
+    'mcp:restart': ({ name }) => settings().restart(name),
+    'mcp:allow-tool': ({ server, tool, allowed }) => settings().allowTool(server, tool, allowed),
   };
 }
 

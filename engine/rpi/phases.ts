@@ -16,19 +16,25 @@ export interface PhaseSpec<Input> {
   messages(input: Input): ChatMessage[];
 }
 
-export interface ResearchInput {
+/** What every phase but the summary starts from besides its own inputs. */
+interface Briefing {
+  /** The project's instructions for coding agents (AGENTS.md); empty when it has none. */
+  instructions: string;
+}
+
+export interface ResearchInput extends Briefing {
   request: string;
   manifest: string;
 }
 
-export interface PlanInput {
+export interface PlanInput extends Briefing {
   request: string;
   research: string;
   /** A shallower map than research gets: enough to name files. */
   manifest: string;
 }
 
-export interface ImplementInput {
+export interface ImplementInput extends Briefing {
   request: string;
   item: PlanItem;
   /** Position of the item among all items, from 1. */
@@ -53,9 +59,9 @@ export const researchPhase: PhaseSpec<ResearchInput> = {
   tools: toolsForPhase('research'),
   maxTurns: 30,
   finalAnswerAtCap: true,
-  messages: ({ request, manifest }) => [
+  messages: ({ request, manifest, instructions }) => [
     { role: 'system', content: researchPrompt },
-    { role: 'user', content: `${section('File map of the project folder', manifest)}\n\n${section('The user’s request', request)}` },
+    { role: 'user', content: [section('File map of the project folder', manifest), ...instructionsSection(instructions), section('The user’s request', request)].join('\n\n') },
   ],
 };
 
@@ -64,11 +70,11 @@ export const planPhase: PhaseSpec<PlanInput> = {
   tools: toolsForPhase('plan'),
   maxTurns: 10,
   finalAnswerAtCap: true,
-  messages: ({ request, research, manifest }) => [
+  messages: ({ request, research, manifest, instructions }) => [
     { role: 'system', content: planPrompt },
     {
       role: 'user',
-      content: [section('The user’s request', request), section('Research findings', research), section('Files in the project folder', manifest)].join('\n\n'),
+      content: [section('The user’s request', request), ...instructionsSection(instructions), section('Research findings', research), section('Files in the project folder', manifest)].join('\n\n'),
     },
   ],
 };
@@ -87,6 +93,7 @@ export const implementPhase: PhaseSpec<ImplementInput> = {
         section('Progress so far', progressState(input.items, input.item)),
         ...(input.retryReason ? [section('Previous attempt at this item', retryNote(input.retryReason))] : []),
         section('The user’s request', input.request),
+        ...instructionsSection(input.instructions),
         section('The whole plan', input.planText.trim()),
         section('File map of the project folder now', input.manifest),
       ].join('\n\n'),
@@ -111,6 +118,10 @@ export const summaryPhase: PhaseSpec<SummaryInput> = {
     },
   ],
 };
+
+function instructionsSection(instructions: string): string[] {
+  return instructions.trim() ? [section('Project instructions', instructions)] : [];
+}
 
 function section(title: string, body: string): string {
   return `## ${title}\n${body.trim() || '(empty)'}`;

@@ -9,6 +9,11 @@ export const runRecordSchema = z.object({
   messageId: z.string(),
   request: z.string(),
   startedAt: z.number(),
+  /**
+   * Set by "retry failed steps": why each retried item (by index) failed before, given to its next
+   * attempt. A hint for the model, nothing more; a hand-edited one grants nothing.
+   */
+  retryReasons: z.record(z.string().regex(/^\d+$/), z.string().max(2000)).optional(),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 

@@ -1,3 +1,4 @@
+import { pathsNamedIn, readProjectInstructions } from '../context/projectInstructions.js';
 import type { Phase, PlanItem, UnsequencedEvent } from '../contract/index.js';
 import { runAgentLoop, type AgentLoopResult } from '../agent/runAgentLoop.js';
 import type { LoopLimits } from '../agent/loopLimits.js';
@@ -7,6 +8,7 @@ import type { ToolLog } from '../store/toolLog.js';
 import { getFileMap } from '../tools/getFileMap.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { ToolGuard } from '../tools/executeToolCall.js';
+import type { ToolSource } from '../tools/toolSource.js';
 import type { PlanDecision } from '../approvals/planGate.js';
 import { changedFilesSince, describeChanges } from './changedFiles.js';
 import { implementPhase, planPhase, researchPhase, summaryPhase, type PhaseSpec } from './phases.js';
@@ -53,6 +55,10 @@ export interface RpiRun {
   };
   /** Approval and checkpoint before each change; every call runs when absent. */
   guard?: ToolGuard;
+  /** Tools of the user's MCP servers, offered by phase before each turn. */
+  extraTools?: ToolSource;
+  /** Items being retried after a failure (by index), with why they failed: the first new attempt is told. */
+  retryReasons?: Readonly<Record<string, string>>;
   signal: AbortSignal;
 }
 
@@ -101,6 +107,8 @@ class Orchestrator {
   /** The window every loop fits its requests to; smaller once the server refused a request as too long, for the rest of the run. */
   private contextWindow: number;
   private toldPromptCut = false;
+  /** The instruction files last told, one per line, so the same set is not told again. */
+  private toldInstructions = '';
 
   constructor(private readonly run: RpiRun) {
     this.emit = run.emit;
@@ -124,7 +132,7 @@ class Orchestrator {
   }
 
   async research(): Promise<void> {
-    const result = await this.loop(researchPhase, { request: this.run.request, manifest: await this.manifest(3) });
+    const result = await this.loop(researchPhase, { request: this.run.request, manifest: await this.manifest(3), instructions: await this.instructions('research') });
     const text = this.textOrStop('research', result);
     if (!text.trim()) this.stop('research', 'The model ended research without writing any findings.');
     await writeResearch(this.run.stateDir, text);
@@ -132,7 +140,7 @@ class Orchestrator {
 
   async plan(): Promise<void> {
     const research = (await readResearch(this.run.stateDir)) ?? '';
-    const result = await this.loop(planPhase, { request: this.run.request, research, manifest: await this.manifest(2) });
+    const result = await this.loop(planPhase, { request: this.run.request, research, manifest: await this.manifest(2), instructions: await this.instructions('plan') });
     const text = this.textOrStop('plan', result);
     if (!text.trim()) this.stop('plan', 'The model ended planning without writing a plan.');
     await writePlan(this.run.stateDir, text);
@@ -165,7 +173,7 @@ class Orchestrator {
       const item = items.find((candidate) => candidate.status === 'pending');
       if (!item) return;
       this.emit({ type: 'implement-progress', runId: this.run.runId, current: item.index + 1, total: items.length, label: item.label });
-      const first = await this.attempt(item, items);
+      const first = await this.attempt(item, items, this.run.retryReasons?.[String(item.index)]);
       const outcome = first.ok ? first : await this.attempt(item, items, first.reason);
       const updated = outcome.ok
         ? await this.completeItem(item, outcome.text)
@@ -189,7 +197,8 @@ class Orchestrator {
 
   private async attempt(item: PlanItem, items: readonly PlanItem[], retryReason?: string): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
     const planText = (await readPlan(this.run.stateDir)) ?? '';
-    const input = { request: this.run.request, item, step: item.index + 1, items, planText, manifest: await this.manifest(3) };
+    const instructions = await this.instructions('implement', pathsNamedIn(`${item.label} ${item.description}`));
+    const input = { request: this.run.request, item, step: item.index + 1, items, planText, manifest: await this.manifest(3), instructions };
     const result = await this.loop(implementPhase, retryReason === undefined ? input : { ...input, retryReason });
     if (!result.ok) {
       // Cancel, and a model server that fails, stop the run with the item still pending (resumable);
@@ -228,6 +237,7 @@ class Orchestrator {
       toolMode: run.toolMode,
       messages: spec.messages(input),
       tools: spec.tools,
+      ...(run.extraTools ? { extraTools: run.extraTools } : {}),
       maxTurns: spec.maxTurns,
       limits,
       finalAnswerAtCap: spec.finalAnswerAtCap,
@@ -259,6 +269,20 @@ class Orchestrator {
         `a smaller context window than the ${count(this.contextWindow)} tokens assumed, so the model works without part of its instructions. ` +
         `Set the context window in Settings to ${count(countedTokens)}, or raise the server's context length (Ollama: OLLAMA_CONTEXT_LENGTH, or PARAMETER num_ctx in a Modelfile).`,
     });
+  }
+
+  /**
+   * The project's instructions for this phase (and for the files an item names), read afresh each time so
+   * an edit between runs counts; which files were used is told whenever that changes.
+   */
+  private async instructions(phase: Phase, paths: readonly string[] = []): Promise<string> {
+    const { text, files } = await readProjectInstructions(this.run.toolContext.workspace, paths);
+    const told = files.join('\n');
+    if (files.length > 0 && told !== this.toldInstructions) {
+      this.toldInstructions = told;
+      this.emit({ type: 'instructions-read', runId: this.run.runId, phase, files });
+    }
+    return text;
   }
 
   /** The project's file map as the get_file_map tool shows it; the manifest each phase starts from. */

@@ -3,6 +3,7 @@ import type { Phase } from '../contract/index.js';
 import type { ToolLog } from '../store/toolLog.js';
 import { hiddenPrefix, maskStrings } from '../secrets/secretMask.js';
 import { PathRefusedError } from '../workspace/pathRules.js';
+import { mcpToolPrefix } from '../contract/mcpToolName.js';
 import { phaseTools } from './phaseTools.js';
 import { resultForContext } from './resultCap.js';
 import { ToolError, type Tool, type ToolContext } from './tool.js';
@@ -41,6 +42,8 @@ export interface ExecuteOptions {
   log: Pick<ToolLog, 'append'>;
   /** The catalog to look tools up in; the full one unless a test narrows it. */
   catalog?: ReadonlyMap<string, Tool>;
+  /** Tools a tool source (the user's MCP servers) offered for this turn: callable as offered, in this phase. */
+  extraTools?: readonly Tool[];
   /** Runs after validation and before the tool; without it every call runs. */
   guard?: ToolGuard;
 }
@@ -77,11 +80,16 @@ interface Outcome {
   refused?: Refusal;
 }
 
-async function outcomeOf(call: ToolCallRequest, { phase, context, catalog = toolCatalog, guard }: ExecuteOptions): Promise<Outcome> {
-  const allowed = phaseTools[phase];
-  const tool = catalog.get(call.name);
+async function outcomeOf(call: ToolCallRequest, { phase, context, catalog = toolCatalog, extraTools = [], guard }: ExecuteOptions): Promise<Outcome> {
+  const offered = extraTools.find((candidate) => candidate.name === call.name);
+  const allowed = [...phaseTools[phase], ...extraTools.map((extra) => extra.name)];
+  const tool = offered ?? catalog.get(call.name);
   if (!tool || !allowed.includes(call.name)) {
-    const known = tool ? `${call.name} is not available in the ${phase} phase` : `there is no tool named "${call.name}"`;
+    const known = tool
+      ? `${call.name} is not available in the ${phase} phase`
+      : call.name.startsWith(mcpToolPrefix)
+        ? `${call.name} is not among the MCP tools offered in the ${phase} phase (tools that may change things are offered in Implement only)`
+        : `there is no tool named "${call.name}"`;
     const offer = allowed.length ? `Tools you can use now: ${allowed.join(', ')}.` : 'No tools can be used now.';
     return { ok: false, result: `Refused: ${known}. ${offer}`, args: call.arguments, refused: 'phase' };
   }
@@ -138,7 +146,8 @@ function placeholderRefusal(tool: Tool): string {
 }
 
 function parameterHint(tool: Tool): string {
-  const names = Object.keys(z.toJSONSchema(tool.parameters, { io: 'input' }).properties ?? {});
+  const properties = tool.jsonSchema?.['properties'] ?? z.toJSONSchema(tool.parameters, { io: 'input' }).properties ?? {};
+  const names = Object.keys(properties);
   return names.length ? `Parameters of ${tool.name}: ${names.join(', ')}.` : '';
 }
 

@@ -40,6 +40,8 @@ export interface Tool<Params = unknown> {
   readonly description: string;
   /** Validated before the handler runs; sent to the model as JSON Schema. */
   readonly parameters: z.ZodType<Params>;
+  /** Sent to the model instead of `parameters` as JSON Schema: an MCP tool carries its server's own schema. */
+  readonly jsonSchema?: Record<string, unknown>;
   /** Whether it changes the folder or runs a program (needs approval, never in Research or Plan). */
   readonly mutates: boolean;
   /** Returns the result text the model reads; throws ToolError or PathRefusedError for failures. */

@@ -6,17 +6,27 @@ import { getFileInfo } from './getFileInfo.js';
 import { getFileMap } from './getFileMap.js';
 import { listFiles } from './listFiles.js';
 import { moveFile } from './moveFile.js';
+import { docxGetStyles, pptxGetStyles, xlsxGetStyles } from './officeStyles.js';
 import { phaseTools } from './phaseTools.js';
 import { readFile } from './readFile.js';
 import { recallToolResult } from './recallToolResult.js';
 import { runCommand } from './runCommand.js';
 import { searchFiles } from './searchFiles.js';
+import { tableDescribe } from './tableDescribe.js';
+import { tableGetMap } from './tableGetMap.js';
+import { tableQuery } from './tableQuery.js';
+import { tableReadRows } from './tableReadRows.js';
+import { tableStats } from './tableStats.js';
 import type { Tool } from './tool.js';
 import { writeFile } from './writeFile.js';
+import { writeXlsx } from './writeXlsx.js';
+
+/** The tables and office files tools of DESIGN §5 (issue 17). */
+const tableTools = [tableGetMap, tableDescribe, tableStats, tableReadRows, tableQuery, xlsxGetStyles, docxGetStyles, pptxGetStyles, writeXlsx];
 
 /** Every tool of DESIGN §5, by name. */
 export const toolCatalog: ReadonlyMap<string, Tool> = new Map(
-  [listFiles, getFileInfo, getFileMap, readFile, searchFiles, recallToolResult, writeFile, editFile, deleteFile, moveFile, runCommand].map(
+  [listFiles, getFileInfo, getFileMap, readFile, searchFiles, recallToolResult, writeFile, editFile, deleteFile, moveFile, runCommand, ...tableTools].map(
     (tool) => [tool.name, tool as Tool],
   ),
 );
@@ -41,6 +51,7 @@ export function toolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
 }
 
 function parametersSchema(tool: Tool): Record<string, unknown> {
+  if (tool.jsonSchema) return tool.jsonSchema;
   // 'input' so that parameters with defaults are optional for the model, as they are for the handler.
   const { $schema: _, ...schema } = z.toJSONSchema(tool.parameters, { io: 'input' });
   return schema;

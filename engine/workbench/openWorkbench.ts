@@ -1,5 +1,7 @@
 import path from 'node:path';
-import type { RpiFile, Snapshot, WorkbenchEvent } from '../contract/index.js';
+import type { ApprovalPreview, ChangeList, ChangeRange, FileDiff, RevertResult, RpiFile, Snapshot, WorkbenchEvent } from '../contract/index.js';
+import { ChangesService } from '../changes/changesService.js';
+import { followLiveChanges, type LiveChanges } from '../changes/liveChanges.js';
 import { readPlan, readResearch, readRpiState } from '../rpi/rpiState.js';
 import { ConversationStore, unansweredRequest } from '../store/conversation.js';
 import { openToolLog } from '../store/toolLog.js';
@@ -15,6 +17,8 @@ import { PlanGate, type PlanDecision } from '../approvals/planGate.js';
 import { CheckpointStore, type RestoreChange } from '../checkpoints/checkpointStore.js';
 import { memoryAllowList, RunController, type RunOptions, type StartedRun } from './runController.js';
 import { RunEventLog } from './runEventLog.js';
+import { startMcpHub } from '../mcp/startMcpHub.js';
+import type { WorkbenchMcp } from '../mcp/workbenchMcp.js';
 import { openStateFolder } from './stateFolder.js';
 
 export { stateDirName } from './stateFolder.js';
@@ -23,6 +27,8 @@ export { stateDirName } from './stateFolder.js';
 export interface Workbench {
   /** The real absolute path of the opened folder. */
   readonly folder: string;
+  /** The user's MCP servers while this folder is open; null when the host runs none. */
+  readonly mcp: WorkbenchMcp | null;
   /**
    * Appends the message to the conversation, clears the previous run's research and plan, and starts a
    * run. Refused (RunRefusedError) while a run is active or when no model is configured.
@@ -30,6 +36,8 @@ export interface Workbench {
   send(prompt: string): Promise<StartedRun>;
   /** Continues the run that stopped (cancel, crash, failure) at its first pending step. */
   resume(): Promise<StartedRun>;
+  /** Sets the latest request's failed steps back to pending, each with its earlier failure reason, and resumes. */
+  retryFailed(): Promise<StartedRun>;
   /** Stops the active run promptly, leaving it resumable; resolves when it has stopped. */
   cancel(): Promise<boolean>;
   /** Answers an approval request once; throws (the request stays open) for an invalid edit, throws when already answered. */
@@ -48,6 +56,18 @@ export interface Workbench {
    * (RunRefusedError) while a run is active.
    */
   discard(): Promise<boolean>;
+  /** The files a request changed ('request'), or that changed since before it ('since', what undo takes back), with line counts. */
+  changes(messageId: string, range?: ChangeRange): Promise<ChangeList>;
+  /** Diffs of a request's files: those at `paths`, or all; `context` unchanged lines around changes ('auto': every line up to 1 MB). */
+  diffs(messageId: string, options?: { range?: ChangeRange; paths?: readonly string[]; context?: number | 'auto' }): Promise<FileDiff[]>;
+  /** One file's diff in a request's changes (every line for files up to 1 MB). */
+  fileDiff(messageId: string, path: string, range?: ChangeRange): Promise<FileDiff>;
+  /** Puts files back as they were before the request, after a checkpoint; refused (RunRefusedError) during a run. */
+  revertFiles(messageId: string, paths: readonly string[]): Promise<RevertResult>;
+  /** Takes a revert back; refused during a run. */
+  undoRevert(revertId: string, paths: readonly string[]): Promise<RevertResult>;
+  /** What an approval waiting for an answer would change, with its own or edited arguments. */
+  previewApproval(requestId: string, args?: Record<string, unknown>): Promise<ApprovalPreview>;
   /** The text of the current run's research.md or plan.md, or null when the run has not written it. */
   readRpiFile(file: RpiFile): Promise<string | null>;
   snapshot(): Promise<Snapshot>;
@@ -79,6 +99,9 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   const broker = new ApprovalBroker({ emit: (event) => void bus.emit(event), rememberCommand: (command) => allowedCommands.add(root, command) });
   const planGate = new PlanGate((event) => void bus.emit(event));
   let runs: RunController;
+  let mcp: ReturnType<typeof startMcpHub> = null;
+  let changes: ChangesService;
+  let liveChanges: LiveChanges | null = null;
   try {
     const pending = new PendingWrites(stateDir);
     const [toolLog, workspace, checkpoints] = await Promise.all([openToolLog(stateDir, reportCut), Workspace.at(root), CheckpointStore.open(root, stateDir, { pending })]);
@@ -86,13 +109,18 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
     const swept = await pending.sweep(workspace);
     if (swept.length > 0) notices.push(sweptNotice(swept));
     workspace.keepJournal(pending);
-    runs = new RunController({ stateDir, workspace, bus, conversation, toolLog, checkpoints, broker, planGate, allowedCommands, runEvents, options });
+    const settleChanges = () => liveChanges?.settled() ?? Promise.resolve();
+    mcp = startMcpHub({ folder: root, options, emit: (event) => void bus.emit(event) });
+    runs = new RunController({ stateDir, workspace, bus, conversation, toolLog, checkpoints, broker, planGate, allowedCommands, runEvents, settleChanges, mcp, options });
+    changes = new ChangesService({ workspace, checkpoints, conversation, broker, journal: pending, emit: (event) => void bus.emit(event) });
   } catch (error) {
+    await mcp?.close();
     await lock.release();
     await state.close();
     throw error;
   }
   let closed = false;
+  liveChanges = followLiveChanges({ subscribe: (listener) => bus.subscribe(listener), announce: async (messageId, runId) => (closed ? undefined : changes.announce(messageId, runId)) });
 
   const assertOpen = () => {
     if (closed) throw new Error(`The workbench for ${root} is closed.`);
@@ -100,6 +128,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
 
   return {
     folder: root,
+    mcp,
     send(prompt) {
       assertOpen();
       return runs.send(prompt);
@@ -107,6 +136,10 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
     resume() {
       assertOpen();
       return runs.resume();
+    },
+    retryFailed() {
+      assertOpen();
+      return runs.retryFailed();
     },
     cancel: () => runs.cancel(),
     approve: (requestId, answer) => broker.answer(requestId, answer),
@@ -124,6 +157,30 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       assertOpen();
       return runs.discard();
     },
+    changes(messageId, range) {
+      assertOpen();
+      return changes.list(messageId, range);
+    },
+    diffs(messageId, diffOptions = {}) {
+      assertOpen();
+      return changes.diffs(messageId, diffOptions);
+    },
+    fileDiff(messageId, filePath, range) {
+      assertOpen();
+      return changes.fileDiff(messageId, filePath, range);
+    },
+    revertFiles(messageId, paths) {
+      assertOpen();
+      return runs.whileIdle(() => changes.revert(messageId, paths));
+    },
+    undoRevert(revertId, paths) {
+      assertOpen();
+      return runs.whileIdle(() => changes.undoRevert(revertId, paths));
+    },
+    previewApproval(requestId, args) {
+      assertOpen();
+      return changes.previewApproval(requestId, args);
+    },
     readRpiFile(file) {
       assertOpen();
       return file === 'research' ? readResearch(stateDir) : readPlan(stateDir);
@@ -134,6 +191,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       const lastSeq = bus.lastSeq;
       const running = runs.running;
       const recorded = runEvents.events();
+      const mcpStatuses = mcp?.statuses();
       const [history, rpi, fileCount] = await Promise.all([conversation.load(), readRpiState(stateDir), countFiles(root)]);
       return {
         folder: root,
@@ -148,6 +206,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
         planReview: planGate.pending(),
         runEvents: recorded,
         resumable: !running && unansweredRequest(history.messages) !== null,
+        ...(mcpStatuses ? { mcp: mcpStatuses } : {}),
       };
     },
     subscribe(listener) {
@@ -158,6 +217,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       if (closed) return;
       closed = true;
       await runs.cancel();
+      await mcp?.close();
       bus.clear();
       await lock.release();
       await state.close();

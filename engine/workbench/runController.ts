@@ -3,8 +3,13 @@ import type { ApprovalSettings, Phase, RunStatus, UnsequencedEvent } from '../co
 import { ToolModeState } from '../agent/toolMode.js';
 import type { ApprovalBroker } from '../approvals/approvalBroker.js';
 import { ApprovedPlans } from '../approvals/approvedPlans.js';
+import { RequestAllowances } from '../approvals/requestAllowances.js';
 import type { PlanGate } from '../approvals/planGate.js';
 import { toolGuard } from '../approvals/toolGuard.js';
+import type { McpHub } from '../mcp/mcpHub.js';
+import { withMcpGuard } from '../mcp/mcpToolGuard.js';
+import type { WorkbenchMcpOptions } from '../mcp/workbenchMcp.js';
+import type { ToolGuard } from '../tools/executeToolCall.js';
 import type { CheckpointStore } from '../checkpoints/checkpointStore.js';
 import { discoverContextWindow } from '../llm/contextWindow/discoverContextWindow.js';
 import { createLlmClient, type LlmClientOptions } from '../llm/openaiClient.js';
@@ -12,7 +17,7 @@ import type { LlmSettings } from '../llm/llmTypes.js';
 import { childEnvironment } from '../secrets/childEnvironment.js';
 import { hostEnvironment } from '../secrets/processCredentials.js';
 import { knownSecrets, secretMask } from '../secrets/secretMask.js';
-import { clearRpiState } from '../rpi/rpiState.js';
+import { clearRpiState, markItem, readRpiState } from '../rpi/rpiState.js';
 import { readRunRecord, writeRunRecord, type RunRecord } from '../rpi/runRecord.js';
 import { defaultRpiLimits, runRpi, type RpiLimits, type RpiOutcome } from '../rpi/runRpi.js';
 import type { AllowedCommand } from '../settings/allowedCommands.js';
@@ -41,6 +46,8 @@ export interface RunOptions {
   approvals?: () => Promise<ApprovalSettings>;
   /** Where "always allow" commands are kept, per folder, in the user's config; in memory when absent. */
   allowedCommands?: AllowedCommandStore;
+  /** The user's MCP servers: started when the folder opens, their tools offered by phase; none when absent. */
+  mcp?: WorkbenchMcpOptions;
 }
 
 const busy = 'A run is already in progress in this folder: wait for it to finish, or cancel it first.';
@@ -92,6 +99,10 @@ export interface RunControllerDeps {
   allowedCommands: AllowedCommandStore;
   /** The recorded events of the latest run, forgotten when its request is undone or discarded. */
   runEvents: Pick<RunEventLog, 'clear'>;
+  /** Waits for the run's files to be counted for the last time (changes-updated), so that comes before run-finished. */
+  settleChanges?: () => Promise<void>;
+  /** The folder's MCP servers, when the host configured any. */
+  mcp?: McpHub | null;
   options: RunOptions;
 }
 
@@ -108,6 +119,8 @@ export class RunController {
   private starting = false;
   /** Plans approved at the review gate by the user of this process (never read from the folder). */
   private readonly approvedPlans = new ApprovedPlans();
+  /** "Allow for the rest of this request" answers, by request. */
+  private readonly requestAllowances = new RequestAllowances();
 
   constructor(private readonly deps: RunControllerDeps) {}
 
@@ -139,6 +152,11 @@ export class RunController {
       const { message } = await rewind(this.rewindDeps(), messageId);
       return this.launch(() => this.newRequest(message.text));
     }, busyForHistory);
+  }
+
+  /** Runs a change the user asked for outside a run (a file revert), refused while a run is active and holding off any start until done. */
+  whileIdle<T>(task: () => Promise<T>): Promise<T> {
+    return this.exclusive(task, busyForHistory);
   }
 
   /** Answers the stopped request with where it stopped and forgets its research and plan; the files stay. */
@@ -173,6 +191,38 @@ export class RunController {
       const record = await readRunRecord(this.deps.stateDir);
       return record?.messageId === last.id ? record : { messageId: last.id, request: last.text, startedAt: last.ts };
     }), busy);
+  }
+
+  /**
+   * Tries the failed steps of the latest request again: each `[!]` item goes back to pending (done items
+   * are never touched), its earlier failure reason kept for its next attempt, the request's summary is
+   * taken back (a new one follows), and the run resumes from disk. Works for a run of an earlier session.
+   */
+  async retryFailed(): Promise<StartedRun> {
+    return this.exclusive(() => this.launch(() => this.prepareRetry()), busy);
+  }
+
+  private async prepareRetry(): Promise<RunRecord> {
+    const { conversation, stateDir, bus } = this.deps;
+    const { messages } = await conversation.load();
+    const at = messages.findLastIndex((message) => message.role === 'user');
+    const request = messages[at];
+    if (!request) throw new RunRefusedError('Nothing to retry: this folder has no request yet.');
+    const record = await readRunRecord(stateDir);
+    const failed = (await readRpiState(stateDir)).items.filter((item) => item.status === 'failed');
+    if (failed.length === 0 || (record !== null && record.messageId !== request.id)) {
+      throw new RunRefusedError('Nothing to retry: the latest request has no failed steps.');
+    }
+    const answer = messages.slice(at + 1).find((message) => message.role === 'assistant');
+    if (answer) {
+      await conversation.truncateAt(answer.id);
+      bus.emit({ type: 'conversation-reset', runId: null, messages: messages.slice(0, messages.indexOf(answer)) });
+    }
+    for (const item of failed) await markItem(stateDir, item.index, 'pending');
+    const retryReasons = Object.fromEntries(failed.map((item) => [String(item.index), item.failure ?? 'it failed without a reason']));
+    const next: RunRecord = { ...(record ?? { messageId: request.id, request: request.text, startedAt: request.ts }), retryReasons };
+    await writeRunRecord(stateDir, next);
+    return next;
   }
 
   /** Stops the active run as soon as possible; resolves once it has stopped. False when none was running. */
@@ -226,12 +276,27 @@ export class RunController {
     return window.tokens;
   }
 
+  /** The run's guard, with MCP tools sent to their own approval (mcpToolGuard.ts) when the folder has MCP servers. */
+  private withMcp(runId: string, messageId: string, approvals: ApprovalSettings, guard: ToolGuard): ToolGuard {
+    const { mcp, broker, checkpoints } = this.deps;
+    if (!mcp) return guard;
+    return withMcpGuard(guard, {
+      runId,
+      broker,
+      hub: mcp,
+      timeoutSeconds: approvals.timeoutSeconds,
+      checkpoint: async (tool) => void (await checkpoints.snapshot({ reason: 'tool', messageId, runId, tool: tool.name })),
+      requestScope: this.requestAllowances.for(messageId),
+    });
+  }
+
   private async execute({ runId, record, settings, approvals, signal }: Execution): Promise<RunResult> {
     const { bus, stateDir, workspace, toolLog, conversation, options, checkpoints, broker, planGate } = this.deps;
     const { approvedPlans } = this;
     const folder = workspace.root;
     const allowed = this.deps.allowedCommands;
     bus.emit({ type: 'run-started', runId, messageId: record.messageId, startedAt: Date.now() });
+    this.deps.mcp?.retryFailed();
     let result: RunResult;
     try {
       const contextWindow = await this.contextWindow(runId, settings, signal);
@@ -240,6 +305,7 @@ export class RunController {
         stateDir,
         request: record.request,
         startedAt: record.startedAt,
+        ...(record.retryReasons ? { retryReasons: record.retryReasons } : {}),
         llm: createLlmClient({
           baseUrl: settings.baseUrl,
           apiKey: settings.apiKey,
@@ -263,14 +329,16 @@ export class RunController {
           await conversation.append(message);
           bus.emit({ type: 'message-added', runId, message });
         },
-        guard: toolGuard({
+        ...(this.deps.mcp ? { extraTools: this.deps.mcp } : {}),
+        guard: this.withMcp(runId, record.messageId, approvals, toolGuard({
           runId,
           workspace,
           broker,
           settings: approvals,
           allowedCommands: () => allowed.list(folder),
           checkpoint: async (tool) => void (await checkpoints.snapshot({ reason: 'tool', messageId: record.messageId, runId, tool: tool.name })),
-        }),
+          requestScope: this.requestAllowances.for(record.messageId),
+        })),
         ...(approvals.reviewPlan
           ? {
               planReview: {
@@ -288,6 +356,7 @@ export class RunController {
       // Only the engine itself failing gets here (a disk error, a bug): the run ends, the state stays.
       result = { runId, status: 'failed', error: `The run stopped on an internal error: ${error instanceof Error ? error.message : String(error)}` };
     }
+    await this.deps.settleChanges?.().catch(() => undefined);
     // Idle before run-finished goes out, so a snapshot taken on that event says the run is over.
     this.active = null;
     bus.emit({

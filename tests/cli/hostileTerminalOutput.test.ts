@@ -65,8 +65,8 @@ describe.skipIf(!existsSync(scriptBin))('model text on a terminal is shown, neve
     const screen = done.stdout;
     for (const payload of modelPayloads) expect(screen).not.toContain(payload);
     expect(screen).not.toMatch(/[\x07\x08\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
-    // The only escape sequences left are the status line's clear and readline's moves back to the prompt.
-    expect(escapeSequences(screen).filter((sequence) => !/^\x1b\[(2K|0J|\d+G)$/.test(sequence))).toEqual([]);
+    // The only escape sequences left are the status line's clear, readline's moves back to the prompt, and the diffs' own colours.
+    expect(escapeSequences(screen).filter((sequence) => !/^\x1b\[(2K|0J|\d+G|1m|3[126]m|m)$/.test(sequence))).toEqual([]);
     // The question names the command that would really run, its hidden part shown as text.
     expect(screen).toContain('? Approve run_command touch pwned #␛[2K␛[G? Approve run_command ls? Commands need your approval');
     expect(screen).toContain('"command": "touch pwned #\\u001b[2K\\u001b[G? Approve run_command ls"');

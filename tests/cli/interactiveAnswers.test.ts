@@ -40,12 +40,12 @@ describe('answering approvals and the plan review at the terminal', () => {
       say('Summary.'),
     );
 
-  it('asks again after a bad answer, shows the details, explains a refused edit, and runs the edit it accepts', async () => {
+  it('asks again after a bad answer, shows the diff and the details, explains a refused edit, previews the edit it accepts and runs it', async () => {
     const { root, workbench } = await workbenchAsking();
     oneWrite();
     const person = answering(
       workbench,
-      ['maybe', 'v', 'e', 'e', 'e', 'e'],
+      ['maybe', 'v', 'e', 'e', 'e', 'e', 'a'],
       [() => 'not json', () => '[1, 2]', () => '{"path": "notes.txt"}', () => '{"path": "notes.txt", "content": "edited\\n"}'],
     );
 
@@ -55,7 +55,9 @@ describe('answering approvals and the plan review at the terminal', () => {
     expect(await readFile(path.join(root, 'notes.txt'), 'utf8')).toBe('edited\n');
     const output = person.output();
     expect(output).toContain('? Approve write_file notes.txt? File changes need your approval (expires in');
-    expect(output).toContain('Please answer a, d, e or v (approve, deny, edit, view).');
+    expect(output).toContain('Please answer a, d, e, v or r (approve, deny, edit, view, rest of this request).');
+    expect(output).toContain('  notes.txt: new file, 1 line\ndiff --git a/notes.txt b/notes.txt\nnew file mode 100644\n--- /dev/null\n+++ b/notes.txt\n@@ -0,0 +1 @@\n+original');
+    expect(output).toContain('@@ -0,0 +1 @@\n+edited\n  With your edits, approving does what is shown above.');
     expect(output).toContain(`  real path: ${path.join(root, 'notes.txt')}`);
     expect(output).toContain('The edited arguments are not valid JSON');
     expect(output).toContain('The edited arguments must be a JSON object');
@@ -64,7 +66,24 @@ describe('answering approvals and the plan review at the terminal', () => {
     // The first edit starts from the request's arguments, each next one from the last text the person saved.
     expect(JSON.parse(person.edited[0]!)).toEqual({ path: 'notes.txt', content: 'original\n' });
     expect(person.edited.slice(1)).toEqual(['not json', '[1, 2]', '{"path": "notes.txt"}']);
-    expect(person.asked).toHaveLength(6);
+    expect(person.asked).toHaveLength(7);
+    expect(person.asked[0]).toBe('  [a]pprove  [r]: approve file changes for the rest of this request  [d]eny  [e]dit arguments  [v]iew details > ');
+  });
+
+  it('[r] approves the file changes of the rest of the request without asking again', async () => {
+    const { root, workbench } = await workbenchAsking();
+    llm().enqueue(
+      say('Empty.'),
+      say(planText('Notes')),
+      call('write_file', { path: 'one.txt', content: '1\n' }),
+      call('write_file', { path: 'two.txt', content: '2\n' }),
+      say('Both written.'),
+      say('Summary.'),
+    );
+    const person = answering(workbench, ['r']);
+    expect((await (await workbench.send('Write two notes')).finished).status).toBe('done');
+    expect(person.asked).toHaveLength(1);
+    expect(await readFile(path.join(root, 'two.txt'), 'utf8')).toBe('2\n');
   });
 
   it('deny, and input that ends, both deny', async () => {

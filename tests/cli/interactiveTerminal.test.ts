@@ -51,6 +51,7 @@ describe.skipIf(!existsSync(scriptBin))('the CLI on a terminal (a pseudo-termina
     await terminal.answer('[v]iew details > ', 'v\r');
     await terminal.answer(`real path: ${path.join(root, 'notes.txt')}`, 'e\r');
     await terminal.answer('The edited arguments do not fit write_file: content:', 'e\r');
+    await terminal.answer('With your edits, approving does what is shown above.', 'a\r');
     const done = await terminal.exited;
 
     expect(done.code).toBe(0);
@@ -64,6 +65,10 @@ describe.skipIf(!existsSync(scriptBin))('the CLI on a terminal (a pseudo-termina
     expect(drawn).toContainEqual(expect.stringMatching(/^Implement: step 1\/1: Notes · \[█{12}\] 1\/1 · \d+s · [\d.]+k? tokens$/));
     expect(screen).toContain('Wrote **notes.txt**.');
     expect(screen).toMatch(/Done in \d+s · [\d.]+k? tokens\./);
+    // The diff in the question, coloured as git colours it, and the run's --stat view last.
+    expect(screen).toContain('\u001b[32m+original\u001b[m');
+    expect(screen).toContain('\u001b[32m+edited\u001b[m');
+    expect(screen.trimEnd().split('\r\n').slice(-2)).toEqual([' notes.txt | 1 \u001b[32m+\u001b[m', ' 1 file changed, 1 insertion(+)']);
   });
 
   it('--review-plan shows the plan for approval; Ctrl-C at a question cancels cleanly and the run stays resumable', async () => {

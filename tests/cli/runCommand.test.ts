@@ -208,3 +208,24 @@ describe('rpi-workbench run after a crash mid-write', () => {
     expect(again.stderr).toContain(`rpi-workbench: warning: tool-log.jsonl: cut off an incomplete last line of ${torn.length} bytes`);
   });
 });
+
+describe('rpi-workbench retry', () => {
+  const tempFolder = useTempFolders('rpi-cli-retry-');
+  const llm = useFakeLlm();
+  const cli = useCli();
+
+  it('tries the failed steps again and prints the new summary; with nothing failed it is a usage error', async () => {
+    const root = await tempFolder();
+    const model = ['--yes', '--base-url', llm().baseUrl, '--model', 'fake-model'];
+    llm().enqueue(say('research'), say(planText('Only')), say('FAILED: the disk was full'), say('FAILED: the disk was full'), say('It failed.'));
+    expect((await cli.run(['run', root, 'Do it', ...model])).code).toBe(0);
+    llm().enqueue(say('Done this time.'), say('It worked on the second try.'));
+    const retried = await cli.run(['retry', root, ...model]);
+    expect(retried.code).toBe(0);
+    expect(retried.stdout).toBe('It worked on the second try.\n');
+    expect(requestText(llm().chatRequests().at(-2)!)).toContain('the disk was full');
+    const again = await cli.run(['retry', root, ...model]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('Nothing to retry: the latest request has no failed steps.');
+  });
+});

@@ -33,8 +33,22 @@ const examples: { [T in WorkbenchEventType]: EventOf<T> } = {
   usage: { type: 'usage', seq: 14, runId: 'run-1', phase: 'summary', promptTokens: 900, completionTokens: 80, contextWindow: 128_000 },
   warning: { type: 'warning', seq: 15, runId: null, message: 'conversation.jsonl: skipped corrupt line 2' },
   'context-trimmed': { type: 'context-trimmed', seq: 17, runId: 'run-1', phase: 'research', setAside: 12, condensed: 0, cut: 1, promptTokens: 5_900, budget: 6_144, contextWindow: 8_192 },
+  'instructions-read': { type: 'instructions-read', seq: 20, runId: 'run-1', phase: 'implement', files: ['AGENTS.md', 'src/api/AGENTS.md'] },
   'context-window': { type: 'context-window', seq: 19, runId: 'run-1', tokens: 32_768, source: 'server', detail: 'vLLM max_model_len' },
   'model-status': { type: 'model-status', seq: 18, runId: 'run-1', phase: 'plan', state: 'retrying', attempt: 2, attempts: 5, delayMs: 2_000, reason: 'HTTP 500' },
+  'changes-updated': { type: 'changes-updated', seq: 20, runId: 'run-1', messageId: 'msg-1', files: 3, added: 12, removed: 4 },
+  'mcp-status': {
+    type: 'mcp-status',
+    seq: 21,
+    runId: null,
+    status: {
+      name: 'everything',
+      state: 'ready',
+      tools: [{ name: 'echo', modelName: 'mcp__everything__echo', description: 'Echoes back the input string', readOnly: true, phases: ['research', 'implement'], alwaysAllowed: false }],
+      serverInfo: 'Everything Reference Server 2.0.0',
+      updatedAt: 1_700_000_000_000,
+    },
+  },
   'run-finished': { type: 'run-finished', finishedAt: 2_000, seq: 16, runId: 'run-1', status: 'failed', error: 'model unreachable' },
 };
 

@@ -15,16 +15,28 @@ const minimalPayloads: { [C in RequestChannel]: RequestPayload<C> } = {
   'session:send': { prompt: 'Categorise my bank statement' },
   'session:cancel': {},
   'session:resume': {},
+  'session:retry-failed': {},
   'session:approve': { requestId: 'req-1', decision: 'approve' },
   'session:undo': { messageId: 'msg-1' },
   'session:regenerate': { messageId: 'msg-1' },
   'session:undo-preview': { messageId: 'msg-1' },
   'session:review-plan': { decision: 'approve' },
   'session:discard': {},
+  'session:approval-preview': { requestId: 'req-1' },
+  'changes:list': { messageId: 'msg-1' },
+  'changes:file': { messageId: 'msg-1', path: 'src/app.ts' },
+  'changes:revert': { messageId: 'msg-1', paths: ['src/app.ts'] },
+  'changes:undo-revert': { revertId: '00000001', paths: ['src/app.ts'] },
   'rpi:read': { file: 'research' },
   'settings:get': {},
   'settings:test-connection': {},
   'settings:set': {},
+  'mcp:list': {},
+  'mcp:save': { server: { name: 'github', transport: 'stdio', command: 'npx', args: [], env: [], headers: [], enabled: true, researchReadOnly: false, timeoutSeconds: 120 } },
+  'mcp:remove': { name: 'github' },
+  'mcp:set-enabled': { name: 'github', enabled: false },
+  'mcp:restart': { name: 'github' },
+  'mcp:allow-tool': { server: 'github', tool: 'get_issue', allowed: true },
   'folders:recent': {},
   'folders:pick': {},
   'folders:open': { folder: '/home/me/project' },
@@ -183,6 +195,26 @@ describe('validateRequest', () => {
       [{ contextWindow: 4096 }, 'unexpected field "contextWindow"'],
     ])('refuses %j', (payload, error) => {
       expectError('settings:test-connection', payload, `settings:test-connection: ${error}`);
+    });
+  });
+
+  describe('changes', () => {
+    it('take a range of "request" or "since", and refuse anything else', () => {
+      expect(validateRequest('changes:list', { messageId: 'm', range: 'since' })).toMatchObject({ ok: true });
+      expectError('changes:list', { messageId: 'm', range: 'all' }, 'changes:list: range must be "request" or "since"');
+      expectError('changes:file', { messageId: 'm' }, 'changes:file: path must be a file path');
+    });
+
+    it('revert needs at least one path, each a non-empty string', () => {
+      expectError('changes:revert', { messageId: 'm', paths: [] }, 'changes:revert: paths must name at least one file');
+      expectError('changes:revert', { messageId: 'm', paths: [''] }, 'changes:revert: paths.0 must be a file path');
+      expectError('changes:undo-revert', { revertId: 'c', paths: 'a.txt' }, 'changes:undo-revert: paths must be a list of file paths');
+    });
+
+    it('an approval preview takes edited arguments as an object', () => {
+      expect(validateRequest('session:approval-preview', { requestId: 'r', args: { path: 'a' } })).toMatchObject({ ok: true });
+      expectError('session:approval-preview', { requestId: 'r', args: 'x' }, 'session:approval-preview: args must be an object of tool arguments');
+      expectError('session:approve', { requestId: 'r', decision: 'approve', allowForRequest: 'yes' }, 'session:approve: allowForRequest must be true or false');
     });
   });
 

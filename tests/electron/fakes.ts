@@ -46,15 +46,23 @@ async function runsNothing(): Promise<never> {
 export class FakeWorkbench implements Workbench {
   private readonly listeners = new Set<(event: WorkbenchEvent) => void>();
   closed = false;
+  readonly mcp = null;
   constructor(readonly folder: string) {}
   send = runsNothing;
   resume = runsNothing;
+  retryFailed = runsNothing;
   approve = runsNothing;
   undo = runsNothing;
   previewUndo = runsNothing;
   regenerate = runsNothing;
   discard = runsNothing;
   readRpiFile = runsNothing;
+  changes = runsNothing;
+  diffs = runsNothing;
+  fileDiff = runsNothing;
+  revertFiles = runsNothing;
+  undoRevert = runsNothing;
+  previewApproval = runsNothing;
   reviewPlan(): void {
     throw new Error('FakeWorkbench runs nothing');
   }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { WebContents } from 'electron';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Result, Snapshot } from '../../engine/contract/index.js';
+import { userMcp } from '../../engine/mcp/userMcp.js';
 import { AllowedCommands, noKeyStorage, RecentFolders, SettingsStore } from '../../engine/settings/index.js';
 import { useTempFolders } from '../support/tempFolder.js';
 
@@ -92,6 +93,7 @@ async function folderWindows() {
     settings: new SettingsStore({ configDir: config, cipher, env: {} }),
     recent: new RecentFolders(config),
     allowedCommands: new AllowedCommands(config),
+    mcp: userMcp(config, cipher),
     cipher,
     onRecentChanged: () => {},
   });

@@ -52,6 +52,12 @@ describe.skipIf(!built)('packaging with electron-builder', () => {
     expect(files.filter((file) => /\/tests?(\/|$)/.test(file))).toEqual([]);
     expect(files.filter((file) => /^\/(electron|engine|renderer|e2e|scripts)\//.test(file))).toEqual([]);
 
+    // The native DuckDB library of the table tools sits unpacked beside the asar, and loads from there.
+    const binding = path.join(unpacked, 'resources', 'app.asar.unpacked', 'node_modules', '@duckdb', `node-bindings-${process.platform}-${process.arch}`);
+    expect(existsSync(path.join(binding, 'duckdb.node'))).toBe(true);
+    const loaded = await promisify(execFile)(process.execPath, ['-e', `require(${JSON.stringify(path.join(binding, 'duckdb.node'))}); console.log('loaded')`]);
+    expect(loaded.stdout.trim()).toBe('loaded');
+
     // runAsNode, cookie encryption, NODE_OPTIONS, --inspect, asar integrity, asar only, (V8 snapshot unset), file:// privileges
     const executable = await readFile(path.join(unpacked, 'rpi-workbench'), 'latin1');
     const wire = executable.slice(executable.indexOf(fuseSentinel) + fuseSentinel.length + 2).slice(0, 8);

@@ -104,7 +104,7 @@ describe('run view: plan, review and progress', () => {
 describe('run view: activity and tokens', () => {
   it('records each tool call under its phase and plan item, running until it finishes', () => {
     expect(after(3).activity).toEqual([
-      { callId: 'c1', tool: 'list_files', args: { path: '.' }, phase: 'research', itemIndex: null, status: 'running', summary: null, durationMs: null },
+      { callId: 'c1', tool: 'list_files', args: { path: '.' }, phase: 'research', itemIndex: null, status: 'running', summary: null, durationMs: null, table: null },
     ]);
     expect(after(4).activity[0]).toMatchObject({ status: 'ok', summary: '3 entries', durationMs: 12 });
     const done = runOf(play(ready, [...midRun, ...restOfRun]));

@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { PublicSettings } from '../../../engine/contract/index.js';
 import { useWorkbench } from '../store/StoreContext.js';
 import { Field } from './Field.js';
 import { ApprovalFields } from './settings/ApprovalFields.js';
 import { ConnectionTest } from './settings/ConnectionTest.js';
+import { McpSettings } from './settings/McpSettings.js';
 import { connectionTestOf, draftOf, patchOf, type SettingsDraft } from './settings/settingsDraft.js';
 import { useModalDialog } from './useModalDialog.js';
 
@@ -13,7 +14,9 @@ const keyStatus: Record<PublicSettings['apiKeySource'], string> = {
   none: 'No key set. Local servers (Ollama, LM Studio) usually need none.',
 };
 
-/** The model connection and approval settings, in a modal dialog (Esc closes it). */
+type SettingsTab = 'general' | 'mcp';
+
+/** The model connection and approval settings, and the MCP servers, in a modal dialog (Esc closes it). */
 export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const settings = useWorkbench((state) => state.settings);
   const host = useWorkbench((state) => state.host);
@@ -22,6 +25,10 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const [draft, setDraft] = useState<SettingsDraft>(() => draftOf(settings));
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const [tab, setTab] = useState<SettingsTab>('general');
+  const firstField = useRef<HTMLInputElement>(null);
+  // The dialog opens on its first field, not on the section tabs above it.
+  useEffect(() => firstField.current?.focus(), []);
 
   const change = (patch: Partial<SettingsDraft>) => setDraft((current) => ({ ...current, ...patch }));
   const text = (field: 'baseUrl' | 'model' | 'apiKey' | 'contextWindow' | 'retries') => (event: { target: { value: string } }) => change({ [field]: event.target.value });
@@ -37,11 +44,29 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const forgetKey = async () => setError(await save({ apiKey: null }));
 
   return (
-    <dialog ref={dialog} className="dialog settings" aria-labelledby="settings-title" data-testid="settings-dialog" onClose={onClose}>
-      <form onSubmit={(event) => void submit(event)}>
-        <h2 id="settings-title">Settings</h2>
+    <dialog ref={dialog} className={`dialog settings${tab === 'mcp' ? ' settings-wide' : ''}`} aria-labelledby="settings-title" data-testid="settings-dialog" onClose={onClose}>
+      <h2 id="settings-title">Settings</h2>
+      <div className="settings-tabs" role="tablist" aria-label="Settings sections">
+        <button type="button" role="tab" aria-selected={tab === 'general'} onClick={() => setTab('general')}>
+          Model and approvals
+        </button>
+        <button type="button" role="tab" aria-selected={tab === 'mcp'} data-testid="settings-tab-mcp" onClick={() => setTab('mcp')}>
+          MCP servers
+        </button>
+      </div>
+      {tab === 'mcp' && (
+        <>
+          <McpSettings />
+          <div className="row row-end">
+            <button type="button" onClick={onClose}>
+              Close
+            </button>
+          </div>
+        </>
+      )}
+      <form onSubmit={(event) => void submit(event)} hidden={tab !== 'general'}>
         <Field label="Base URL" hint="Any OpenAI-compatible server, e.g. http://localhost:11434/v1 for Ollama.">
-          <input type="url" required value={draft.baseUrl} onChange={text('baseUrl')} placeholder="https://api.openai.com/v1" />
+          <input ref={firstField} type="url" required value={draft.baseUrl} onChange={text('baseUrl')} placeholder="https://api.openai.com/v1" />
         </Field>
         <Field label="Model">
           <input required value={draft.model} onChange={text('model')} placeholder="gpt-4.1-mini" autoComplete="off" />

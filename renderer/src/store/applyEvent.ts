@@ -29,10 +29,17 @@ export function applyEvent(state: WorkbenchState, event: WorkbenchEvent): Workbe
         resumable: event.message.role === 'assistant' ? false : next.resumable,
       };
     case 'conversation-reset':
-      // An undo or regenerate: the engine cleared rpi/ with the conversation.
-      return { ...next, messages: event.messages, rpi: emptyRpi, resumable: false };
+      // An undo or regenerate: the engine cleared rpi/ with the conversation, and the folder changed under every count.
+      return { ...next, messages: event.messages, rpi: emptyRpi, resumable: false, changeTotals: {} };
+    case 'changes-updated': {
+      const known = next.changeTotals[event.messageId];
+      if (known && known.files === event.files && known.added === event.added && known.removed === event.removed) return next;
+      return { ...next, changeTotals: { ...next.changeTotals, [event.messageId]: { files: event.files, added: event.added, removed: event.removed } } };
+    }
     case 'warning':
       return { ...next, warnings: [...next.warnings, event.message] };
+    case 'mcp-status':
+      return { ...next, mcpStatus: { ...next.mcpStatus, [event.status.name]: event.status } };
     case 'run-finished':
       return {
         ...next,
@@ -51,6 +58,7 @@ export function applyEvent(state: WorkbenchState, event: WorkbenchEvent): Workbe
     case 'context-trimmed':
     case 'model-status':
     case 'context-window':
+    case 'instructions-read':
       return next; // only the run view shows these
   }
 }

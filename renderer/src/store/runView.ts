@@ -1,4 +1,5 @@
 import type { ApprovalRequestView, EventOf, ModelStatus, Phase, PlanItem, PlanReviewView, RunStatus, WorkbenchEvent } from '../../../engine/contract/index.js';
+import type { TablePreview } from '../../../engine/contract/tablePreview.js';
 import { describeRun, runningItemOf } from './runStatus.js';
 
 export const phaseOrder: readonly Phase[] = ['research', 'plan', 'implement', 'summary'];
@@ -21,6 +22,8 @@ export interface ToolActivity {
   status: 'running' | 'ok' | 'failed';
   summary: string | null;
   durationMs: number | null;
+  /** A table tool's result as a small table. */
+  table: TablePreview | null;
 }
 
 export interface CallUsage {
@@ -92,6 +95,8 @@ export interface RunView {
   lastCall: CallUsage | null;
   /** Known once a request had to be fitted to it. */
   contextBudget: ContextBudgetView | null;
+  /** The project's instruction files (AGENTS.md and nested ones) the run's phases were given. */
+  instructionFiles: string[];
   /** The window the run fits its requests to and where it was learned, once the run says. */
   contextWindow: Omit<EventOf<'context-window'>, 'type' | 'seq' | 'runId'> | null;
   totals: RunTotals;
@@ -130,6 +135,7 @@ function newRunView({ runId, messageId = null, startedAt }: { runId: string | nu
     lastCall: null,
     contextBudget: null,
     contextWindow: null,
+    instructionFiles: [],
     totals: { promptTokens: 0, completionTokens: 0, calls: 0, estimated: false },
     approvals: [],
     planReview: null,
@@ -155,13 +161,15 @@ export function reduceRun(run: RunView | null, event: WorkbenchEvent): RunView |
       return event.runId === null && event.message.role === 'assistant' && run?.status !== 'running' ? null : run;
     case 'summary-delta':
     case 'warning':
+    case 'changes-updated':
+    case 'mcp-status':
       return run;
     default:
       return withDerived(reduceRunEvent(followed(run, event.runId), event));
   }
 }
 
-type RunEvent = Exclude<WorkbenchEvent, { type: 'run-started' | 'conversation-reset' | 'message-added' | 'summary-delta' | 'warning' }>;
+type RunEvent = Exclude<WorkbenchEvent, { type: 'run-started' | 'conversation-reset' | 'message-added' | 'summary-delta' | 'warning' | 'changes-updated' | 'mcp-status' }>;
 
 function reduceRunEvent(run: RunView, event: RunEvent): RunView {
   switch (event.type) {
@@ -191,6 +199,8 @@ function reduceRunEvent(run: RunView, event: RunEvent): RunView {
       return { ...run, ...countUsage(run.totals, event) };
     case 'context-window':
       return { ...run, contextWindow: { tokens: event.tokens, source: event.source, detail: event.detail } };
+    case 'instructions-read':
+      return { ...run, instructionFiles: [...new Set([...run.instructionFiles, ...event.files])] };
     case 'context-trimmed':
       return { ...run, contextNotes: [...run.contextNotes, contextNoteOf(run, event)], contextBudget: { budget: event.budget, contextWindow: event.contextWindow } };
     case 'run-finished':
@@ -234,12 +244,13 @@ function startedActivity(run: RunView, event: EventOf<'tool-started'>): ToolActi
     status: 'running',
     summary: null,
     durationMs: null,
+    table: null,
   };
 }
 
 function finishActivity(activity: ToolActivity[], event: EventOf<'tool-finished'>): ToolActivity[] {
   return activity.map((entry) =>
-    entry.callId === event.callId ? { ...entry, status: event.ok ? 'ok' : 'failed', summary: event.summary, durationMs: event.durationMs } : entry,
+    entry.callId === event.callId ? { ...entry, status: event.ok ? 'ok' : 'failed', summary: event.summary, durationMs: event.durationMs, table: event.table ?? null } : entry,
   );
 }
 
@@ -248,8 +259,8 @@ function contextNoteOf(run: RunView, { phase, setAside, condensed, cut, afterRef
   return { phase, itemIndex, afterCallId: run.activity.at(-1)?.callId ?? null, setAside, condensed, cut, afterRefusal };
 }
 
-function approvalRequestOf({ requestId, tool, args, path, reason, canAlwaysAllow, expiresAt }: EventOf<'approval-requested'>): ApprovalRequestView {
-  return { requestId, tool, args, ...(path === undefined ? {} : { path }), reason, canAlwaysAllow, expiresAt };
+function approvalRequestOf({ requestId, tool, args, path, reason, canAlwaysAllow, canAllowForRequest, expiresAt }: EventOf<'approval-requested'>): ApprovalRequestView {
+  return { requestId, tool, args, ...(path === undefined ? {} : { path }), reason, canAlwaysAllow, ...(canAllowForRequest ? { canAllowForRequest } : {}), expiresAt };
 }
 
 function upsertApproval(approvals: ApprovalCardState[], request: ApprovalRequestView): ApprovalCardState[] {

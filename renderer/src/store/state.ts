@@ -1,4 +1,4 @@
-import type { HostInfo, Message, Phase, PublicSettings, RpiState, Snapshot } from '../../../engine/contract/index.js';
+import type { ChangeTotals, HostInfo, McpServerStatus, Message, Phase, PublicSettings, RpiState, Snapshot } from '../../../engine/contract/index.js';
 import { replayRun, streamedSummary } from './replayRun.js';
 import type { RunView } from './runView.js';
 
@@ -30,6 +30,10 @@ export interface WorkbenchState {
   warnings: string[];
   /** The last failed request, shown to the user until dismissed. */
   error: string | null;
+  /** Each request's changed files and lines, as last counted; null when they cannot be counted (no checkpoint). */
+  changeTotals: Record<string, ChangeTotals | null>;
+  /** The latest status of each MCP server, by name, as `mcp-status` events tell it (Settings merges it with the list it loads). */
+  mcpStatus: Record<string, McpServerStatus>;
 }
 
 export const emptyRpi: RpiState = { hasResearch: false, hasPlan: false, items: [], originalCount: null, allDone: false };
@@ -50,6 +54,8 @@ export const initialState: WorkbenchState = {
   needsResync: false,
   warnings: [],
   error: null,
+  changeTotals: {},
+  mcpStatus: {},
 };
 
 /**
@@ -58,7 +64,7 @@ export const initialState: WorkbenchState = {
  */
 export function applySnapshot(state: WorkbenchState, snapshot: Snapshot | null): WorkbenchState {
   if (snapshot === null) {
-    return { ...state, folder: null, messages: [], rpi: emptyRpi, running: false, phase: null, streamingSummary: '', run: null, resumable: false, lastSeq: 0, needsResync: false };
+    return { ...state, folder: null, messages: [], rpi: emptyRpi, running: false, phase: null, streamingSummary: '', run: null, resumable: false, lastSeq: 0, needsResync: false, changeTotals: {} };
   }
   const run = replayRun(snapshot);
   return {
@@ -74,5 +80,13 @@ export function applySnapshot(state: WorkbenchState, snapshot: Snapshot | null):
     lastSeq: snapshot.lastSeq,
     needsResync: false,
     warnings: snapshot.warnings,
+    changeTotals: keptTotals(state.changeTotals, snapshot),
+    mcpStatus: Object.fromEntries((snapshot.mcp ?? []).map((status) => [status.name, status])),
   };
+}
+
+/** Counts of the requests still in the conversation of the same folder; another folder's are dropped. */
+function keptTotals(totals: WorkbenchState['changeTotals'], snapshot: Snapshot): WorkbenchState['changeTotals'] {
+  const ids = new Set(snapshot.conversation.map((message) => message.id));
+  return Object.fromEntries(Object.entries(totals).filter(([messageId]) => ids.has(messageId)));
 }

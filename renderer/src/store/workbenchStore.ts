@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { DesktopCommand } from '../../../engine/contract/bridge.js';
-import type { RecentFolder, RequestChannel, RequestPayload, RequestResults, Response, Snapshot, WorkbenchEvent } from '../../../engine/contract/index.js';
+import type { ChangeRange, RecentFolder, RequestChannel, RequestPayload, RequestResults, Response, Snapshot, WorkbenchEvent } from '../../../engine/contract/index.js';
+import type { ChangeTotals } from '../../../engine/contract/changes.js';
 import type { WorkbenchBridge } from '../bridge/types.js';
 import { applyEvent } from './applyEvent.js';
 import { withoutChannel } from './requestError.js';
@@ -13,6 +14,8 @@ export interface WorkbenchActions {
   send(prompt: string): Promise<boolean>;
   cancel(): Promise<void>;
   resume(): Promise<boolean>;
+  /** Tries the failed steps of the latest request again (each told why it failed before). */
+  retryFailed(): Promise<boolean>;
   /** Forgets a stopped run, keeping the files as they are. */
   discard(): Promise<void>;
   /** Answers an approval; a refusal (an edit that does not fit, an answer too late) is returned for the card to show. */
@@ -23,8 +26,19 @@ export interface WorkbenchActions {
   previewUndo(messageId: string): Promise<RequestResults['session:undo-preview'] | undefined>;
   undo(messageId: string): Promise<boolean>;
   regenerate(messageId: string): Promise<boolean>;
+  /** Counts the request's changed files and lines (once; `changes-updated` keeps them current). */
+  loadChangeTotals(messageId: string): Promise<void>;
+  /** A request's changed files; the counts are kept for its "N files changed" line. Errors are returned, not shown as banners. */
+  loadChanges(messageId: string, range?: ChangeRange): Promise<Response<'changes:list'>>;
+  loadFileDiff(messageId: string, path: string, range?: ChangeRange): Promise<Response<'changes:file'>>;
+  revertFiles(messageId: string, paths: string[]): Promise<Response<'changes:revert'>>;
+  undoRevert(revertId: string, paths: string[]): Promise<Response<'changes:undo-revert'>>;
+  /** What a waiting approval would change, with its own or edited arguments. */
+  previewApproval(requestId: string, args?: Record<string, unknown>): Promise<Response<'session:approval-preview'>>;
   /** research.md or plan.md of the current run, null when not written yet. */
   readRpiFile(file: 'research' | 'plan'): Promise<string | null>;
+  /** The MCP servers of Settings: list, save, remove, enable, restart, always-allow; errors are returned for the page to show. */
+  mcp<C extends McpChannel>(channel: C, payload: RequestPayload<C>): Promise<Response<C>>;
   /** Lists the server's models with the given (unsaved) settings; errors are returned, not shown as banners. */
   testConnection(payload: RequestPayload<'settings:test-connection'>): Promise<Response<'settings:test-connection'>>;
   openFolder(folder: string): Promise<void>;
@@ -40,6 +54,9 @@ export interface WorkbenchActions {
 }
 
 export type WorkbenchStore = StoreApi<WorkbenchState & WorkbenchActions>;
+
+/** The requests of Settings → MCP servers. */
+export type McpChannel = Extract<RequestChannel, `mcp:${string}`>;
 
 /** A vanilla zustand store: state changes only through applyEvent, applySnapshot and request results. */
 export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
@@ -69,6 +86,11 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
       if (get().needsResync || event.type === 'run-finished' || event.type === 'conversation-reset') void get().resync();
     };
 
+    /** Requests whose counts are on their way, so many lines showing one request ask once. */
+    const counting = new Set<string>();
+    const keepTotals = (messageId: string, totals: ChangeTotals | null) =>
+      set((state) => (sameTotals(state.changeTotals[messageId], totals) ? state : { changeTotals: { ...state.changeTotals, [messageId]: totals } }));
+
     return {
       ...initialState,
       async start() {
@@ -88,6 +110,7 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
         await call('session:cancel', {});
       },
       resume: () => succeeds('session:resume', {}),
+      retryFailed: () => succeeds('session:retry-failed', {}),
       async discard() {
         await call('session:discard', {});
       },
@@ -96,9 +119,29 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
       previewUndo: (messageId) => call('session:undo-preview', { messageId }),
       undo: (messageId) => succeeds('session:undo', { messageId }),
       regenerate: (messageId) => succeeds('session:regenerate', { messageId }),
+      async loadChangeTotals(messageId) {
+        if (counting.has(messageId)) return;
+        counting.add(messageId);
+        try {
+          const response = await request('changes:list', { messageId });
+          keepTotals(messageId, response.ok ? response.value.totals : null);
+        } finally {
+          counting.delete(messageId);
+        }
+      },
+      async loadChanges(messageId, range = 'request') {
+        const response = await request('changes:list', { messageId, range });
+        if (response.ok && range === 'request') keepTotals(response.value.messageId, response.value.totals);
+        return response;
+      },
+      loadFileDiff: (messageId, path, range = 'request') => request('changes:file', { messageId, path, range }),
+      revertFiles: (messageId, paths) => request('changes:revert', { messageId, paths }),
+      undoRevert: (revertId, paths) => request('changes:undo-revert', { revertId, paths }),
+      previewApproval: (requestId, args) => request('session:approval-preview', { requestId, ...(args ? { args } : {}) }),
       async readRpiFile(file) {
         return (await call('rpi:read', { file }))?.text ?? null;
       },
+      mcp: (channel, payload) => request(channel, payload),
       testConnection: (payload) => request('settings:test-connection', payload),
       async openFolder(folder) {
         show(await call('folders:open', { folder }));
@@ -121,4 +164,11 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
       onDesktopCommand: (listener) => bridge.onCommand?.(listener) ?? (() => undefined),
     };
   });
+}
+
+/** Equal counts keep their object, so what follows them is not redrawn (or fetched again) for nothing. */
+function sameTotals(a: ChangeTotals | null | undefined, b: ChangeTotals | null): boolean {
+  if (a === undefined) return false;
+  if (a === null || b === null) return a === b;
+  return a.files === b.files && a.added === b.added && a.removed === b.removed;
 }

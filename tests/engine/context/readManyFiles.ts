@@ -67,7 +67,7 @@ export async function runResearch({ root, baseUrl, contextWindow }: { root: stri
     runId: 'run-context',
     llm: createLlmClient({ baseUrl, apiKey: null, model: 'fake-model' }),
     toolMode: new ToolModeState('native'),
-    messages: researchPhase.messages({ request, manifest }),
+    messages: researchPhase.messages({ request, manifest, instructions: '' }),
     tools: researchPhase.tools,
     maxTurns: researchPhase.maxTurns,
     limits: { ...defaultLoopLimits, timeoutMs: 5 * 60_000 },

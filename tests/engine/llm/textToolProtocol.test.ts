@@ -162,7 +162,7 @@ describe('textToolInstructions', () => {
     for (const { function: tool } of catalog) {
       expect(text).toContain(`## ${tool.name}\n${tool.description}\n`);
       for (const parameter of Object.keys(tool.parameters.properties as object)) {
-        expect(text).toMatch(new RegExp(`^- ${parameter} \\(\\w+, (required|optional|default [^)]+)\\)`, 'm'));
+        expect(text).toMatch(new RegExp(`^- ${parameter} \\([\\w ]+, (required|optional|default [^)]+)\\)`, 'm'));
       }
     }
   });

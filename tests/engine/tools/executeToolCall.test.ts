@@ -78,7 +78,8 @@ describe('executeToolCall', () => {
 
     expect(results.map((result) => [result.ok, result.refused])).toEqual(attempts.map(() => [false, 'phase']));
     expect(results[0]!.result).toBe(
-      'Refused: write_file is not available in the research phase. Tools you can use now: list_files, get_file_info, get_file_map, read_file, search_files, recall_tool_result.',
+      'Refused: write_file is not available in the research phase. Tools you can use now: list_files, get_file_info, get_file_map, read_file, search_files, recall_tool_result, ' +
+        'table_get_map, table_describe, table_stats, table_read_rows, table_query, xlsx_get_styles, docx_get_styles, pptx_get_styles.',
     );
     expect(results[4]!.result).toBe('Refused: read_file is not available in the summary phase. No tools can be used now.');
     expect(results[5]!.result).toMatch(/^Refused: there is no tool named "shell"\./);
@@ -164,7 +165,8 @@ describe('the tool catalog', () => {
   it('has every tool of DESIGN §5, each with a description and an object JSON Schema', () => {
     const definitions = toolDefinitions([...toolCatalog.values()]);
     expect(definitions.map((definition) => definition.function.name).sort()).toEqual(
-      ['delete_file', 'edit_file', 'get_file_info', 'get_file_map', 'list_files', 'move_file', 'read_file', 'recall_tool_result', 'run_command', 'search_files', 'write_file'],
+      ['delete_file', 'docx_get_styles', 'edit_file', 'get_file_info', 'get_file_map', 'list_files', 'move_file', 'pptx_get_styles', 'read_file', 'recall_tool_result', 'run_command', 'search_files']
+        .concat(['table_describe', 'table_get_map', 'table_query', 'table_read_rows', 'table_stats', 'write_file', 'write_xlsx', 'xlsx_get_styles']),
     );
     for (const { function: fn } of definitions) {
       expect(fn.description.length, fn.name).toBeGreaterThan(40);
@@ -179,12 +181,13 @@ describe('the tool catalog', () => {
     const names = (phase: Phase) => toolsForPhase(phase).map((tool) => tool.name);
     expect(toolsForPhase('research').filter((tool) => tool.mutates)).toEqual([]);
     expect(toolsForPhase('plan').filter((tool) => tool.mutates)).toEqual([]);
-    expect(names('research')).toEqual(['list_files', 'get_file_info', 'get_file_map', 'read_file', 'search_files', 'recall_tool_result']);
+    const tableReads = ['table_get_map', 'table_describe', 'table_stats', 'table_read_rows', 'table_query', 'xlsx_get_styles', 'docx_get_styles', 'pptx_get_styles'];
+    expect(names('research')).toEqual(['list_files', 'get_file_info', 'get_file_map', 'read_file', 'search_files', 'recall_tool_result', ...tableReads]);
     expect(names('plan').sort()).toEqual(['list_files', 'read_file', 'recall_tool_result']);
     expect(names('implement')).toHaveLength(toolCatalog.size);
     expect(names('summary')).toEqual([]);
     expect([...toolCatalog.values()].filter((tool) => tool.mutates).map((tool) => tool.name).sort()).toEqual(
-      ['delete_file', 'edit_file', 'move_file', 'run_command', 'write_file'],
+      ['delete_file', 'edit_file', 'move_file', 'run_command', 'write_file', 'write_xlsx'],
     );
   });
 });

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import type { Message } from '../../../../engine/contract/index.js';
+import { ChangesLine } from '../changes/ChangesLine.js';
 import { Markdown } from './Markdown.js';
 import { MessageActions, type RewindAction } from './MessageActions.js';
 
@@ -10,7 +11,7 @@ interface MessageItemProps {
 
 const roleName = { user: 'You', assistant: 'Workbench' } as const;
 
-/** One message of the conversation: who wrote it, its Markdown, and its undo/regenerate actions. */
+/** One message of the conversation: who wrote it, its Markdown, its undo/regenerate actions, and for a request the files it changed. */
 export const MessageItem = memo(function MessageItem({ message, onRewind }: MessageItemProps) {
   return (
     <article className={`message message-${message.role}`} data-testid="message" data-role={message.role} data-id={message.id}>
@@ -19,6 +20,7 @@ export const MessageItem = memo(function MessageItem({ message, onRewind }: Mess
         <MessageActions message={message} onRewind={onRewind} />
       </header>
       <Markdown text={message.text} />
+      {message.role === 'user' && <ChangesLine message={message} />}
     </article>
   );
 });

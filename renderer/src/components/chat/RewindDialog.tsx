@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Message, RequestResults } from '../../../../engine/contract/index.js';
 import { useWorkbench } from '../../store/StoreContext.js';
+import { RewindFileDiff, useChangesSince } from '../changes/RewindFileDiff.js';
 import { useModalDialog } from '../useModalDialog.js';
 import type { RewindAction } from './MessageActions.js';
 import { requestOf } from './requestOf.js';
@@ -32,7 +33,7 @@ const changeLabel: Record<FileChange['change'], string> = {
   recreated: 'recreated (deleted since)',
 };
 
-/** Confirms an undo or a regenerate, listing the files it will put back first. */
+/** Confirms an undo or a regenerate, listing the files it will put back first, each with the diff it takes back. */
 export function RewindDialog({ action, message, onClose }: RewindDialogProps) {
   const messages = useWorkbench((state) => state.messages);
   const running = useWorkbench((state) => state.running);
@@ -63,7 +64,7 @@ export function RewindDialog({ action, message, onClose }: RewindDialogProps) {
       <h2 id="rewind-title">{words.title}</h2>
       {request && <blockquote className="rewind-request">{request.text}</blockquote>}
       <p>{words.effect}</p>
-      <FileChanges changes={changes} />
+      <FileChanges changes={changes} messageId={message.id} />
       <div className="row row-end">
         <button type="button" onClick={onClose}>
           Cancel
@@ -76,7 +77,8 @@ export function RewindDialog({ action, message, onClose }: RewindDialogProps) {
   );
 }
 
-function FileChanges({ changes }: { changes: FileChange[] | 'loading' | 'failed' }) {
+function FileChanges({ changes, messageId }: { changes: FileChange[] | 'loading' | 'failed'; messageId: string }) {
+  const diffs = useChangesSince(messageId);
   if (changes === 'loading') return <p className="muted" role="status">Checking which files change…</p>;
   if (changes === 'failed') return <p className="form-error">The files to restore could not be listed, so nothing was changed.</p>;
   if (changes.length === 0) return <p className="muted">No files change.</p>;
@@ -86,7 +88,10 @@ function FileChanges({ changes }: { changes: FileChange[] | 'loading' | 'failed'
       <ul className="file-changes">
         {changes.map((change) => (
           <li key={change.path} data-testid="undo-file" data-change={change.change}>
-            <code>{change.kind === 'folder' ? `${change.path}/` : change.path}</code> <span className="muted">{changeLabel[change.change]}</span>
+            <div className="rewind-file-line">
+              <code>{change.kind === 'folder' ? `${change.path}/` : change.path}</code> <span className="muted">{changeLabel[change.change]}</span>
+              {diffs?.get(change.path) && <RewindFileDiff messageId={messageId} change={diffs.get(change.path)!} />}
+            </div>
           </li>
         ))}
       </ul>

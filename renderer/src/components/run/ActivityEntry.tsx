@@ -1,9 +1,10 @@
 import type { ToolActivity } from '../../store/runView.js';
+import { ActivityTable } from './ActivityTable.js';
 import { formatDuration, shortArgs } from './formatRun.js';
 
 const statusWords: Record<ToolActivity['status'], string> = { running: 'running…', ok: 'ok', failed: 'failed' };
 
-/** One tool call: tool, arguments in short, result, duration, and the first line of what it returned. */
+/** One tool call: tool, arguments in short, result, duration, the first line of what it returned, and a table tool's rows. */
 export function ActivityEntry({ entry }: { entry: ToolActivity }) {
   const args = shortArgs(entry.args);
   return (
@@ -17,6 +18,7 @@ export function ActivityEntry({ entry }: { entry: ToolActivity }) {
         {entry.durationMs !== null && <span className="activity-duration">{formatDuration(entry.durationMs)}</span>}
       </div>
       {entry.summary && <p className="activity-summary">{entry.summary}</p>}
+      {entry.table && <ActivityTable table={entry.table} />}
     </li>
   );
 }

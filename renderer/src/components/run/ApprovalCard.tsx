@@ -1,4 +1,5 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
+import { ApprovalDiff } from '../changes/ApprovalDiff.js';
 import type { ApprovalCardState } from '../../store/runView.js';
 import { useWorkbench } from '../../store/StoreContext.js';
 import { ApprovalActions, type ApprovalAnswer } from './ApprovalActions.js';
@@ -13,6 +14,7 @@ export function ApprovalCard({ card }: { card: ApprovalCardState }) {
   const approve = useWorkbench((state) => state.approve);
   const { sending, refusal, send } = useEngineAnswer();
   const answer = (reply: ApprovalAnswer) => void send(() => approve({ requestId: card.requestId, ...reply }));
+  const [draftArgs, setDraftArgs] = useState<Record<string, unknown> | undefined>(undefined);
   const details = <ApprovalDetails card={card} />;
 
   return (
@@ -24,6 +26,7 @@ export function ApprovalCard({ card }: { card: ApprovalCardState }) {
         {card.status === 'pending' ? <Countdown expiresAt={card.expiresAt} /> : <span className="approval-answer">{card.status === 'expired' ? 'Timed out' : answerOf[card.status]}</span>}
       </header>
       {card.status === 'expired' ? <del className="approval-struck">{details}</del> : details}
+      <ApprovalDiff card={card} draftArgs={draftArgs} />
       {card.status === 'expired' && <p className="approval-outcome">{answerOf.expired}</p>}
       {card.editedArgs && (
         <>
@@ -33,7 +36,7 @@ export function ApprovalCard({ card }: { card: ApprovalCardState }) {
           </pre>
         </>
       )}
-      {card.status === 'pending' && <ApprovalActions card={card} busy={sending} onAnswer={answer} />}
+      {card.status === 'pending' && <ApprovalActions card={card} busy={sending} onAnswer={answer} onDraftArgs={setDraftArgs} />}
       {refusal && (
         <p className="form-error" role="alert">
           {refusal}

@@ -20,10 +20,12 @@ interface ArgumentsEditorProps {
   busy: boolean;
   onApprove: (args: Record<string, unknown>) => void;
   onCancel: () => void;
+  /** Told the arguments each time the text is a valid JSON object, so what they would do can be shown before approving. */
+  onDraft?: (args: Record<string, unknown>) => void;
 }
 
 /** Edits a request's arguments as JSON, checked here before they go; the engine checks them against the tool. */
-export function ArgumentsEditor({ initial, busy, onApprove, onCancel }: ArgumentsEditorProps) {
+export function ArgumentsEditor({ initial, busy, onApprove, onCancel, onDraft }: ArgumentsEditorProps) {
   const id = useId();
   const [text, setText] = useState(() => JSON.stringify(initial, null, 2));
   const [error, setError] = useState<string | null>(null);
@@ -44,7 +46,11 @@ export function ArgumentsEditor({ initial, busy, onApprove, onCancel }: Argument
         rows={Math.min(16, text.split('\n').length + 1)}
         spellCheck={false}
         value={text}
-        onChange={(event) => setText(event.target.value)}
+        onChange={(event) => {
+          setText(event.target.value);
+          const parsed = parseArguments(event.target.value);
+          if (parsed.ok) onDraft?.(parsed.args);
+        }}
         aria-invalid={error !== null}
         aria-describedby={error ? `${id}-error` : undefined}
       />

@@ -2,6 +2,7 @@ import { useWorkbench } from '../../store/StoreContext.js';
 import { ActivityFeed } from './ActivityFeed.js';
 import { ContextMeter } from './ContextMeter.js';
 import { PhaseStepper } from './PhaseStepper.js';
+import { InstructionFiles } from './InstructionFiles.js';
 import { PlanChecklist } from './PlanChecklist.js';
 import { RpiFiles } from './RpiFiles.js';
 import { RunStatus } from './RunStatus.js';
@@ -18,6 +19,7 @@ export function RunPanel() {
         <>
           <PhaseStepper />
           <RunStatus />
+          <InstructionFiles />
           <ContextMeter />
           <PlanChecklist />
           <ActivityFeed />

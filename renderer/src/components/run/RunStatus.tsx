@@ -7,6 +7,8 @@ export function RunStatus() {
   const status = useWorkbench((state) => state.run?.status);
   const error = useWorkbench((state) => state.run?.error ?? null);
   const waiting = useWorkbench((state) => state.run?.approvals.filter((card) => card.status === 'pending').length ?? 0);
+  const failedSteps = useWorkbench((state) => (state.running ? 0 : state.rpi.items.filter((item) => item.status === 'failed').length));
+  const retryFailed = useWorkbench((state) => state.retryFailed);
   return (
     <div className={`run-status run-status-${status ?? 'none'}`}>
       <div className="run-status-row">
@@ -23,6 +25,11 @@ export function RunStatus() {
         <p className="run-error" data-testid="run-error">
           {error}
         </p>
+      )}
+      {status !== 'running' && failedSteps > 0 && (
+        <button type="button" className="button-quiet align-start" data-testid="retry-failed" onClick={() => void retryFailed()}>
+          Retry failed steps ({failedSteps})
+        </button>
       )}
     </div>
   );

@@ -1,3 +1,4 @@
+import { isMcpToolName } from '../../../../engine/contract/mcpToolName.js';
 import type { ApprovalStatus } from '../../store/runView.js';
 
 const actions: Record<string, string> = {
@@ -8,8 +9,11 @@ const actions: Record<string, string> = {
   run_command: 'Run a command',
 };
 
-/** What a tool call asks to do, in words: "Write a file", or the tool's name. */
-export const actionOf = (tool: string): string => actions[tool] ?? `Use ${tool}`;
+/** What a tool call asks to do, in words: "Write a file", "Call an MCP tool", or the tool's name. */
+export const actionOf = (tool: string): string => actions[tool] ?? (isMcpToolName(tool) ? 'Call an MCP tool' : `Use ${tool}`);
+
+/** The "always allow" button of an approval: the exact command, or the MCP tool. */
+export const alwaysAllowLabel = (tool: string): string => (isMcpToolName(tool) ? 'Always allow this MCP tool' : 'Always allow this command');
 
 export const answerOf: Record<Exclude<ApprovalStatus, 'pending'>, string> = {
   approved: 'Approved',

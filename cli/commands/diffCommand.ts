@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import type { ChangeRange, FileDiff } from '../../engine/contract/index.js';
+import { gitPatch } from '../../engine/diff/index.js';
+import { hostEnvironment, openWorkbench, type Workbench } from '../../engine/index.js';
+import { patchLines, statLines, wantsColour, writeStyled } from '../terminal/diffText.js';
+import { shownStderr, shownStdout } from '../terminal/shownStream.js';
+import { terminalJson, visibleLine } from '../terminal/visibleText.js';
+import { exitCodes } from './cliError.js';
+import { exiting } from './exit.js';
+
+interface DiffFlags {
+  stat?: boolean;
+  json?: boolean;
+  since?: boolean;
+}
+
+async function diff(folder: string, messageId: string | undefined, flags: DiffFlags): Promise<number> {
+  const workbench = await openWorkbench(folder);
+  try {
+    const request = messageId ?? (await latestRequestId(workbench));
+    if (request === null) {
+      shownStderr.text(`No requests yet in ${visibleLine(workbench.folder)}, so nothing changed.\n`);
+      return exitCodes.done;
+    }
+    const range: ChangeRange = flags.since ? 'since' : 'request';
+    const colour = wantsColour(shownStdout, hostEnvironment());
+    if (flags.stat && !flags.json) {
+      writeStyled(shownStdout, statLines((await workbench.changes(request, range)).files, shownStdout.columns ?? 80), colour);
+      return exitCodes.done;
+    }
+    const diffs = await workbench.diffs(request, { range });
+    if (flags.json) {
+      if (diffs.length > 0) shownStdout.text(`${diffs.map((file) => terminalJson(jsonOf(file))).join('\n')}\n`);
+    } else {
+      writeStyled(shownStdout, diffs.flatMap((file) => patchLines(gitPatch(file))), colour);
+    }
+    return exitCodes.done;
+  } finally {
+    await workbench.close();
+  }
+}
+
+async function latestRequestId(workbench: Workbench): Promise<string | null> {
+  const { conversation } = await workbench.snapshot();
+  return conversation.findLast((message) => message.role === 'user')?.id ?? null;
+}
+
+/** One file for --json: where it is (and was), what happened, the counts, and its git-style patch. */
+function jsonOf(file: FileDiff) {
+  return {
+    path: file.path,
+    ...(file.oldPath === undefined ? {} : { oldPath: file.oldPath }),
+    status: file.status,
+    added: file.added,
+    removed: file.removed,
+    binary: file.binary,
+    patch: gitPatch(file),
+  };
+}
+
+export function addDiffCommand(program: Command): void {
+  program
+    .command('diff')
+    .description('Show what a request changed in the folder, as a git-style unified diff (shell-made changes included).')
+    .argument('<folder>', 'the project folder')
+    .argument('[messageId]', 'a message id, as `history` shows it (a summary stands for its request); default: the latest request')
+    .option('--stat', 'per file: the count of changed lines and a bar of + and -, then the totals')
+    .option('--json', 'one JSON object per file and line: {path, oldPath?, status, added, removed, binary, patch}')
+    .option('--since', 'everything changed since before that request, later requests included (what undo would take back)')
+    .addHelpText(
+      'after',
+      '\nA request\'s changes run from the checkpoint taken before it to the one taken before the next request, or to the folder now for the latest.\nColoured on a terminal (unless NO_COLOR is set), plain when piped.',
+    )
+    .action(exiting(diff));
+}

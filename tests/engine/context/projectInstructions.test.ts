@@ -1,0 +1,74 @@
+import { symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { pathsNamedIn, readProjectInstructions } from '../../../engine/context/projectInstructions.js';
+import { Workspace } from '../../../engine/workspace/workspace.js';
+import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
+import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
+import { fakeModelOptions, phaseOfRequest, recordEvents, requestText, say } from '../../support/rpiScript.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+
+describe('project instructions', () => {
+  const tempFolder = useTempFolders('rpi-instructions-');
+  const llm = useFakeLlm();
+  const open = useOpenedWorkbenches();
+
+  it('reach Research, Plan and every Implement item; an item working in a folder with its own AGENTS.md gets that too', async () => {
+    const root = await tempFolder();
+    await writeTree(root, {
+      'AGENTS.md': 'Use tabs. Run `make check` before you finish.\n',
+      'src/api/AGENTS.md': 'Every handler validates its input with zod.\n',
+      'src/api/users.ts': 'export {};\n',
+      'README.md': '# demo\n',
+    });
+    const workbench = await open(root, fakeModelOptions(llm()));
+    const events = recordEvents(workbench);
+    llm().enqueue(
+      say('research'),
+      say('# Execution Plan\n\n## Items\n- [ ] 1. Readme — add a line to README.md\n- [ ] 2. Users — validate input in src/api/users.ts\n'),
+      say('done'),
+      say('done'),
+      say('summary'),
+    );
+    expect((await (await workbench.send('Tidy up')).finished).status).toBe('done');
+
+    const byPhase = llm().chatRequests().map((request) => [phaseOfRequest(request), requestText(request)] as const);
+    for (const [phase, text] of byPhase.filter(([phase]) => phase !== 'summary')) {
+      expect(text, phase ?? '').toContain('## Project instructions');
+      expect(text, phase ?? '').toContain('Use tabs. Run `make check` before you finish.');
+    }
+    const implement = byPhase.filter(([phase]) => phase === 'implement').map(([, text]) => text);
+    expect(implement[0]).not.toContain('validates its input with zod');
+    expect(implement[1]).toContain('### src/api/AGENTS.md');
+    expect(implement[1]).toContain('Every handler validates its input with zod.');
+    expect(byPhase.find(([phase]) => phase === 'summary')?.[1]).not.toContain('Project instructions');
+    const told = events.flatMap((event) => (event.type === 'instructions-read' ? [[event.phase, event.files]] : []));
+    // Told when the set changes: research's, then the second item's with the nested file.
+    expect(told).toEqual([
+      ['research', ['AGENTS.md']],
+      ['implement', ['AGENTS.md', 'src/api/AGENTS.md']],
+    ]);
+  });
+
+  it('falls back to CLAUDE.md, never follows a link out of the folder, and cuts a long file to its budget with a note', async () => {
+    const outside = await tempFolder();
+    await writeFile(path.join(outside, 'secrets.md'), 'outside text\n');
+    const claude = await tempFolder();
+    await writeTree(claude, { 'CLAUDE.md': 'Prefer small commits.\n' });
+    expect(await readProjectInstructions(await Workspace.at(claude))).toMatchObject({ files: ['CLAUDE.md'] });
+
+    const linked = await tempFolder();
+    await symlink(path.join(outside, 'secrets.md'), path.join(linked, 'AGENTS.md'));
+    expect(await readProjectInstructions(await Workspace.at(linked))).toEqual({ text: '', files: [] });
+
+    const long = await tempFolder();
+    await writeTree(long, { 'AGENTS.md': 'rule\n'.repeat(10_000) });
+    const { text } = await readProjectInstructions(await Workspace.at(long));
+    expect(text.length).toBeLessThan(17_000);
+    expect(text).toContain('[… cut at 16,000 of 50,000 characters; read_file AGENTS.md for the rest]');
+  });
+
+  it('finds the paths an item names', () => {
+    expect(pathsNamedIn('validate input in src/api/users.ts and `docs/guide.md`, not 3/4 of it')).toEqual(['src/api/users.ts', 'docs/guide.md', '3/4']);
+  });
+});

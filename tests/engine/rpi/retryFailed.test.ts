@@ -1,0 +1,58 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RunRefusedError } from '../../../engine/index.js';
+import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
+import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
+import { call, fakeModelOptions, phaseOfRequest, planText, requestText, say } from '../../support/rpiScript.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+
+describe('retry failed steps', () => {
+  const tempFolder = useTempFolders('rpi-retry-');
+  const llm = useFakeLlm();
+  const open = useOpenedWorkbenches();
+
+  it('sets only the failed steps back to pending, tells each its earlier failure, and answers the request again', async () => {
+    const root = await tempFolder();
+    await writeTree(root, { 'a.txt': 'alpha\n' });
+    const workbench = await open(root, fakeModelOptions(llm()));
+    llm().enqueue(
+      say('research'),
+      say(planText('Greeting', 'Workbook')),
+      call('write_file', { path: 'hello.txt', content: 'hi\n' }),
+      say('Wrote hello.txt.'),
+      say('FAILED: no spreadsheet writer is available'),
+      say('FAILED: no spreadsheet writer is available'),
+      say('Greeting done; the workbook failed.'),
+    );
+    expect((await (await workbench.send('Greet and convert')).finished).status).toBe('done');
+    expect((await workbench.snapshot()).rpi.items.map((item) => item.status)).toEqual(['done', 'failed']);
+    const before = llm().chatRequests().length;
+
+    llm().enqueue(call('write_file', { path: 'out.csv', content: 'x\n' }), say('Wrote out.csv instead.'), say('Both steps are done now.'));
+    const retried = await (await workbench.retryFailed()).finished;
+
+    expect(retried).toMatchObject({ status: 'done', summary: 'Both steps are done now.' });
+    const after = llm().chatRequests().slice(before);
+    expect(after.map(phaseOfRequest)).toEqual(['implement', 'implement', 'summary']);
+    expect(requestText(after[0]!)).toContain('no spreadsheet writer is available');
+    expect(requestText(after[0]!)).toContain('Workbook');
+    expect(requestText(after[0]!)).not.toContain('Current item (step 1 of 2)');
+    const snapshot = await workbench.snapshot();
+    expect(snapshot.rpi.items.map((item) => item.status)).toEqual(['done', 'done']);
+    expect(snapshot.conversation.map((message) => [message.role, message.text])).toEqual([
+      ['user', 'Greet and convert'],
+      ['assistant', 'Both steps are done now.'],
+    ]);
+    expect(await readFile(path.join(root, 'hello.txt'), 'utf8')).toBe('hi\n');
+  });
+
+  it('refuses with one sentence when the latest request has no failed step', async () => {
+    const root = await tempFolder();
+    const workbench = await open(root, fakeModelOptions(llm()));
+    await expect(workbench.retryFailed()).rejects.toThrow(new RunRefusedError('Nothing to retry: this folder has no request yet.'));
+    llm().enqueue(say('research'), say(planText('Only')), say('done'), say('summary'));
+    await (await workbench.send('Go')).finished;
+    await expect(workbench.retryFailed()).rejects.toThrow('Nothing to retry: the latest request has no failed steps.');
+  });
+});

@@ -280,7 +280,8 @@ class LoopRun {
 
   /** The phase's own tools and what the tool source offers this turn (its list may have changed since the last). */
   private async turnTools(): Promise<readonly Tool[]> {
-    this.turnExtras = (await this.config.extraTools?.toolsFor(this.config.phase)) ?? [];
+    this.turnExtras = (await this.config.extraTools?.toolsFor(this.config.phase, this.controller.signal)) ?? [];
+    this.throwIfStopped();
     return this.turnExtras.length === 0 ? this.config.tools : [...this.config.tools, ...this.turnExtras];
   }
 

@@ -132,8 +132,9 @@ export class McpConnection {
   /** Stops the server for good (the folder closes, or its settings changed). */
   async close(): Promise<void> {
     this.stateNow = 'closed';
-    await this.starting?.catch(() => undefined);
+    // A server still starting is stopped too: its handshake then fails at once instead of waiting for its timeout.
     await this.stop();
+    await this.starting?.catch(() => undefined);
   }
 
   /** What went wrong with a call, as the model reads it; stops a stdio server that may still be busy with it. */
@@ -275,16 +276,18 @@ export class McpConnection {
 
   private startFailure(error: unknown): string {
     const code = error instanceof McpError ? error.code : null;
-    const message =
-      code === ErrorCode.RequestTimeout
+    const exited = this.transport instanceof ProcessStdioTransport && this.transport.exit !== null;
+    const message = exited
+      ? 'it exited before the MCP handshake was done'
+      : code === ErrorCode.RequestTimeout
         ? `it did not answer the MCP handshake within ${waitedFor(Math.round((this.options.startTimeoutMs ?? defaultStartTimeoutMs) / 1000))}`
         : code === ErrorCode.ConnectionClosed
           ? 'it closed the connection before the MCP handshake was done'
           : error instanceof Error
             ? error.message
             : String(error);
-    const exited = this.transport instanceof ProcessStdioTransport ? exitText(this.transport) : '';
-    return `The server "${this.name}" could not start${exited}: ${message.replace(/\.$/, '')}.${this.tailSentence()}`;
+    const how = this.transport ? exitText(this.transport) : '';
+    return `The server "${this.name}" could not start${how}: ${message.replace(/\.$/, '')}.${this.tailSentence()}`;
   }
 
   private tailSentence(): string {

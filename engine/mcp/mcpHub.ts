@@ -84,11 +84,11 @@ export class McpHub implements ToolSource {
   }
 
   /** The tools `phase` may call now. Waits for the servers it needs that are still starting, and for re-listed tool lists. */
-  async toolsFor(phase: Phase): Promise<Tool[]> {
+  async toolsFor(phase: Phase, signal?: AbortSignal): Promise<Tool[]> {
     if (phase !== 'research' && phase !== 'implement') return [];
-    await this.queue;
+    await untilAborted(this.queue, signal);
     const wanted = [...this.entries.values()].filter((entry) => entry.connection && (phase === 'implement' || entry.spec.researchReadOnly));
-    await Promise.all(wanted.map((entry) => entry.connection?.currentTools()));
+    await untilAborted(Promise.all(wanted.map((entry) => entry.connection?.currentTools())), signal);
     this.rebuildTools();
     return wanted.flatMap((entry) => entry.tools.filter((tool) => phase === 'implement' || tool.info.readOnly));
   }
@@ -234,6 +234,22 @@ export class McpHub implements ToolSource {
   private toolView(entry: Entry, tool: McpTool): McpToolView {
     const phases: Phase[] = tool.info.readOnly && entry.spec.researchReadOnly ? ['research', 'implement'] : ['implement'];
     return { name: tool.info.name, modelName: tool.name, description: tool.info.description, readOnly: tool.info.readOnly, phases, alwaysAllowed: entry.allowed.has(tool.info.name) };
+  }
+}
+
+/** Waits for `promise`, or only until `signal` aborts. */
+async function untilAborted(promise: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return void (await promise);
+  if (signal.aborted) return;
+  let onAbort = () => {};
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = resolve;
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([promise.then(() => undefined, () => undefined), aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
 }
 

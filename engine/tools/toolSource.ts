@@ -8,5 +8,6 @@ import type { Tool } from './tool.js';
  * may call.
  */
 export interface ToolSource {
-  toolsFor(phase: Phase): Promise<Tool[]>;
+  /** May wait for tools still coming (a server starting); resolves at once, with what it has, when `signal` aborts. */
+  toolsFor(phase: Phase, signal?: AbortSignal): Promise<Tool[]>;
 }

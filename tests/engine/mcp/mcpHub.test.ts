@@ -220,7 +220,7 @@ describe('the MCP hub, against real servers', () => {
     const statuses = await within(10_000, () => hub.statuses(), (all) => all.every((status) => status.state === 'failed'));
 
     const broken = statuses.find((status) => status.name === 'broken');
-    expect(broken?.error).toBe('The server "broken" could not start (exit code 3): it closed the connection before the MCP handshake was done. Its last words on stderr: fatal: GITHUB_TOKEN is not set');
+    expect(broken?.error).toBe('The server "broken" could not start (exit code 3): it exited before the MCP handshake was done. Its last words on stderr: fatal: GITHUB_TOKEN is not set');
     expect(broken?.stderrTail).toBe('fatal: GITHUB_TOKEN is not set');
     expect(statuses.find((status) => status.name === 'missing')?.error).toMatch(/Could not start "no-such-mcp-server-program": no such program/);
     expect(await hub.toolsFor('implement')).toEqual([]);

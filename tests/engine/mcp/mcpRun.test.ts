@@ -149,6 +149,22 @@ describe('MCP tools in a run', () => {
     expect(logged[1]).toMatchObject({ phase: 'research', tool: 'mcp__everything__echo', ok: true, result: 'Echo: from research' });
   });
 
+  it('does not hold up a cancel while a server the phase waits for is still starting', async () => {
+    const silent = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], researchReadOnly: true };
+    const { workbench } = await setUp({ silent });
+
+    const started = await workbench.send('Look around');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const asked = performance.now();
+    await workbench.cancel();
+    const result = await started.finished;
+
+    expect(result.status).toBe('cancelled');
+    expect(performance.now() - asked).toBeLessThan(3000);
+    expect(llm().chatRequests()).toEqual([]);
+    expect(workbench.mcp?.statuses()[0]?.state).toBe('starting');
+  });
+
   it('refuses arguments the server schema rejects before anything is asked or called', async () => {
     const { root, workbench } = await setUp({ everything: stdioServer(everythingScript, ['stdio']) });
     const requests = answerApprovals(workbench, () => ({ decision: 'approve' }));
@@ -177,7 +193,8 @@ describe('MCP tools in a run', () => {
   });
 
   it('takes a checkpoint before a tool that may change the folder, so undo takes back what server-filesystem wrote', async () => {
-    const { root, workbench } = await setUp({ files: stdioServer(filesystemScript) });
+    // "." is the folder: a stdio server runs in it.
+    const { root, workbench } = await setUp({ files: stdioServer(filesystemScript, ['.']) });
     answerApprovals(workbench, () => ({ decision: 'approve' }));
     const notes = path.join(root, 'notes.md');
     llm().enqueue(say('A README.'), say(planText('Write')), call('mcp__files__write_file', { path: notes, content: '# notes\n' }), say('Wrote notes.md.'), say('Wrote notes.md.'));

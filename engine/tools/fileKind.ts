@@ -1,3 +1,4 @@
+import { formatBytes } from '../contract/changes.js';
 import type { FileHandle } from 'node:fs/promises';
 
 /** What a file's first bytes say it is; the name is shown to the model when a binary file is refused. */
@@ -36,15 +37,5 @@ export function fileKindOf(head: Uint8Array): FileKind {
   return head.includes(0) ? { binary: true, description: 'binary data' } : { binary: false };
 }
 
-/** 1536 → "1.5 KB"; exact bytes under 1 KB. */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
+/** 1536 → "1.5 KB"; exact bytes under 1 KB (the contract's, which the renderer shows sizes with too). */
+export const formatSize = formatBytes;

@@ -17,7 +17,7 @@ import type { LlmSettings } from '../llm/llmTypes.js';
 import { childEnvironment } from '../secrets/childEnvironment.js';
 import { hostEnvironment } from '../secrets/processCredentials.js';
 import { knownSecrets, secretMask } from '../secrets/secretMask.js';
-import { clearRpiState, markItem, readRpiState } from '../rpi/rpiState.js';
+import { clearRpiState } from '../rpi/rpiState.js';
 import { readRunRecord, writeRunRecord, type RunRecord } from '../rpi/runRecord.js';
 import { defaultRpiLimits, runRpi, type RpiLimits, type RpiOutcome } from '../rpi/runRpi.js';
 import type { AllowedCommand } from '../settings/allowedCommands.js';
@@ -27,6 +27,7 @@ import type { Workspace } from '../workspace/workspace.js';
 import { discardStoppedRun } from './discardRun.js';
 import type { EventBus } from './eventBus.js';
 import { newMessage } from './newMessage.js';
+import { prepareRetry } from './retryFailed.js';
 import { previewRewind, rewind, type RewindDeps } from './rewind.js';
 import type { RunEventLog } from './runEventLog.js';
 import { RunRefusedError } from './runRefusedError.js';
@@ -199,30 +200,7 @@ export class RunController {
    * taken back (a new one follows), and the run resumes from disk. Works for a run of an earlier session.
    */
   async retryFailed(): Promise<StartedRun> {
-    return this.exclusive(() => this.launch(() => this.prepareRetry()), busy);
-  }
-
-  private async prepareRetry(): Promise<RunRecord> {
-    const { conversation, stateDir, bus } = this.deps;
-    const { messages } = await conversation.load();
-    const at = messages.findLastIndex((message) => message.role === 'user');
-    const request = messages[at];
-    if (!request) throw new RunRefusedError('Nothing to retry: this folder has no request yet.');
-    const record = await readRunRecord(stateDir);
-    const failed = (await readRpiState(stateDir)).items.filter((item) => item.status === 'failed');
-    if (failed.length === 0 || (record !== null && record.messageId !== request.id)) {
-      throw new RunRefusedError('Nothing to retry: the latest request has no failed steps.');
-    }
-    const answer = messages.slice(at + 1).find((message) => message.role === 'assistant');
-    if (answer) {
-      await conversation.truncateAt(answer.id);
-      bus.emit({ type: 'conversation-reset', runId: null, messages: messages.slice(0, messages.indexOf(answer)) });
-    }
-    for (const item of failed) await markItem(stateDir, item.index, 'pending');
-    const retryReasons = Object.fromEntries(failed.map((item) => [String(item.index), item.failure ?? 'it failed without a reason']));
-    const next: RunRecord = { ...(record ?? { messageId: request.id, request: request.text, startedAt: request.ts }), retryReasons };
-    await writeRunRecord(stateDir, next);
-    return next;
+    return this.exclusive(() => this.launch(() => prepareRetry(this.deps)), busy);
   }
 
   /** Stops the active run as soon as possible; resolves once it has stopped. False when none was running. */

@@ -2,6 +2,7 @@ import './withdrawCredentialsFirst.js';
 import { Command, CommanderError } from 'commander';
 import { exitCodes } from './commands/cliError.js';
 import { exitWith, failWith, quietOnClosedPipes } from './commands/exit.js';
+import { addChatCommand } from './commands/chatCommand.js';
 import { addDiffCommand } from './commands/diffCommand.js';
 import { addHistoryCommand } from './commands/historyCommand.js';
 import { addRevertCommand } from './commands/revertCommand.js';
@@ -11,7 +12,7 @@ import { addUndoCommand } from './commands/undoCommand.js';
 import { withdrawCredentials } from '../engine/secrets/processCredentials.js';
 
 /**
- * rpi-workbench: run, resume, history, undo, regenerate, diff, revert, serve. Exit codes (cliError.ts): 0 done,
+ * rpi-workbench: run, resume, retry, regenerate, chat, history, undo, diff, revert, serve. Exit codes (cliError.ts): 0 done,
  * 1 failed or cancelled, 2 usage or configuration error, 130 stopped at once by a second Ctrl-C.
  */
 const program = new Command()
@@ -45,6 +46,7 @@ program.hook('preAction', (_program, action) => {
 });
 
 addRunCommands(program);
+addChatCommand(program);
 addHistoryCommand(program);
 addUndoCommand(program);
 addDiffCommand(program);

@@ -76,7 +76,7 @@ test('a full run, watched phase by phase: stepper, activity, a failed step, the 
   await page.screenshot({ path: 'e2e/screenshots/run-4-finished.png', fullPage: true });
   expect(await readFile(path.join(bench.folder, 'hello.txt'), 'utf8')).toBe('Hello!\n');
 
-  await page.getByRole('button', { name: 'View plan' }).click();
+  await page.getByTestId('run-panel').getByRole('button', { name: 'View plan' }).click();
   await expect(page.getByTestId('rpi-file-dialog')).toContainText('Convert statement');
   await page.screenshot({ path: 'e2e/screenshots/run-5-plan-file.png' });
 });

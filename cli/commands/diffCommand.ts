@@ -8,7 +8,7 @@ import { terminalJson, visibleLine } from '../terminal/visibleText.js';
 import { exitCodes } from './cliError.js';
 import { exiting } from './exit.js';
 
-interface DiffFlags {
+export interface DiffFlags {
   stat?: boolean;
   json?: boolean;
   since?: boolean;
@@ -17,26 +17,31 @@ interface DiffFlags {
 async function diff(folder: string, messageId: string | undefined, flags: DiffFlags): Promise<number> {
   const workbench = await openWorkbench(folder);
   try {
-    const request = messageId ?? (await latestRequestId(workbench));
-    if (request === null) {
-      shownStderr.text(`No requests yet in ${visibleLine(workbench.folder)}, so nothing changed.\n`);
-      return exitCodes.done;
-    }
-    const range: ChangeRange = flags.since ? 'since' : 'request';
-    const colour = wantsColour(shownStdout, hostEnvironment());
-    if (flags.stat && !flags.json) {
-      writeStyled(shownStdout, statLines((await workbench.changes(request, range)).files, shownStdout.columns ?? 80), colour);
-      return exitCodes.done;
-    }
-    const diffs = await workbench.diffs(request, { range });
-    if (flags.json) {
-      if (diffs.length > 0) shownStdout.text(`${diffs.map((file) => terminalJson(jsonOf(file))).join('\n')}\n`);
-    } else {
-      writeStyled(shownStdout, diffs.flatMap((file) => patchLines(gitPatch(file))), colour);
-    }
+    await printDiff(workbench, messageId, flags);
     return exitCodes.done;
   } finally {
     await workbench.close();
+  }
+}
+
+/** Prints what a request (default: the latest) changed on stdout, as the flags ask; says so on stderr when there is no request yet. */
+export async function printDiff(workbench: Workbench, messageId: string | undefined, flags: DiffFlags): Promise<void> {
+  const request = messageId ?? (await latestRequestId(workbench));
+  if (request === null) {
+    shownStderr.text(`No requests yet in ${visibleLine(workbench.folder)}, so nothing changed.\n`);
+    return;
+  }
+  const range: ChangeRange = flags.since ? 'since' : 'request';
+  const colour = wantsColour(shownStdout, hostEnvironment());
+  if (flags.stat && !flags.json) {
+    writeStyled(shownStdout, statLines((await workbench.changes(request, range)).files, shownStdout.columns ?? 80), colour);
+    return;
+  }
+  const diffs = await workbench.diffs(request, { range });
+  if (flags.json) {
+    if (diffs.length > 0) shownStdout.text(`${diffs.map((file) => terminalJson(jsonOf(file))).join('\n')}\n`);
+  } else {
+    writeStyled(shownStdout, diffs.flatMap((file) => patchLines(gitPatch(file))), colour);
   }
 }
 

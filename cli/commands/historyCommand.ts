@@ -1,22 +1,32 @@
 import type { Command } from 'commander';
-import { openWorkbench } from '../../engine/index.js';
+import type { RpiFile } from '../../engine/contract/index.js';
+import { openWorkbench, type Workbench } from '../../engine/index.js';
 import { historyJsonLines, historyTable } from '../terminal/historyFormat.js';
 import { shownStderr, shownStdout } from '../terminal/shownStream.js';
 import { visibleLine } from '../terminal/visibleText.js';
-import { exitCodes } from './cliError.js';
+import { CliError, exitCodes } from './cliError.js';
 import { exiting } from './exit.js';
 
-async function history(folder: string, { json }: { json?: boolean }): Promise<number> {
+interface HistoryFlags {
+  json?: boolean;
+  plan?: string;
+  research?: string;
+}
+
+async function history(folder: string, { json, plan, research }: HistoryFlags): Promise<number> {
+  if (plan !== undefined && research !== undefined) throw new CliError('Give --plan or --research, not both: each prints one file.');
   const workbench = await openWorkbench(folder);
   try {
-    const { conversation, warnings } = await workbench.snapshot();
+    if (plan !== undefined) return await printRunFile(workbench, plan, 'plan');
+    if (research !== undefined) return await printRunFile(workbench, research, 'research');
+    const { conversation, warnings, runs = {} } = await workbench.snapshot();
     for (const warning of warnings) shownStderr.text(`rpi-workbench: warning: ${warning}\n`);
     if (json) {
-      if (conversation.length > 0) shownStdout.text(`${historyJsonLines(conversation)}\n`);
+      if (conversation.length > 0) shownStdout.text(`${historyJsonLines(conversation, runs)}\n`);
     } else if (conversation.length === 0) {
       shownStderr.text(`No messages yet in ${visibleLine(workbench.folder)}.\n`);
     } else {
-      shownStdout.text(`${historyTable(conversation)}\n`);
+      shownStdout.text(`${historyTable(conversation, runs)}\n`);
     }
     return exitCodes.done;
   } finally {
@@ -24,11 +34,24 @@ async function history(folder: string, { json }: { json?: boolean }): Promise<nu
   }
 }
 
+/** An earlier (or the current) request's plan.md, outcome marks included, or its research.md; exit 1 with the reason when none was kept. */
+async function printRunFile(workbench: Workbench, messageId: string, file: RpiFile): Promise<number> {
+  const answer = await workbench.readRunFile(messageId, file);
+  if (answer.text === null) {
+    shownStderr.text(`rpi-workbench: ${answer.reason}\n`);
+    return exitCodes.failed;
+  }
+  shownStdout.text(answer.text.endsWith('\n') ? answer.text : `${answer.text}\n`);
+  return exitCodes.done;
+}
+
 export function addHistoryCommand(program: Command): void {
   program
     .command('history')
     .description('Show the conversation: id, role, local time and first line of every message.')
     .argument('<folder>', 'the project folder')
-    .option('--json', 'one JSON object per line: {id, role, ts, time, text}')
+    .option('--json', 'one JSON object per line: {id, role, ts, time, text, context?}, and for a request plan: {done, failed, total} or null')
+    .option('--plan <messageId>', "print that request's plan.md as its run left it, with each step's outcome")
+    .option('--research <messageId>', "print that request's research.md")
     .action(exiting(history));
 }

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { checkFolder } from '../../engine/index.js';
+import { resolveContextItems } from './contextOption.js';
 import { exiting } from './exit.js';
 import { withRunFlags, type RunFlags } from './runFlags.js';
 import { runSession } from './runSession.js';
@@ -10,8 +12,16 @@ export function addRunCommands(program: Command): void {
       .command('run')
       .description('Start a run on a new request: Research → Plan → Implement → Summary.')
       .argument('<folder>', 'the project folder')
-      .argument('<request...>', 'what to do, e.g. "add a greeting module" (several words are joined)'),
-  ).action(exiting((folder: string, request: string[], flags: RunFlags) => runSession({ folder, flags, start: (workbench) => workbench.send(request.join(' ')) })));
+      .argument('<request...>', 'what to do, e.g. "add a greeting module" (several words are joined); @path words attach that file or folder')
+      .option('--context <path>', 'attach a file or folder of the project (relative to it) to the request; its content goes to every phase (repeat for more)', collectPaths),
+  ).action(
+    exiting(async (folder: string, words: string[], flags: RunFlags & { context?: string[] }) => {
+      const request = words.join(' ');
+      // Checked before anything starts: a path that is not there ends the command (exit 2) with nothing created.
+      const context = await resolveContextItems(await checkFolder(folder), flags.context ?? [], request);
+      return runSession({ folder, flags, start: (workbench) => workbench.send(request, { context }) });
+    }),
+  );
 
   withRunFlags(
     program
@@ -34,4 +44,8 @@ export function addRunCommands(program: Command): void {
       .argument('<folder>', 'the project folder')
       .argument('<messageId>', 'a message id, as `history` shows it (a summary stands for the request it answers)'),
   ).action(exiting((folder: string, messageId: string, flags: RunFlags) => runSession({ folder, flags, start: (workbench) => workbench.regenerate(messageId) })));
+}
+
+function collectPaths(value: string, earlier: string[] | undefined): string[] {
+  return [...(earlier ?? []), value];
 }

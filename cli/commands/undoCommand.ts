@@ -8,14 +8,18 @@ import { exiting } from './exit.js';
 async function undo(folder: string, messageId: string): Promise<number> {
   const workbench = await openWorkbench(folder);
   try {
-    const restored = await workbench.undo(messageId);
-    const files = restored.length === 1 ? '1 file' : `${restored.length} files`;
-    shownStdout.text(restored.length === 0 ? 'No files needed restoring.\n' : `Restored ${files}:\n${restored.map((file) => `  ${visibleLine(file)}\n`).join('')}`);
-    shownStdout.text('The conversation now ends before that request; its research and plan were cleared.\n');
+    shownStdout.text(undoneText(await workbench.undo(messageId)));
     return exitCodes.done;
   } finally {
     await workbench.close();
   }
+}
+
+/** What an undo did: the files it restored, and the conversation cut before the request. */
+export function undoneText(restored: readonly string[]): string {
+  const files = restored.length === 1 ? '1 file' : `${restored.length} files`;
+  const what = restored.length === 0 ? 'No files needed restoring.\n' : `Restored ${files}:\n${restored.map((file) => `  ${visibleLine(file)}\n`).join('')}`;
+  return `${what}The conversation now ends before that request; its research and plan were cleared.\n`;
 }
 
 export function addUndoCommand(program: Command): void {

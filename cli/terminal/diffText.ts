@@ -1,7 +1,8 @@
 import { describeTotals, totalsOf, type FileChange } from '../../engine/contract/changes.js';
 import { ownSequences, type ShownStream } from './shownStream.js';
 
-type Colour = 'bold' | 'red' | 'green' | 'cyan';
+/** How a piece of text is styled on a terminal: a diff's colours, and the styles of formatted Markdown. */
+export type Colour = 'bold' | 'dim' | 'italic' | 'red' | 'green' | 'cyan';
 
 /** A line of output in pieces, some of them coloured on a terminal. */
 export type StyledLine = readonly { text: string; colour?: Colour }[];

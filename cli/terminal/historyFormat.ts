@@ -1,4 +1,5 @@
-import type { Message } from '../../engine/contract/index.js';
+import { describePlanTally, type Message, type RunSummary } from '../../engine/contract/index.js';
+import { contextItemLabel } from '../../engine/contract/contextItemLabel.js';
 import { oneLine } from './units.js';
 import { terminalJson, visibleLine } from './visibleText.js';
 
@@ -16,14 +17,39 @@ export function firstLine(text: string): string {
   return oneLine(text.split('\n').find((line) => line.trim() !== '') ?? '', firstLineWidth);
 }
 
-/** The conversation as aligned columns under a header: id, role, local time, first line. */
-export function historyTable(messages: readonly Message[]): string {
-  const rows = [['ID', 'ROLE', 'TIME', 'MESSAGE'], ...messages.map((message) => [visibleLine(message.id), visibleLine(message.role), localTime(message.ts), firstLine(message.text)])];
-  const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]?.length ?? 0)));
-  return rows.map((row) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column] ?? 0) : cell)).join('  ').trimEnd()).join('\n');
+/** What a request's run kept, by message id (the snapshot's `runs`). */
+type KeptRuns = Readonly<Record<string, RunSummary>>;
+
+/** A request's first line, then its plan's outcome in brackets when its run kept a plan: "Add a greeting  [Plan: 1/2 done, 1 failed]". */
+function messageCell(message: Message, runs: KeptRuns): string {
+  const plan = message.role === 'user' ? runs[message.id]?.plan : null;
+  return plan ? `${firstLine(message.text)}  [${describePlanTally(plan)}]` : firstLine(message.text);
 }
 
-/** `history --json`: one object per line, in order — {id, role, ts (ms since the epoch), time (ISO 8601, UTC), text}; terminal-safe, the same values. */
-export function historyJsonLines(messages: readonly Message[]): string {
-  return messages.map(({ id, role, ts, text }) => terminalJson({ id, role, ts, time: new Date(ts).toISOString(), text })).join('\n');
+/** The conversation as aligned columns under a header: id, role, local time, first line (and a request's plan outcome). */
+export function historyTable(messages: readonly Message[], runs: KeptRuns = {}): string {
+  const rows = [['ID', 'ROLE', 'TIME', 'MESSAGE'], ...messages.map((message) => [visibleLine(message.id), visibleLine(message.role), localTime(message.ts), messageCell(message, runs)])];
+  const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]?.length ?? 0)));
+  const indent = widths.reduce((sum, width) => sum + width + 2, 0);
+  return rows
+    .map((row, index) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column] ?? 0) : cell)).join('  ').trimEnd() + attachedLine(messages[index - 1], indent))
+    .join('\n');
+}
+
+/** A request's attached items, on a line of their own under its first line; nothing when it has none. */
+function attachedLine(message: Message | undefined, indent: number): string {
+  if (!message?.context?.length) return '';
+  return `\n${' '.repeat(indent)}${oneLine(`attached: ${message.context.map((item) => contextItemLabel(item)).join(', ')}`, firstLineWidth)}`;
+}
+
+/**
+ * `history --json`: one object per line, in order — {id, role, ts (ms since the epoch), time (ISO 8601,
+ * UTC), text}, and for a request `plan`: {done, failed, total} of its kept plan, or null; terminal-safe, the same values.
+ */
+export function historyJsonLines(messages: readonly Message[], runs: KeptRuns = {}): string {
+  return messages
+    .map(({ id, role, ts, text, context }) =>
+      terminalJson({ id, role, ts, time: new Date(ts).toISOString(), text, ...(context ? { context } : {}), ...(role === 'user' ? { plan: runs[id]?.plan ?? null } : {}) }),
+    )
+    .join('\n');
 }

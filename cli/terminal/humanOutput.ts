@@ -17,6 +17,8 @@ export interface HumanOutputOptions {
   stdout: ShownStream;
   /** Stream the summary as it is written (stdout is a terminal); otherwise print it whole at the end. */
   streamSummary: boolean;
+  /** Prints the whole summary at the end instead of writing it as it is (chat formats its Markdown); never with streamSummary. */
+  printSummary?: (summary: string) => void;
   startedAt: number;
   now?: () => number;
 }
@@ -57,7 +59,8 @@ export class HumanOutput implements RunOutput {
     if (this.streamed !== '') {
       if (!this.streamed.endsWith('\n')) stdout.text('\n');
     } else if (result.status === 'done' && result.summary) {
-      stdout.text(`${result.summary}\n`);
+      if (this.options.printSummary) this.options.printSummary(result.summary);
+      else stdout.text(`${result.summary}\n`);
     }
     if (result.status === 'done') log.log(`Done in ${formatElapsed(this.now() - this.options.startedAt)} · ${formatTokens(this.progress.tokens)}.`);
   }
@@ -89,6 +92,8 @@ export class HumanOutput implements RunOutput {
         return log.log(formatContextLine(event));
       case 'instructions-read':
         return log.log(`  project instructions: ${event.files.map(visibleLine).join(', ')}`);
+      case 'context-items-read':
+        return log.log(`  attached: ${event.items.map(visibleLine).join(', ')}`);
       case 'model-status':
         // Waiting, thinking and answering show on the status line; a retry and a queue are news worth a line.
         if (event.state === 'retrying' || (event.state === 'queued' && !this.toldQueued)) log.log(`  … ${describeModelStatus(event) ?? ''}`);

@@ -4,8 +4,10 @@ import { visibleText } from './visibleText.js';
 export const ownSequences = {
   /** Back to the start of the line and clear it, to redraw the live status line. */
   clearLine: '\r\x1b[2K',
-  /** Colours of a diff on a terminal (SGR), each ended by `plain`. */
+  /** Styles of a diff or of formatted Markdown on a terminal (SGR), each ended by `plain`. */
   bold: '\x1b[1m',
+  dim: '\x1b[2m',
+  italic: '\x1b[3m',
   red: '\x1b[31m',
   green: '\x1b[32m',
   cyan: '\x1b[36m',

@@ -20,6 +20,8 @@ export const requestChannels = [
   'changes:revert',
   'changes:undo-revert',
   'rpi:read',
+  'context:paths',
+  'session:run-file',
   'settings:get',
   'settings:set',
   'settings:test-connection',

@@ -54,6 +54,8 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
   event('warning', { message: z.string() }),
   /** The project's instruction files (AGENTS.md, nested ones for an item's files) a phase was given, when they change. */
   event('instructions-read', { phase: phaseSchema, files: z.array(z.string()) }),
+  /** The items the user attached to the request (labelled as contextItemLabel does: a path, a folder with "/", a note's first words), when a run first gives them to a phase. */
+  event('context-items-read', { phase: phaseSchema, items: z.array(z.string()) }),
   /** The context window the run fits its requests to, and where it was learned, once the run knows it. */
   event('context-window', learnedContextWindowSchema.pick({ tokens: true, source: true, detail: true }).shape),
   /**

@@ -9,5 +9,6 @@ export * from './dispatch.js';
 export * from './socketProtocol.js';
 export * from './modelStatusText.js';
 export * from './changes.js';
+export * from './runHistory.js';
 export * from './mcp.js';
 export * from './mcpToolName.js';

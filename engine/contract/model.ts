@@ -1,13 +1,60 @@
 import { z } from 'zod';
+import { contextItemLimits } from './contextItemLimits.js';
 
 export const phaseSchema = z.enum(['research', 'plan', 'implement', 'summary']);
 export type Phase = z.infer<typeof phaseSchema>;
+
+const { maxItems, maxPathChars, maxNoteChars } = contextItemLimits;
+const count = (value: number) => value.toLocaleString('en-US');
+
+/** A path inside the opened folder as the user attached it: relative, '/' separators, never leaving the folder. */
+const itemPathSchema = z
+  .string({ error: 'must be a path in the folder' })
+  .min(1, { error: 'must be a path in the folder, not empty' })
+  .max(maxPathChars, { error: `must be a path of at most ${count(maxPathChars)} characters` })
+  .refine((value) => !value.startsWith('/') && !/^[A-Za-z]:/.test(value), { error: 'must be relative to the folder, not absolute' })
+  .refine((value) => !value.includes('\\') && !value.includes('\0'), { error: 'must use "/" between folders and hold no NUL character' })
+  .refine((value) => !value.split('/').includes('..'), { error: 'must stay inside the folder (no "..")' });
+
+/**
+ * Something the user attached to a request: a file (given whole up to a budget), a folder (given as a
+ * map) or a pasted note (given verbatim). Stored with the message, so regenerate sends the same items.
+ */
+export const contextItemSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.strictObject({ kind: z.literal('file'), path: itemPathSchema }),
+    z.strictObject({ kind: z.literal('folder'), path: itemPathSchema }),
+    z.strictObject({
+      kind: z.literal('note'),
+      text: z
+        .string({ error: 'must be the note’s text' })
+        .refine((value) => value.trim() !== '', { error: 'must not be empty' })
+        .refine((value) => value.length <= maxNoteChars, { error: `must be at most ${count(maxNoteChars)} characters` }),
+    }),
+  ],
+  { error: 'must be "file", "folder" or "note"' },
+);
+export type ContextItem = z.infer<typeof contextItemSchema>;
+
+export const contextItemsSchema = z
+  .array(contextItemSchema, { error: 'must be a list of context items' })
+  .max(maxItems, { error: `must be at most ${maxItems} items` });
+
+/** Files and folders of the opened folder matching what was typed after `@`, best first. */
+export interface PathMatches {
+  matches: { path: string; kind: 'file' | 'folder' }[];
+  /** True when the folder has more files than are searched (the first 100,000 in name order are). */
+  truncated: boolean;
+}
 
 export const messageSchema = z.object({
   id: z.string().min(1),
   role: z.enum(['user', 'assistant']),
   text: z.string(),
   ts: z.number(),
+  /** What the user attached to this request; absent when nothing was. */
+  context: contextItemsSchema.optional(),
 });
 export type Message = z.infer<typeof messageSchema>;
 

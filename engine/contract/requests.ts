@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { RequestChannel } from './channels.js';
-import type { HostInfo, LearnedContextWindow, PublicSettings, RecentFolder } from './model.js';
+import type { HostInfo, LearnedContextWindow, PathMatches, PublicSettings, RecentFolder } from './model.js';
 import type { Snapshot } from './snapshot.js';
 import type { ApprovalPreview, ChangeList, FileDiff, RevertResult } from './changes.js';
+import type { RunFileAnswer } from './runHistory.js';
 import { mcpServerInputSchema, mcpServerNameSchema, type McpOverview } from './mcp.js';
-import { approvalSettingsSchema, rpiFileSchema, toolModeSchema } from './model.js';
+import { approvalSettingsSchema, contextItemsSchema, rpiFileSchema, toolModeSchema } from './model.js';
 
 const nonEmpty = (what = 'must be a non-empty string') =>
   z.string({ error: what }).trim().min(1, { error: what });
@@ -32,7 +33,11 @@ const httpUrl = z
 /** Payload schema of every request, keyed by channel. Hosts validate with these before acting. */
 export const requestSchemas = {
   'workbench:snapshot': empty,
-  'session:send': z.strictObject({ prompt: nonEmpty() }),
+  'session:send': z.strictObject({
+    prompt: nonEmpty(),
+    /** Files, folders and notes attached to the request; stored with the message. */
+    context: contextItemsSchema.optional(),
+  }),
   'session:cancel': empty,
   'session:resume': empty,
   'session:retry-failed': empty,
@@ -68,6 +73,10 @@ export const requestSchemas = {
   'changes:revert': z.strictObject({ messageId: nonEmpty(), paths: filePaths }),
   'changes:undo-revert': z.strictObject({ revertId: nonEmpty(), paths: filePaths }),
   'rpi:read': z.strictObject({ file: rpiFileSchema }),
+  /** The `@` completion: the folder's files and folders matching what was typed (an empty query: the shallowest). */
+  'context:paths': z.strictObject({ query: z.string({ error: 'must be the text typed after @' }).max(1000, { error: 'must be at most 1,000 characters' }) }),
+  /** A request's research.md or plan.md, current or kept in the plan history; the id must be a request of the conversation. */
+  'session:run-file': z.strictObject({ messageId: nonEmpty('must be the id of a request'), file: rpiFileSchema }),
   'settings:get': empty,
   'settings:test-connection': z.strictObject({
     /** Values from the settings form, not yet saved; each falls back to the saved setting. */
@@ -147,6 +156,10 @@ export interface RequestResults {
   'changes:undo-revert': RevertResult;
   /** The file's text, or null when the current run has not written it. */
   'rpi:read': { text: string | null };
+  /** At most 50 matches, best first. */
+  'context:paths': PathMatches;
+  /** The file's text, or why none can be shown (not written yet, or not kept). */
+  'session:run-file': RunFileAnswer;
   /**
    * The server's model ids, whether the model to test is among them, and its context window as the
    * server, the table of known models or the default gives it (both null when no model was named).

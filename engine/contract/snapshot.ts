@@ -3,6 +3,9 @@ import { workbenchEventSchema } from './events.js';
 import { mcpServerStatusSchema } from './mcp.js';
 import { approvalRequestSchema, messageSchema, planReviewSchema, rpiStateSchema } from './model.js';
 
+const planTallySchema = z.object({ done: z.number().int().nonnegative(), failed: z.number().int().nonnegative(), total: z.number().int().nonnegative() });
+const runSummarySchema = z.object({ research: z.boolean(), plan: planTallySchema.nullable() });
+
 /** Everything a page needs to draw a folder from scratch: after opening it, and to resync after missed events. */
 export const snapshotSchema = z.object({
   folder: z.string(),
@@ -25,6 +28,11 @@ export const snapshotSchema = z.object({
   runEvents: z.array(workbenchEventSchema).optional(),
   /** True when the last request was not answered and no run is active: resume or discard it. */
   resumable: z.boolean().optional(),
+  /**
+   * What each request's run kept (research written, the plan's done/failed/total), by message id: the
+   * current run's from rpi/, earlier ones' from runs/. A request whose run kept nothing is absent.
+   */
+  runs: z.record(z.string(), runSummarySchema).optional(),
   /** The folder's MCP servers as they are now (later changes come as `mcp-status`). */
   mcp: z.array(mcpServerStatusSchema).optional(),
 });

@@ -31,7 +31,7 @@ export function sharedHandlers(deps: SharedHandlerDeps): Pick<RequestHandlers, S
     'settings:get': () => deps.settings.get(),
     'settings:set': (patch) => deps.settings.update(patch),
     'folders:recent': () => deps.recent.list(),
-    'session:send': async ({ prompt }) => ({ messageId: (await workbench().send(prompt)).messageId }),
+    'session:send': async ({ prompt, context }) => ({ messageId: (await workbench().send(prompt, context ? { context } : {})).messageId }),
     'session:cancel': async () => ({ cancelled: await workbench().cancel() }),
     'session:resume': async () => ({ runId: (await workbench().resume()).runId }),
     'session:retry-failed': async () => ({ runId: (await workbench().retryFailed()).runId }),
@@ -57,6 +57,8 @@ export function sharedHandlers(deps: SharedHandlerDeps): Pick<RequestHandlers, S
     'changes:revert': ({ messageId, paths }) => workbench().revertFiles(messageId, paths),
     'changes:undo-revert': ({ revertId, paths }) => workbench().undoRevert(revertId, paths),
     'rpi:read': async ({ file }) => ({ text: await workbench().readRpiFile(file) }),
+    'context:paths': ({ query }) => workbench().searchPaths(query),
+    'session:run-file': ({ messageId, file }) => workbench().readRunFile(messageId, file),
     'settings:test-connection': (form) => testConnection(deps.settings, form),
     ...mcpHandlers(deps.mcp),
   };

@@ -20,6 +20,8 @@ export interface PhaseSpec<Input> {
 interface Briefing {
   /** The project's instructions for coding agents (AGENTS.md); empty when it has none. */
   instructions: string;
+  /** The files, folders and notes the user attached to the request, read for this context; empty when none. */
+  attachments?: string;
 }
 
 export interface ResearchInput extends Briefing {
@@ -59,9 +61,12 @@ export const researchPhase: PhaseSpec<ResearchInput> = {
   tools: toolsForPhase('research'),
   maxTurns: 30,
   finalAnswerAtCap: true,
-  messages: ({ request, manifest, instructions }) => [
+  messages: ({ request, manifest, instructions, attachments }) => [
     { role: 'system', content: researchPrompt },
-    { role: 'user', content: [section('File map of the project folder', manifest), ...instructionsSection(instructions), section('The user’s request', request)].join('\n\n') },
+    {
+      role: 'user',
+      content: [section('File map of the project folder', manifest), ...instructionsSection(instructions), section('The user’s request', request), ...attachmentsSection(attachments)].join('\n\n'),
+    },
   ],
 };
 
@@ -70,11 +75,17 @@ export const planPhase: PhaseSpec<PlanInput> = {
   tools: toolsForPhase('plan'),
   maxTurns: 10,
   finalAnswerAtCap: true,
-  messages: ({ request, research, manifest, instructions }) => [
+  messages: ({ request, research, manifest, instructions, attachments }) => [
     { role: 'system', content: planPrompt },
     {
       role: 'user',
-      content: [section('The user’s request', request), ...instructionsSection(instructions), section('Research findings', research), section('Files in the project folder', manifest)].join('\n\n'),
+      content: [
+        section('The user’s request', request),
+        ...attachmentsSection(attachments),
+        ...instructionsSection(instructions),
+        section('Research findings', research),
+        section('Files in the project folder', manifest),
+      ].join('\n\n'),
     },
   ],
 };
@@ -93,6 +104,7 @@ export const implementPhase: PhaseSpec<ImplementInput> = {
         section('Progress so far', progressState(input.items, input.item)),
         ...(input.retryReason ? [section('Previous attempt at this item', retryNote(input.retryReason))] : []),
         section('The user’s request', input.request),
+        ...attachmentsSection(input.attachments),
         ...instructionsSection(input.instructions),
         section('The whole plan', input.planText.trim()),
         section('File map of the project folder now', input.manifest),
@@ -121,6 +133,10 @@ export const summaryPhase: PhaseSpec<SummaryInput> = {
 
 function instructionsSection(instructions: string): string[] {
   return instructions.trim() ? [section('Project instructions', instructions)] : [];
+}
+
+function attachmentsSection(attachments = ''): string[] {
+  return attachments.trim() ? [section('Attached by the user', attachments)] : [];
 }
 
 function section(title: string, body: string): string {

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { z } from 'zod';
+import { contextItemsSchema, type Message } from '../contract/index.js';
 import { writeFileAtomic } from '../store/atomicWrite.js';
 import { readStateText } from '../store/stateFile.js';
 import { rpiPaths } from './rpiState.js';
@@ -9,6 +10,8 @@ export const runRecordSchema = z.object({
   messageId: z.string(),
   request: z.string(),
   startedAt: z.number(),
+  /** The items attached to the request, as its message stores them; resume and retry give them again. */
+  context: contextItemsSchema.optional(),
   /**
    * Set by "retry failed steps": why each retried item (by index) failed before, given to its next
    * attempt. A hint for the model, nothing more; a hand-edited one grants nothing.
@@ -16,6 +19,11 @@ export const runRecordSchema = z.object({
   retryReasons: z.record(z.string().regex(/^\d+$/), z.string().max(2000)).optional(),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
+
+/** What a request's run starts from when rpi/ holds no record of it: the message itself, with its items. */
+export function recordOf(message: Message): RunRecord {
+  return { messageId: message.id, request: message.text, startedAt: message.ts, ...(message.context ? { context: message.context } : {}) };
+}
 
 const runFile = (stateDir: string) => `${rpiPaths(stateDir).dir}/run.json`;
 

@@ -1,5 +1,6 @@
+import { contextItemsBudget, readContextItems } from '../context/contextItems.js';
 import { pathsNamedIn, readProjectInstructions } from '../context/projectInstructions.js';
-import type { Phase, PlanItem, UnsequencedEvent } from '../contract/index.js';
+import type { ContextItem, Phase, PlanItem, UnsequencedEvent } from '../contract/index.js';
 import { runAgentLoop, type AgentLoopResult } from '../agent/runAgentLoop.js';
 import type { LoopLimits } from '../agent/loopLimits.js';
 import type { ToolModeState } from '../agent/toolMode.js';
@@ -34,6 +35,8 @@ export interface RpiRun {
   runId: string;
   stateDir: string;
   request: string;
+  /** The files, folders and notes attached to the request, given to Research, Plan and every Implement item. */
+  contextItems?: readonly ContextItem[];
   /** When the request started its run; files changed since are the run's changes. */
   startedAt: number;
   llm: LlmClient;
@@ -109,6 +112,8 @@ class Orchestrator {
   private toldPromptCut = false;
   /** The instruction files last told, one per line, so the same set is not told again. */
   private toldInstructions = '';
+  /** Whether the attached items were told (once a run: they do not change). */
+  private toldAttachments = false;
 
   constructor(private readonly run: RpiRun) {
     this.emit = run.emit;
@@ -132,7 +137,12 @@ class Orchestrator {
   }
 
   async research(): Promise<void> {
-    const result = await this.loop(researchPhase, { request: this.run.request, manifest: await this.manifest(3), instructions: await this.instructions('research') });
+    const result = await this.loop(researchPhase, {
+      request: this.run.request,
+      manifest: await this.manifest(3),
+      instructions: await this.instructions('research'),
+      attachments: await this.attachments('research'),
+    });
     const text = this.textOrStop('research', result);
     if (!text.trim()) this.stop('research', 'The model ended research without writing any findings.');
     await writeResearch(this.run.stateDir, text);
@@ -140,7 +150,13 @@ class Orchestrator {
 
   async plan(): Promise<void> {
     const research = (await readResearch(this.run.stateDir)) ?? '';
-    const result = await this.loop(planPhase, { request: this.run.request, research, manifest: await this.manifest(2), instructions: await this.instructions('plan') });
+    const result = await this.loop(planPhase, {
+      request: this.run.request,
+      research,
+      manifest: await this.manifest(2),
+      instructions: await this.instructions('plan'),
+      attachments: await this.attachments('plan'),
+    });
     const text = this.textOrStop('plan', result);
     if (!text.trim()) this.stop('plan', 'The model ended planning without writing a plan.');
     await writePlan(this.run.stateDir, text);
@@ -198,7 +214,8 @@ class Orchestrator {
   private async attempt(item: PlanItem, items: readonly PlanItem[], retryReason?: string): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
     const planText = (await readPlan(this.run.stateDir)) ?? '';
     const instructions = await this.instructions('implement', pathsNamedIn(`${item.label} ${item.description}`));
-    const input = { request: this.run.request, item, step: item.index + 1, items, planText, manifest: await this.manifest(3), instructions };
+    const attachments = await this.attachments('implement');
+    const input = { request: this.run.request, item, step: item.index + 1, items, planText, manifest: await this.manifest(3), instructions, attachments };
     const result = await this.loop(implementPhase, retryReason === undefined ? input : { ...input, retryReason });
     if (!result.ok) {
       // Cancel, and a model server that fails, stop the run with the item still pending (resumable);
@@ -281,6 +298,26 @@ class Orchestrator {
     if (files.length > 0 && told !== this.toldInstructions) {
       this.toldInstructions = told;
       this.emit({ type: 'instructions-read', runId: this.run.runId, phase, files });
+    }
+    return text;
+  }
+
+  /**
+   * The items attached to the request, read afresh for each context (a file an earlier item changed is
+   * given as it is now) within their share of the current window; which ones is told once a run.
+   */
+  private async attachments(phase: Phase): Promise<string> {
+    const items = this.run.contextItems ?? [];
+    if (items.length === 0) return '';
+    const { text, labels } = await readContextItems({
+      items,
+      budgetChars: contextItemsBudget(this.contextWindow),
+      toolContext: this.run.toolContext,
+      signal: this.run.signal,
+    });
+    if (!this.toldAttachments) {
+      this.toldAttachments = true;
+      this.emit({ type: 'context-items-read', runId: this.run.runId, phase, items: labels });
     }
     return text;
   }

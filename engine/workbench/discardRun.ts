@@ -3,13 +3,15 @@ import { clearRpiState, readRpiState } from '../rpi/rpiState.js';
 import { unansweredRequest } from '../store/conversation.js';
 import { newMessage } from './newMessage.js';
 import type { RewindDeps } from './rewind.js';
+import { keepCurrentRun } from './runHistory.js';
 
 export type DiscardDeps = Pick<RewindDeps, 'stateDir' | 'conversation' | 'emit' | 'forgetRun'>;
 
 /**
  * Forgets the request whose run stopped (cancel, crash, failure): answers it with a note saying where
- * the run stopped, so it is no longer resumable, then clears its research and plan as a new request
- * would. The folder is left as it is, and so is the request's checkpoint, so undo can still restore it.
+ * the run stopped, so it is no longer resumable, then keeps its research and plan in runs/ and clears
+ * rpi/ as a new request would. The folder is left as it is, and so is the request's checkpoint, so undo
+ * can still restore it.
  * False, changing nothing, when the last request was already answered.
  */
 export async function discardStoppedRun(deps: DiscardDeps): Promise<boolean> {
@@ -20,6 +22,8 @@ export async function discardStoppedRun(deps: DiscardDeps): Promise<boolean> {
   await deps.conversation.append(message);
   deps.forgetRun();
   deps.emit({ type: 'message-added', runId: null, message });
+  // The stopped run's research and plan stay viewable from its request, as an earlier request's would.
+  await keepCurrentRun(deps.stateDir);
   await clearRpiState(deps.stateDir);
   return true;
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ApprovalPreview, ChangeList, ChangeRange, FileDiff, RevertResult, RpiFile, Snapshot, WorkbenchEvent } from '../contract/index.js';
+import type { ApprovalPreview, ChangeList, ChangeRange, FileDiff, PathMatches, RevertResult, RpiFile, RunFileAnswer, Snapshot, WorkbenchEvent } from '../contract/index.js';
 import { ChangesService } from '../changes/changesService.js';
 import { followLiveChanges, type LiveChanges } from '../changes/liveChanges.js';
 import { readPlan, readResearch, readRpiState } from '../rpi/rpiState.js';
@@ -15,11 +15,13 @@ import { PendingWrites } from '../workspace/pendingWrites.js';
 import { ApprovalBroker, type ApprovalAnswer } from '../approvals/approvalBroker.js';
 import { PlanGate, type PlanDecision } from '../approvals/planGate.js';
 import { CheckpointStore, type RestoreChange } from '../checkpoints/checkpointStore.js';
-import { memoryAllowList, RunController, type RunOptions, type StartedRun } from './runController.js';
+import { memoryAllowList, RunController, type RunOptions, type SendOptions, type StartedRun } from './runController.js';
+import { PathSearch } from '../context/pathSearch.js';
 import { RunEventLog } from './runEventLog.js';
 import { startMcpHub } from '../mcp/startMcpHub.js';
 import type { WorkbenchMcp } from '../mcp/workbenchMcp.js';
 import { openStateFolder } from './stateFolder.js';
+import { readRunFile, runSummaries } from './runHistory.js';
 
 export { stateDirName } from './stateFolder.js';
 
@@ -33,7 +35,7 @@ export interface Workbench {
    * Appends the message to the conversation, clears the previous run's research and plan, and starts a
    * run. Refused (RunRefusedError) while a run is active or when no model is configured.
    */
-  send(prompt: string): Promise<StartedRun>;
+  send(prompt: string, options?: SendOptions): Promise<StartedRun>;
   /** Continues the run that stopped (cancel, crash, failure) at its first pending step. */
   resume(): Promise<StartedRun>;
   /** Sets the latest request's failed steps back to pending, each with its earlier failure reason, and resumes. */
@@ -70,6 +72,13 @@ export interface Workbench {
   previewApproval(requestId: string, args?: Record<string, unknown>): Promise<ApprovalPreview>;
   /** The text of the current run's research.md or plan.md, or null when the run has not written it. */
   readRpiFile(file: RpiFile): Promise<string | null>;
+  /** The folder's files and folders matching what was typed after `@` (fuzzy, best first, at most 50), for attaching. */
+  searchPaths(query: string): Promise<PathMatches>;
+  /**
+   * A request's research.md or plan.md: the current run's, or as runs/ kept it for an earlier request;
+   * a reason instead when there is none. Refused (RunRefusedError) for an id that is not a request here.
+   */
+  readRunFile(messageId: string, file: RpiFile): Promise<RunFileAnswer>;
   snapshot(): Promise<Snapshot>;
   subscribe(listener: (event: WorkbenchEvent) => void): () => void;
   close(): Promise<void>;
@@ -122,6 +131,8 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   let closed = false;
   liveChanges = followLiveChanges({ subscribe: (listener) => bus.subscribe(listener), announce: async (messageId, runId) => (closed ? undefined : changes.announce(messageId, runId)) });
 
+  const paths = new PathSearch({ root });
+
   const assertOpen = () => {
     if (closed) throw new Error(`The workbench for ${root} is closed.`);
   };
@@ -129,9 +140,9 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   return {
     folder: root,
     mcp,
-    send(prompt) {
+    send(prompt, sendOptions) {
       assertOpen();
-      return runs.send(prompt);
+      return runs.send(prompt, sendOptions);
     },
     resume() {
       assertOpen();
@@ -185,6 +196,14 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       assertOpen();
       return file === 'research' ? readResearch(stateDir) : readPlan(stateDir);
     },
+    searchPaths(query) {
+      assertOpen();
+      return paths.search(query);
+    },
+    readRunFile(messageId, file) {
+      assertOpen();
+      return readRunFile(stateDir, conversation, messageId, file);
+    },
     async snapshot() {
       assertOpen();
       // Taken together, before any await: the replayed events end exactly at lastSeq.
@@ -193,6 +212,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       const recorded = runEvents.events();
       const mcpStatuses = mcp?.statuses();
       const [history, rpi, fileCount] = await Promise.all([conversation.load(), readRpiState(stateDir), countFiles(root)]);
+      const kept = await runSummaries(stateDir, history.messages);
       return {
         folder: root,
         name: path.basename(root),
@@ -201,11 +221,12 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
         rpi,
         running,
         lastSeq,
-        warnings: [...notices, ...history.warnings],
+        warnings: [...notices, ...history.warnings, ...kept.warnings],
         pendingApprovals: broker.pending(),
         planReview: planGate.pending(),
         runEvents: recorded,
         resumable: !running && unansweredRequest(history.messages) !== null,
+        runs: kept.runs,
         ...(mcpStatuses ? { mcp: mcpStatuses } : {}),
       };
     },

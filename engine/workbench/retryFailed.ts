@@ -1,5 +1,5 @@
 import type { UnsequencedEvent } from '../contract/index.js';
-import { readRunRecord, writeRunRecord, type RunRecord } from '../rpi/runRecord.js';
+import { readRunRecord, recordOf, writeRunRecord, type RunRecord } from '../rpi/runRecord.js';
 import { markItem, readRpiState } from '../rpi/rpiState.js';
 import type { ConversationStore } from '../store/conversation.js';
 import { RunRefusedError } from './runRefusedError.js';
@@ -32,7 +32,7 @@ export async function prepareRetry({ conversation, stateDir, bus }: RetryDeps): 
   }
   for (const item of failed) await markItem(stateDir, item.index, 'pending');
   const retryReasons = Object.fromEntries(failed.map((item) => [String(item.index), item.failure ?? 'it failed without a reason']));
-  const next: RunRecord = { ...(record ?? { messageId: request.id, request: request.text, startedAt: request.ts }), retryReasons };
+  const next: RunRecord = { ...(record ?? recordOf(request)), retryReasons };
   await writeRunRecord(stateDir, next);
   return next;
 }

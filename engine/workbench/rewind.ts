@@ -1,7 +1,9 @@
 import type { Message, UnsequencedEvent } from '../contract/index.js';
 import type { CheckpointStore, RestoreChange } from '../checkpoints/checkpointStore.js';
+import { removeKeptRunsExcept } from '../rpi/runArchive.js';
 import { clearRpiState } from '../rpi/rpiState.js';
 import type { ConversationStore } from '../store/conversation.js';
+import { StateFileError } from '../store/stateFile.js';
 import { RunRefusedError } from './runRefusedError.js';
 
 export interface RewindDeps {
@@ -27,7 +29,8 @@ export async function previewRewind(deps: RewindDeps, messageId: string): Promis
 
 /**
  * Puts the folder back as it was before the user message (or, for a summary, before the request it
- * answers), cuts the conversation there and forgets the run's research, plan and recorded events.
+ * answers), cuts the conversation there and forgets the run's research, plan and recorded events, and
+ * the kept runs (runs/) of the requests cut.
  * Files first: if the engine dies half-way, the message is still there and undo can simply be asked again.
  */
 export async function rewind(deps: RewindDeps, messageId: string): Promise<{ message: Message; restored: RestoreChange[] }> {
@@ -36,6 +39,11 @@ export async function rewind(deps: RewindDeps, messageId: string): Promise<{ mes
   await deps.conversation.truncateAt(target.message.id);
   await clearRpiState(deps.stateDir);
   const { messages } = await deps.conversation.load();
+  // The kept runs of the requests cut from the conversation go with them; a planted runs/ is only reported.
+  await removeKeptRunsExcept(deps.stateDir, new Set(messages.map((message) => message.id))).catch((error: unknown) => {
+    if (!(error instanceof StateFileError)) throw error;
+    deps.emit({ type: 'warning', runId: null, message: `${error.message} The plan history of the requests undone was not removed.` });
+  });
   deps.forgetRun();
   deps.emit({ type: 'conversation-reset', runId: null, messages });
   const kept = new Set(messages.map((message) => message.id));

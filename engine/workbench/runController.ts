@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ApprovalSettings, Phase, RunStatus, UnsequencedEvent } from '../contract/index.js';
+import { contextItemsSchema, type ApprovalSettings, type ContextItem, type Message, type Phase, type RunStatus, type UnsequencedEvent } from '../contract/index.js';
 import { ToolModeState } from '../agent/toolMode.js';
 import type { ApprovalBroker } from '../approvals/approvalBroker.js';
 import { ApprovedPlans } from '../approvals/approvedPlans.js';
@@ -18,7 +18,7 @@ import { childEnvironment } from '../secrets/childEnvironment.js';
 import { hostEnvironment } from '../secrets/processCredentials.js';
 import { knownSecrets, secretMask } from '../secrets/secretMask.js';
 import { clearRpiState } from '../rpi/rpiState.js';
-import { readRunRecord, writeRunRecord, type RunRecord } from '../rpi/runRecord.js';
+import { readRunRecord, recordOf, writeRunRecord, type RunRecord } from '../rpi/runRecord.js';
 import { defaultRpiLimits, runRpi, type RpiLimits, type RpiOutcome } from '../rpi/runRpi.js';
 import type { AllowedCommand } from '../settings/allowedCommands.js';
 import { unansweredRequest, type ConversationStore } from '../store/conversation.js';
@@ -29,6 +29,7 @@ import type { EventBus } from './eventBus.js';
 import { newMessage } from './newMessage.js';
 import { prepareRetry } from './retryFailed.js';
 import { previewRewind, rewind, type RewindDeps } from './rewind.js';
+import { keepCurrentRun } from './runHistory.js';
 import type { RunEventLog } from './runEventLog.js';
 import { RunRefusedError } from './runRefusedError.js';
 
@@ -64,6 +65,11 @@ export interface RunResult {
   phase?: Phase;
   error?: string;
   summary?: string;
+}
+
+export interface SendOptions {
+  /** Files, folders and notes attached to the request (folder-relative paths), stored with the message. */
+  context?: readonly ContextItem[];
 }
 
 export interface StartedRun {
@@ -129,11 +135,15 @@ export class RunController {
     return this.active !== null || this.starting;
   }
 
-  /** Appends the user's message, forgets the previous run's research and plan, and starts a run. */
-  async send(prompt: string): Promise<StartedRun> {
+  /**
+   * Appends the user's message (with the items attached to it), forgets the previous run's research and
+   * plan, and starts a run.
+   */
+  async send(prompt: string, options: SendOptions = {}): Promise<StartedRun> {
     const text = prompt.trim();
     if (!text) throw new RunRefusedError('The message is empty: type a request first.');
-    return this.exclusive(() => this.launch(() => this.newRequest(text)), busy);
+    const context = attachedItems(options.context);
+    return this.exclusive(() => this.launch(() => this.newRequest(text, context)), busy);
   }
 
   /** Restores the folder and the conversation to before the message (see rewind), refused during a run. */
@@ -151,7 +161,7 @@ export class RunController {
   regenerate(messageId: string): Promise<StartedRun> {
     return this.exclusive(async () => {
       const { message } = await rewind(this.rewindDeps(), messageId);
-      return this.launch(() => this.newRequest(message.text));
+      return this.launch(() => this.newRequest(message.text, message.context ?? []));
     }, busyForHistory);
   }
 
@@ -170,14 +180,16 @@ export class RunController {
     return { stateDir, conversation, checkpoints, emit: (event: UnsequencedEvent) => void bus.emit(event), forgetRun: () => runEvents.clear() };
   }
 
-  private async newRequest(text: string): Promise<RunRecord> {
-    const message = newMessage('user', text);
+  private async newRequest(text: string, context: readonly ContextItem[]): Promise<RunRecord> {
+    const message: Message = { ...newMessage('user', text), ...(context.length > 0 ? { context: [...context] } : {}) };
+    // The earlier request's research and plan go to runs/ before anything else, so rpi/ can be cleared below.
+    await keepCurrentRun(this.deps.stateDir);
     // The folder as it was before this message: what undo and regenerate go back to.
     await this.deps.checkpoints.snapshot({ reason: 'run', messageId: message.id });
     await this.deps.conversation.append(message);
     this.deps.bus.emit({ type: 'message-added', runId: null, message });
     await clearRpiState(this.deps.stateDir);
-    const record = { messageId: message.id, request: text, startedAt: message.ts };
+    const record = recordOf(message);
     await writeRunRecord(this.deps.stateDir, record);
     return record;
   }
@@ -190,7 +202,16 @@ export class RunController {
       const last = unansweredRequest(messages);
       if (!last) throw new RunRefusedError('Nothing to resume: the last request was answered. Send a new message instead.');
       const record = await readRunRecord(this.deps.stateDir);
-      return record?.messageId === last.id ? record : { messageId: last.id, request: last.text, startedAt: last.ts };
+      if (record?.messageId === last.id) return record;
+      // rpi/ still holds an earlier request's run (the engine stopped before clearing it): keep it, start afresh.
+      if (record) {
+        await keepCurrentRun(this.deps.stateDir);
+        await clearRpiState(this.deps.stateDir);
+      }
+      // Recorded, so rpi/ says which request it belongs to (the plan history reads it).
+      const fresh = recordOf(last);
+      await writeRunRecord(this.deps.stateDir, fresh);
+      return fresh;
     }), busy);
   }
 
@@ -282,6 +303,7 @@ export class RunController {
         runId,
         stateDir,
         request: record.request,
+        ...(record.context ? { contextItems: record.context } : {}),
         startedAt: record.startedAt,
         ...(record.retryReasons ? { retryReasons: record.retryReasons } : {}),
         llm: createLlmClient({
@@ -347,6 +369,16 @@ export class RunController {
     });
     return result;
   }
+}
+
+/** The items to attach, checked as the contract bounds them (a host may call send without the request's validation). */
+function attachedItems(items: readonly ContextItem[] | undefined): ContextItem[] {
+  const checked = contextItemsSchema.safeParse(items ?? []);
+  if (checked.success) return checked.data;
+  const issue = checked.error.issues[0];
+  const [index, ...field] = issue?.path ?? [];
+  const where = typeof index === 'number' ? `item ${index + 1}: ${field.length ? `${field.map(String).join('.')} ` : ''}` : '';
+  throw new RunRefusedError(`The attached items are not valid: ${where}${issue?.message ?? 'unreadable'}.`);
 }
 
 function resultOf(runId: string, outcome: RpiOutcome): RunResult {

@@ -126,6 +126,7 @@ describe('--help', () => {
       ['run', 'Usage: rpi-workbench run [options] <folder> <request...>'],
       ['resume', 'Usage: rpi-workbench resume [options] <folder>'],
       ['regenerate', 'Usage: rpi-workbench regenerate [options] <folder> <messageId>'],
+      ['chat', 'Usage: rpi-workbench chat [options] <folder>'],
       ['history', 'Usage: rpi-workbench history [options] <folder>'],
       ['undo', 'Usage: rpi-workbench undo [options] <folder> <messageId>'],
       ['serve', 'Usage: rpi-workbench serve [options] <folder>'],

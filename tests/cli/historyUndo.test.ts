@@ -3,18 +3,11 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseJsonEvents, useCli } from '../support/cliProcess.js';
+import { historyOf as historyOfFolder, parseJsonEvents, useCli } from '../support/cliProcess.js';
 import { useFakeLlm } from '../support/fakeLlm/useFakeLlm.js';
 import { call, firstUserText, phaseOfRequest, planText, say } from '../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../support/tempFolder.js';
 
-interface HistoryLine {
-  id: string;
-  role: 'user' | 'assistant';
-  ts: number;
-  time: string;
-  text: string;
-}
 
 /** Every file of the folder (outside .workbench/) with the hash of its content. */
 async function fileHashes(root: string): Promise<Record<string, string>> {
@@ -35,11 +28,7 @@ describe('history, undo and regenerate', () => {
   const cli = useCli();
   const model = () => ['--base-url', llm().baseUrl, '--model', 'fake-model'];
 
-  async function historyOf(root: string): Promise<HistoryLine[]> {
-    const run = await cli.run(['history', root, '--json']);
-    expect(run.code).toBe(0);
-    return run.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as HistoryLine);
-  }
+  const historyOf = (root: string) => historyOfFolder(cli, root);
 
   /** A folder after one run that edited README.md and created src/greeting.ts. */
   async function folderAfterARun() {
@@ -78,7 +67,7 @@ describe('history, undo and regenerate', () => {
     expect(rows).toHaveLength(3);
     expect(rows[0]).toMatch(/^ID +ROLE +TIME +MESSAGE$/);
     const utc = (ts: number) => new Date(ts).toISOString().slice(0, 19).replace('T', ' ');
-    expect(rows[1]).toBe(`${lines[0]!.id}  user       ${utc(lines[0]!.ts)}  Add a greeting`);
+    expect(rows[1]).toBe(`${lines[0]!.id}  user       ${utc(lines[0]!.ts)}  Add a greeting  [Plan: 1/1 done]`);
     expect(rows[2]).toBe(`${lines[1]!.id}  assistant  ${utc(lines[1]!.ts)}  Added src/greeting.ts`);
     for (const column of ['ROLE', 'TIME', 'MESSAGE']) {
       const at = rows[0]!.indexOf(column);

@@ -121,6 +121,8 @@ describe('every writer shows model text, whatever the call site', () => {
       ['terminal/askLine.ts', "readline's line end when a question is withdrawn"],
       ['terminal/terminalPrompter.ts', 'stderr handed to readline, which asks the (shown) question and echoes what is typed'],
       ['commands/exit.ts', 'an empty write that waits for the flush'],
+      ['chat/chatSession.ts', "stderr handed to the chat's readline (the prompt and what is typed)"],
+      ['chat/chatTerminal.ts', "the chat readline's own line ends, key edits and its constant how-to-end hint"],
     ]);
     const writers = readdirSync(cliRoot, { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.ts') && !file.startsWith(`serve${path.sep}`))

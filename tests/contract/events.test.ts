@@ -34,6 +34,7 @@ const examples: { [T in WorkbenchEventType]: EventOf<T> } = {
   warning: { type: 'warning', seq: 15, runId: null, message: 'conversation.jsonl: skipped corrupt line 2' },
   'context-trimmed': { type: 'context-trimmed', seq: 17, runId: 'run-1', phase: 'research', setAside: 12, condensed: 0, cut: 1, promptTokens: 5_900, budget: 6_144, contextWindow: 8_192 },
   'instructions-read': { type: 'instructions-read', seq: 20, runId: 'run-1', phase: 'implement', files: ['AGENTS.md', 'src/api/AGENTS.md'] },
+  'context-items-read': { type: 'context-items-read', seq: 20, runId: 'run-1', phase: 'research', items: ['src/app.ts', 'docs/', 'note 1'] },
   'context-window': { type: 'context-window', seq: 19, runId: 'run-1', tokens: 32_768, source: 'server', detail: 'vLLM max_model_len' },
   'model-status': { type: 'model-status', seq: 18, runId: 'run-1', phase: 'plan', state: 'retrying', attempt: 2, attempts: 5, delayMs: 2_000, reason: 'HTTP 500' },
   'changes-updated': { type: 'changes-updated', seq: 20, runId: 'run-1', messageId: 'msg-1', files: 3, added: 12, removed: 4 },

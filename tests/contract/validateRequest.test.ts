@@ -28,6 +28,8 @@ const minimalPayloads: { [C in RequestChannel]: RequestPayload<C> } = {
   'changes:revert': { messageId: 'msg-1', paths: ['src/app.ts'] },
   'changes:undo-revert': { revertId: '00000001', paths: ['src/app.ts'] },
   'rpi:read': { file: 'research' },
+  'context:paths': { query: '' },
+  'session:run-file': { messageId: 'm-1', file: 'plan' },
   'settings:get': {},
   'settings:test-connection': {},
   'settings:set': {},

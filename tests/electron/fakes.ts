@@ -57,6 +57,8 @@ export class FakeWorkbench implements Workbench {
   regenerate = runsNothing;
   discard = runsNothing;
   readRpiFile = runsNothing;
+  searchPaths = runsNothing;
+  readRunFile = runsNothing;
   changes = runsNothing;
   diffs = runsNothing;
   fileDiff = runsNothing;

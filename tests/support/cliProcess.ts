@@ -134,3 +134,20 @@ export function parseJsonEvents(stdout: string): WorkbenchEvent[] {
     .filter((line) => line !== '')
     .map((line) => workbenchEventSchema.parse(JSON.parse(line)));
 }
+
+/** One line of `rpi-workbench history --json`. */
+export interface HistoryLine {
+  id: string;
+  role: 'user' | 'assistant';
+  ts: number;
+  time: string;
+  text: string;
+  plan?: { done: number; failed: number; total: number } | null;
+}
+
+/** The folder's history as `history --json` prints it (the command must succeed). */
+export async function historyOf(cli: ReturnType<typeof useCli>, root: string): Promise<HistoryLine[]> {
+  const run = await cli.run(['history', root, '--json']);
+  if (run.code !== 0) throw new Error(`history exited ${run.code}: ${run.stderr}`);
+  return run.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as HistoryLine);
+}

@@ -18,6 +18,19 @@ export function planText(...labels: string[]): string {
   return `# Execution Plan\n\n## Items\n${labels.map((label, index) => `- [ ] ${index + 1}. ${label} — do ${label.toLowerCase()}`).join('\n')}\n`;
 }
 
+/** A request of two steps: "Greeting" writes hello.txt and is done, "Workbook" fails twice ("no spreadsheet writer"). */
+export function greetingDoneWorkbookFailed(research = 'A README.'): ScriptedTurn[] {
+  return [
+    say(research),
+    say(planText('Greeting', 'Workbook')),
+    call('write_file', { path: 'hello.txt', content: 'hi\n' }),
+    say('Wrote hello.txt.'),
+    say('FAILED: no spreadsheet writer is available'),
+    say('FAILED: no spreadsheet writer is available'),
+    say('Greeting done; the workbook failed.'),
+  ];
+}
+
 /** Every change runs without asking (a checkpoint is still taken before each). */
 export const autoApprovals: ApprovalSettings = { files: 'auto', commands: 'auto', timeoutSeconds: 600, reviewPlan: false };
 

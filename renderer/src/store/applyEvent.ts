@@ -30,7 +30,7 @@ export function applyEvent(state: WorkbenchState, event: WorkbenchEvent): Workbe
       };
     case 'conversation-reset':
       // An undo or regenerate: the engine cleared rpi/ with the conversation, and the folder changed under every count.
-      return { ...next, messages: event.messages, rpi: emptyRpi, resumable: false, changeTotals: {} };
+      return { ...next, messages: event.messages, rpi: emptyRpi, resumable: false, changeTotals: {}, runs: runsOf(next.runs, event.messages) };
     case 'changes-updated': {
       const known = next.changeTotals[event.messageId];
       if (known && known.files === event.files && known.added === event.added && known.removed === event.removed) return next;
@@ -59,6 +59,13 @@ export function applyEvent(state: WorkbenchState, event: WorkbenchEvent): Workbe
     case 'model-status':
     case 'context-window':
     case 'instructions-read':
+    case 'context-items-read':
       return next; // only the run view shows these
   }
+}
+
+/** The kept runs of the requests still in the conversation: undo and regenerate removed the others' with them. */
+function runsOf(runs: WorkbenchState['runs'], messages: readonly { id: string }[]): WorkbenchState['runs'] {
+  const kept = new Set(messages.map((message) => message.id));
+  return Object.fromEntries(Object.entries(runs).filter(([messageId]) => kept.has(messageId)));
 }

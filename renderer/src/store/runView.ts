@@ -97,6 +97,8 @@ export interface RunView {
   contextBudget: ContextBudgetView | null;
   /** The project's instruction files (AGENTS.md and nested ones) the run's phases were given. */
   instructionFiles: string[];
+  /** The items the user attached to the request (a path, a folder with "/", "note 1"), as the run gave them to its phases. */
+  attachedItems: string[];
   /** The window the run fits its requests to and where it was learned, once the run says. */
   contextWindow: Omit<EventOf<'context-window'>, 'type' | 'seq' | 'runId'> | null;
   totals: RunTotals;
@@ -136,6 +138,7 @@ function newRunView({ runId, messageId = null, startedAt }: { runId: string | nu
     contextBudget: null,
     contextWindow: null,
     instructionFiles: [],
+    attachedItems: [],
     totals: { promptTokens: 0, completionTokens: 0, calls: 0, estimated: false },
     approvals: [],
     planReview: null,
@@ -201,6 +204,8 @@ function reduceRunEvent(run: RunView, event: RunEvent): RunView {
       return { ...run, contextWindow: { tokens: event.tokens, source: event.source, detail: event.detail } };
     case 'instructions-read':
       return { ...run, instructionFiles: [...new Set([...run.instructionFiles, ...event.files])] };
+    case 'context-items-read':
+      return { ...run, attachedItems: event.items };
     case 'context-trimmed':
       return { ...run, contextNotes: [...run.contextNotes, contextNoteOf(run, event)], contextBudget: { budget: event.budget, contextWindow: event.contextWindow } };
     case 'run-finished':

@@ -1,4 +1,4 @@
-import type { ChangeTotals, HostInfo, McpServerStatus, Message, Phase, PublicSettings, RpiState, Snapshot } from '../../../engine/contract/index.js';
+import type { ChangeTotals, HostInfo, McpServerStatus, Message, Phase, PublicSettings, RpiState, RunSummary, Snapshot } from '../../../engine/contract/index.js';
 import { replayRun, streamedSummary } from './replayRun.js';
 import type { RunView } from './runView.js';
 
@@ -32,6 +32,8 @@ export interface WorkbenchState {
   error: string | null;
   /** Each request's changed files and lines, as last counted; null when they cannot be counted (no checkpoint). */
   changeTotals: Record<string, ChangeTotals | null>;
+  /** What each request's run kept (research, the plan's outcome), by message id, as the last snapshot said; requests whose run kept nothing are absent. */
+  runs: Record<string, RunSummary>;
   /** The latest status of each MCP server, by name, as `mcp-status` events tell it (Settings merges it with the list it loads). */
   mcpStatus: Record<string, McpServerStatus>;
 }
@@ -55,6 +57,7 @@ export const initialState: WorkbenchState = {
   warnings: [],
   error: null,
   changeTotals: {},
+  runs: {},
   mcpStatus: {},
 };
 
@@ -64,7 +67,7 @@ export const initialState: WorkbenchState = {
  */
 export function applySnapshot(state: WorkbenchState, snapshot: Snapshot | null): WorkbenchState {
   if (snapshot === null) {
-    return { ...state, folder: null, messages: [], rpi: emptyRpi, running: false, phase: null, streamingSummary: '', run: null, resumable: false, lastSeq: 0, needsResync: false, changeTotals: {} };
+    return { ...state, folder: null, messages: [], rpi: emptyRpi, running: false, phase: null, streamingSummary: '', run: null, resumable: false, lastSeq: 0, needsResync: false, changeTotals: {}, runs: {} };
   }
   const run = replayRun(snapshot);
   return {
@@ -81,6 +84,7 @@ export function applySnapshot(state: WorkbenchState, snapshot: Snapshot | null):
     needsResync: false,
     warnings: snapshot.warnings,
     changeTotals: keptTotals(state.changeTotals, snapshot),
+    runs: snapshot.runs ?? {},
     mcpStatus: Object.fromEntries((snapshot.mcp ?? []).map((status) => [status.name, status])),
   };
 }

@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { DesktopCommand } from '../../../engine/contract/bridge.js';
-import type { ChangeRange, RecentFolder, RequestChannel, RequestPayload, RequestResults, Response, Snapshot, WorkbenchEvent } from '../../../engine/contract/index.js';
+import type { ChangeRange, ContextItem, RecentFolder, RequestChannel, RequestPayload, RequestResults, Response, Snapshot, WorkbenchEvent } from '../../../engine/contract/index.js';
 import type { ChangeTotals } from '../../../engine/contract/changes.js';
 import type { WorkbenchBridge } from '../bridge/types.js';
 import { applyEvent } from './applyEvent.js';
@@ -11,7 +11,10 @@ export interface WorkbenchActions {
   /** Loads host info, settings and the snapshot, then follows events. Returns the unsubscribe. */
   start(): Promise<() => void>;
   resync(): Promise<void>;
-  send(prompt: string): Promise<boolean>;
+  /** Sends a request with the items attached to it; false when it was refused (the error is shown). */
+  send(prompt: string, context?: readonly ContextItem[]): Promise<boolean>;
+  /** The folder's files and folders matching what was typed after `@`; errors are returned for the list to show. */
+  searchPaths(query: string): Promise<Response<'context:paths'>>;
   cancel(): Promise<void>;
   resume(): Promise<boolean>;
   /** Tries the failed steps of the latest request again (each told why it failed before). */
@@ -37,6 +40,8 @@ export interface WorkbenchActions {
   previewApproval(requestId: string, args?: Record<string, unknown>): Promise<Response<'session:approval-preview'>>;
   /** research.md or plan.md of the current run, null when not written yet. */
   readRpiFile(file: 'research' | 'plan'): Promise<string | null>;
+  /** A request's research.md or plan.md, current or kept in the plan history; errors are returned for the dialog to show. */
+  readRunFile(messageId: string, file: 'research' | 'plan'): Promise<Response<'session:run-file'>>;
   /** The MCP servers of Settings: list, save, remove, enable, restart, always-allow; errors are returned for the page to show. */
   mcp<C extends McpChannel>(channel: C, payload: RequestPayload<C>): Promise<Response<C>>;
   /** Lists the server's models with the given (unsaved) settings; errors are returned, not shown as banners. */
@@ -105,7 +110,8 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
         const snapshot = await call('workbench:snapshot', {});
         if (snapshot !== undefined) set((state) => applySnapshot(state, snapshot));
       },
-      send: (prompt) => succeeds('session:send', { prompt }),
+      send: (prompt, context = []) => succeeds('session:send', context.length > 0 ? { prompt, context: [...context] } : { prompt }),
+      searchPaths: (query) => request('context:paths', { query }),
       async cancel() {
         await call('session:cancel', {});
       },
@@ -141,6 +147,7 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
       async readRpiFile(file) {
         return (await call('rpi:read', { file }))?.text ?? null;
       },
+      readRunFile: (messageId, file) => request('session:run-file', { messageId, file }),
       mcp: (channel, payload) => request(channel, payload),
       testConnection: (payload) => request('settings:test-connection', payload),
       async openFolder(folder) {

@@ -118,4 +118,21 @@ describe('shared host handlers', () => {
       expect(await dispatch('rpi:read', { file: '../conversation' })).toEqual({ ok: false, error: 'rpi:read: file must be "research" or "plan"' });
     });
   });
+
+  describe('session:run-file', () => {
+    it('needs an open folder, a request of its conversation and a known file', async () => {
+      expect(await (await host()).dispatch('session:run-file', { messageId: 'm-1', file: 'plan' })).toEqual({
+        ok: false,
+        error: 'session:run-file: No folder is open: open a project folder first.',
+      });
+      const { dispatch } = await host({ workbench: await open(await tempFolder()) });
+
+      expect(await dispatch('session:run-file', { messageId: '../rpi', file: 'plan' })).toEqual({
+        ok: false,
+        error: 'session:run-file: There is no message "../rpi" in this folder\'s conversation.',
+      });
+      expect(await dispatch('session:run-file', { messageId: 'm-1', file: 'run.json' })).toEqual({ ok: false, error: 'session:run-file: file must be "research" or "plan"' });
+      expect(await dispatch('session:run-file', { messageId: '', file: 'plan' })).toEqual({ ok: false, error: 'session:run-file: messageId must be the id of a request' });
+    });
+  });
 });

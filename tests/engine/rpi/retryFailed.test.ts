@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RunRefusedError } from '../../../engine/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
-import { call, fakeModelOptions, phaseOfRequest, planText, requestText, say } from '../../support/rpiScript.js';
+import { call, fakeModelOptions, greetingDoneWorkbookFailed, phaseOfRequest, planText, requestText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 describe('retry failed steps', () => {
@@ -16,15 +16,7 @@ describe('retry failed steps', () => {
     const root = await tempFolder();
     await writeTree(root, { 'a.txt': 'alpha\n' });
     const workbench = await open(root, fakeModelOptions(llm()));
-    llm().enqueue(
-      say('research'),
-      say(planText('Greeting', 'Workbook')),
-      call('write_file', { path: 'hello.txt', content: 'hi\n' }),
-      say('Wrote hello.txt.'),
-      say('FAILED: no spreadsheet writer is available'),
-      say('FAILED: no spreadsheet writer is available'),
-      say('Greeting done; the workbook failed.'),
-    );
+    llm().enqueue(...greetingDoneWorkbookFailed('research'));
     expect((await (await workbench.send('Greet and convert')).finished).status).toBe('done');
     expect((await workbench.snapshot()).rpi.items.map((item) => item.status)).toEqual(['done', 'failed']);
     const before = llm().chatRequests().length;

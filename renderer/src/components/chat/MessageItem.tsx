@@ -1,8 +1,10 @@
 import { memo } from 'react';
 import type { Message } from '../../../../engine/contract/index.js';
 import { ChangesLine } from '../changes/ChangesLine.js';
+import { ContextChips } from '../composer/ContextChips.js';
 import { Markdown } from './Markdown.js';
 import { MessageActions, type RewindAction } from './MessageActions.js';
+import { RunFilesLine } from './RunFilesLine.js';
 
 interface MessageItemProps {
   message: Message;
@@ -11,7 +13,7 @@ interface MessageItemProps {
 
 const roleName = { user: 'You', assistant: 'Workbench' } as const;
 
-/** One message of the conversation: who wrote it, its Markdown, its undo/regenerate actions, and for a request the files it changed. */
+/** One message of the conversation: who wrote it, its Markdown, its undo/regenerate actions, and for a request the files it changed and its run's research and plan. */
 export const MessageItem = memo(function MessageItem({ message, onRewind }: MessageItemProps) {
   return (
     <article className={`message message-${message.role}`} data-testid="message" data-role={message.role} data-id={message.id}>
@@ -20,7 +22,9 @@ export const MessageItem = memo(function MessageItem({ message, onRewind }: Mess
         <MessageActions message={message} onRewind={onRewind} />
       </header>
       <Markdown text={message.text} />
+      {message.context && <ContextChips items={message.context} label="Attached to this request" />}
       {message.role === 'user' && <ChangesLine message={message} />}
+      {message.role === 'user' && <RunFilesLine message={message} />}
     </article>
   );
 });

@@ -33,7 +33,8 @@ export function PlanChecklist() {
   );
 }
 
-function ChecklistItem({ item, status }: { item: PlanItem; status: ChecklistStatus }) {
+/** One step with its mark (to do, working, done, failed with the reason). */
+export function ChecklistItem({ item, status }: { item: PlanItem; status: ChecklistStatus }) {
   return (
     <li className={`plan-item plan-item-${status}`} data-status={status} aria-current={status === 'running' ? 'step' : undefined}>
       <span className="plan-item-mark" aria-hidden="true">

@@ -3,6 +3,7 @@ import { ActivityFeed } from './ActivityFeed.js';
 import { ContextMeter } from './ContextMeter.js';
 import { PhaseStepper } from './PhaseStepper.js';
 import { InstructionFiles } from './InstructionFiles.js';
+import { AttachedItems } from './AttachedItems.js';
 import { PlanChecklist } from './PlanChecklist.js';
 import { RpiFiles } from './RpiFiles.js';
 import { RunStatus } from './RunStatus.js';
@@ -20,6 +21,7 @@ export function RunPanel() {
           <PhaseStepper />
           <RunStatus />
           <InstructionFiles />
+          <AttachedItems />
           <ContextMeter />
           <PlanChecklist />
           <ActivityFeed />

@@ -1,0 +1,287 @@
+import path from 'node:path';
+import type { StartedRun, Workbench } from '../../engine/index.js';
+import { hostEnvironment } from '../../engine/index.js';
+import type { Answerer } from '../commands/answerApprovals.js';
+import { CliError, exitCodes, messageOf } from '../commands/cliError.js';
+import { printDiff } from '../commands/diffCommand.js';
+import { watchInterrupts, type Interrupts } from '../commands/interrupts.js';
+import { openSessionWorkbench, prepareSession, type SessionSetup } from '../commands/openSession.js';
+import { preflight } from '../commands/preflight.js';
+import type { ResolvedSettings } from '../commands/resolveSettings.js';
+import { runRequest } from '../commands/requestRun.js';
+import { cancelledLine, resumeCommand } from '../commands/runEnding.js';
+import type { RunFlags } from '../commands/runFlags.js';
+import { checkReviewPlan, isInteractive } from '../commands/runSession.js';
+import { undoneText } from '../commands/undoCommand.js';
+import { wantsColour, writeStyled } from '../terminal/diffText.js';
+import { LiveLine } from '../terminal/liveLine.js';
+import { markdownLines } from '../terminal/markdownText.js';
+import { shownStderr, shownStdout } from '../terminal/shownStream.js';
+import { visibleLine } from '../terminal/visibleText.js';
+import { pipedInput, type ChatInput } from './chatInput.js';
+import { describeRequest, historyText, latestRequest, recalledRequests, requestOf } from './chatHistory.js';
+import { ChatTerminal } from './chatTerminal.js';
+import { PendingContext } from './pendingContext.js';
+import { chatHelp, parseChatLine, type ChatCommandName, type ChatLine } from './slashCommands.js';
+
+/** A line on stderr: notes, progress, errors. */
+const note = (text: string) => shownStderr.text(`${text}\n`);
+
+/**
+ * `rpi-workbench chat <folder>`: the folder opened once (its lock held) for a session of requests and
+ * slash commands, each request a whole run shown as `run` shows it. Resolves with the exit code: 0 for a
+ * normal end; without a terminal, 1 when a request or a command failed. The folder is closed whatever happened.
+ */
+export async function chatSession(folder: string, flags: RunFlags): Promise<number> {
+  if (flags.json) {
+    throw new CliError('chat is for a person and has no --json: for one JSON event per line, use `rpi-workbench run <folder> "<request>" --json` per request.');
+  }
+  const interactive = isInteractive();
+  checkReviewPlan(flags, interactive);
+  const setup = await prepareSession(folder, flags);
+  const model = { settings: setup.settings };
+  const workbench = await openChecked(setup, () => model.settings);
+  if (workbench === null) return exitCodes.failed;
+  const session = new ChatSession({ workbench, setup, model, flags, interactive, history: recalledRequests((await workbench.snapshot()).conversation) });
+  try {
+    return await session.run();
+  } finally {
+    session.dispose();
+    await workbench.close();
+  }
+}
+
+/** The model server checked, then the folder opened; null when Ctrl-C came first. */
+async function openChecked(setup: SessionSetup, settings: () => ResolvedSettings): Promise<Workbench | null> {
+  const interrupts = watchInterrupts({ first: () => note('Cancelling…'), again: () => process.exit(exitCodes.interrupted) });
+  try {
+    await preflight({ settings: settings(), warn: (message) => note(`rpi-workbench: warning: ${message}`), note, signal: interrupts.signal });
+    if (interrupts.signal.aborted) {
+      note('Cancelled before the session started.');
+      return null;
+    }
+    return await openSessionWorkbench({ setup, llmSettings: () => settings().llm, log: note });
+  } finally {
+    interrupts.dispose();
+  }
+}
+
+interface ChatSessionOptions {
+  workbench: Workbench;
+  setup: SessionSetup;
+  /** The settings runs read as they start; /model replaces them. */
+  model: { settings: ResolvedSettings };
+  flags: RunFlags;
+  interactive: boolean;
+  /** The folder's earlier requests, newest first, for the arrow keys. */
+  history: readonly string[];
+}
+
+class ChatSession {
+  private readonly workbench: Workbench;
+  private readonly terminal: ChatTerminal | null;
+  private readonly input: ChatInput;
+  private readonly context: PendingContext;
+  private readonly resume: string;
+  /** The running request's Ctrl-C, while there is one. */
+  private interrupts: Interrupts | null = null;
+  private failed = false;
+  /** Warnings the workbench gave between runs, shown before the next prompt. */
+  private readonly idleWarnings: string[] = [];
+  private readonly stopWatching: () => void;
+
+  constructor(private readonly options: ChatSessionOptions) {
+    this.workbench = options.workbench;
+    this.resume = resumeCommand(this.workbench.folder);
+    this.context = new PendingContext(this.workbench.folder);
+    this.terminal = options.interactive ? new ChatTerminal({ input: process.stdin, output: process.stderr, history: options.history }) : null;
+    this.input = this.terminal ?? pipedInput(process.stdin);
+    this.stopWatching = this.workbench.subscribe((event) => {
+      if (this.interrupts === null && event.type === 'warning') this.idleWarnings.push(event.message);
+    });
+    process.on('SIGINT', this.onSignal);
+    process.on('SIGTERM', this.onSignal);
+  }
+
+  async run(): Promise<number> {
+    if (this.options.interactive) {
+      note(`Chat on ${visibleLine(this.workbench.folder)} with ${visibleLine(this.settings.llm.model)}. Type a request, or /help; Ctrl-D ends the session.`);
+    }
+    for (;;) {
+      for (const warning of this.idleWarnings.splice(0)) note(`rpi-workbench: warning: ${warning}`);
+      const line = await this.input.read(this.prompt());
+      if (line === null || !(await this.handle(parseChatLine(line)))) break;
+    }
+    return this.failed && !this.options.interactive ? exitCodes.failed : exitCodes.done;
+  }
+
+  /** Does what the line asks, an error reported in one line; false when the session ends. */
+  private async handle(line: ChatLine): Promise<boolean> {
+    switch (line.kind) {
+      case 'empty':
+        return true;
+      case 'exit':
+        return false;
+      case 'invalid':
+        this.fail(line.message);
+        return true;
+    }
+    try {
+      await (line.kind === 'request' ? this.send(line.text) : this.command(line.command, line.argument));
+    } catch (error) {
+      this.fail(`rpi-workbench: ${messageOf(error)}`);
+    }
+    return true;
+  }
+
+  dispose(): void {
+    process.off('SIGINT', this.onSignal);
+    process.off('SIGTERM', this.onSignal);
+    this.stopWatching();
+    this.input.end();
+  }
+
+  /** A signal with no run to cancel (SIGTERM, a SIGINT between lines) ends the session: the folder is closed and its lock released. */
+  private readonly onSignal = () => {
+    if (this.interrupts === null) this.input.end();
+  };
+
+  private get settings(): ResolvedSettings {
+    return this.options.model.settings;
+  }
+
+  private prompt(): string {
+    const attached = this.context.count === 0 ? '' : ` +${this.context.count} attached`;
+    // readline writes the prompt itself, so the folder's and the model's names are made visible here.
+    return `${visibleLine(path.basename(this.workbench.folder))} · ${visibleLine(this.settings.llm.model)}${attached} › `;
+  }
+
+  private fail(message: string): void {
+    this.failed = true;
+    note(message);
+  }
+
+  private async send(text: string): Promise<void> {
+    const context = await this.context.take(text);
+    let sent = false;
+    try {
+      await this.runOne(async (workbench) => {
+        const started = await workbench.send(text, context.length > 0 ? { context } : {});
+        sent = true;
+        return started;
+      });
+    } finally {
+      if (!sent) this.context.restore(context);
+    }
+  }
+
+  private async command(command: Exclude<ChatCommandName, 'exit'>, argument: string): Promise<void> {
+    switch (command) {
+      case 'help':
+        return note(chatHelp());
+      case 'history': {
+        const { conversation, runs } = await this.workbench.snapshot();
+        return shownStdout.text(`${historyText(conversation, this.workbench.folder, runs)}\n`);
+      }
+      case 'undo':
+        return this.undo(argument);
+      case 'regenerate': {
+        const request = await this.target(argument, 'regenerate');
+        if (request === null) return;
+        note(`Regenerating ${describeRequest(request)}: its changes are undone, then it is sent again.`);
+        return this.runOne((workbench) => workbench.regenerate(request.id));
+      }
+      case 'diff':
+        return printDiff(this.workbench, argument === '' ? undefined : argument, {});
+      case 'resume':
+        return this.runOne((workbench) => workbench.resume());
+      case 'retry':
+        return this.runOne((workbench) => workbench.retryFailed());
+      case 'context':
+        return this.attach(argument);
+      case 'model':
+        return this.switchModel(argument);
+    }
+  }
+
+  /** The request a command is about: the one named, or the latest; null (said why) when there is none. */
+  private async target(id: string, verb: string) {
+    const { conversation } = await this.workbench.snapshot();
+    if (id === '') {
+      const latest = latestRequest(conversation);
+      if (latest === null) note(`Nothing to ${verb}: there is no request yet.`);
+      return latest;
+    }
+    const request = requestOf(conversation, id);
+    if (request === null) throw new CliError(`There is no message ${visibleLine(id)} in this folder's conversation: /history lists them.`);
+    return request;
+  }
+
+  private async undo(id: string): Promise<void> {
+    const request = await this.target(id, 'undo');
+    if (request === null) return;
+    note(`Undoing ${describeRequest(request)}…`);
+    shownStdout.text(undoneText(await this.workbench.undo(request.id)));
+  }
+
+  private attach(argument: string): Promise<void> | void {
+    if (argument === '') return note(this.context.describe());
+    if (argument === 'clear') return note(this.context.clear());
+    return this.context.add(argument).then(note);
+  }
+
+  private async switchModel(name: string): Promise<void> {
+    const { llm } = this.settings;
+    if (name === '') return note(`Model: ${visibleLine(llm.model)} at ${visibleLine(llm.baseUrl)}.`);
+    const settings = { ...this.settings, llm: { ...llm, model: name } };
+    await preflight({ settings, warn: (message) => note(`rpi-workbench: warning: ${message}`), note, signal: new AbortController().signal });
+    this.options.model.settings = settings;
+    note(`Model: ${visibleLine(name)} from now on in this session.`);
+  }
+
+  /** One run, shown as `run` shows it; its summary as formatted Markdown when stdout is a terminal. */
+  private async runOne(start: (workbench: Workbench) => Promise<StartedRun>): Promise<void> {
+    const live = new LiveLine(shownStderr, shownStderr.isTTY);
+    const interrupts = watchInterrupts({
+      first: () => {
+        live.log('Cancelling… (press Ctrl-C again to stop at once)');
+        void this.workbench.cancel();
+      },
+      again: () => {
+        shownStderr.text(`\nStopped at once. ${cancelledLine(this.resume)}\n`);
+        process.exit(exitCodes.interrupted);
+      },
+    });
+    this.interrupts = interrupts;
+    try {
+      const result = await runRequest({
+        workbench: this.workbench,
+        start,
+        answerer: this.answerer(live, interrupts),
+        interrupts,
+        live,
+        json: false,
+        startedAt: Date.now(),
+        resumeCommand: this.resume,
+        resumeHint: '/resume',
+        ...(shownStdout.isTTY ? { printSummary: printMarkdown } : {}),
+      });
+      if (result.status !== 'done') this.failed = true;
+    } finally {
+      live.stop();
+      interrupts.dispose();
+      this.interrupts = null;
+    }
+  }
+
+  private answerer(live: LiveLine, interrupts: Interrupts): Answerer {
+    if (this.options.flags.yes) return { kind: 'yes' };
+    if (this.terminal) return { kind: 'ask', prompter: this.terminal.prompter(live, interrupts.interrupt) };
+    return { kind: 'deny' };
+  }
+}
+
+/** The summary's Markdown formatted for the terminal, its text shown through the escape neutraliser. */
+function printMarkdown(summary: string): void {
+  writeStyled(shownStdout, markdownLines(summary, shownStdout.columns ?? 80), wantsColour(shownStdout, hostEnvironment()));
+}

@@ -1,0 +1,86 @@
+import { rankPaths } from '../contract/fuzzyPath.js';
+import type { PathMatches } from '../contract/index.js';
+import { walkFiles } from '../workspace/walkFiles.js';
+
+/** Matches one search returns: enough to choose from, few enough to show at once. */
+export const pathMatchLimit = 50;
+/** Files listed at most; a larger folder is searched among its first ones (in name order). */
+const listedFilesLimit = 100_000;
+/** A listing this recent is reused, so typing a query walks the folder once, not once a keystroke. */
+const freshForMs = 5000;
+
+interface PathEntry {
+  path: string;
+  kind: 'file' | 'folder';
+}
+
+interface Listing {
+  entries: PathEntry[];
+  /** What an empty query shows: the shallowest paths, folders first. */
+  shallowest: PathEntry[];
+  truncated: boolean;
+}
+
+export interface PathSearchOptions {
+  root: string;
+  /** Files listed at most (tests lower it). */
+  filesLimit?: number;
+  now?: () => number;
+}
+
+/**
+ * Finds files and folders of the opened folder for the composer's `@` completion: the paths git would
+ * not ignore (never .git/ or .workbench/), ranked by fuzzy match (engine/contract/fuzzyPath.ts), at most
+ * `pathMatchLimit` of them. An empty query gives the shallowest paths first.
+ */
+export class PathSearch {
+  private listing: { at: number; listing: Promise<Listing> } | null = null;
+
+  constructor(private readonly options: PathSearchOptions) {}
+
+  async search(query: string): Promise<PathMatches> {
+    const { entries, shallowest, truncated } = await this.current();
+    const trimmed = query.trim();
+    const matches = trimmed === '' ? shallowest : rankPaths(trimmed, entries, pathMatchLimit).map(({ path, kind }) => ({ path, kind }));
+    return { matches, truncated };
+  }
+
+  private current(): Promise<Listing> {
+    const now = (this.options.now ?? Date.now)();
+    if (this.listing && now - this.listing.at < freshForMs) return this.listing.listing;
+    const listing = listPaths(this.options.root, this.options.filesLimit ?? listedFilesLimit);
+    this.listing = { at: now, listing };
+    listing.catch(() => {
+      if (this.listing?.listing === listing) this.listing = null;
+    });
+    return listing;
+  }
+}
+
+/** Every file the walk yields and every folder above one, up to `limit` files. */
+async function listPaths(root: string, limit: number): Promise<Listing> {
+  const entries: PathEntry[] = [];
+  const folders = new Set<string>();
+  let truncated = false;
+  for await (const { relPath, dirent } of walkFiles(root)) {
+    if (entries.length - folders.size >= limit) {
+      truncated = true;
+      break;
+    }
+    for (let slash = relPath.indexOf('/'); slash > 0; slash = relPath.indexOf('/', slash + 1)) {
+      const folder = relPath.slice(0, slash);
+      if (!folders.has(folder)) {
+        folders.add(folder);
+        entries.push({ path: folder, kind: 'folder' });
+      }
+    }
+    // A symlink counts as a file here; attaching it is judged (and a link leading out refused) when it is read.
+    entries.push({ path: relPath, kind: dirent.isDirectory() ? 'folder' : 'file' });
+  }
+  return { entries, shallowest: shallowestFirst(entries), truncated };
+}
+
+function shallowestFirst(entries: readonly PathEntry[]): PathEntry[] {
+  const depth = (entry: PathEntry) => entry.path.split('/').length;
+  return [...entries].sort((a, b) => depth(a) - depth(b) || (a.kind === b.kind ? 0 : a.kind === 'folder' ? -1 : 1) || (a.path < b.path ? -1 : 1)).slice(0, pathMatchLimit);
+}

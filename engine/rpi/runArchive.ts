@@ -1,0 +1,143 @@
+import type { Stats } from 'node:fs';
+import type { RpiFile, RunSummary } from '../contract/index.js';
+import { tallyPlan } from '../contract/runHistory.js';
+import { removeStaleTempFiles, writeFileAtomic } from '../store/atomicWrite.js';
+import { notPlain, readStateText, StateFileError } from '../store/stateFile.js';
+import { HeldFolder, kindOf, NotAPlainFolderError } from '../workspace/heldFolder.js';
+import { parsePlan } from './planFile.js';
+
+/** `.workbench/runs/<messageId>/`: research.md and plan.md of each earlier request, kept when a newer one clears rpi/. */
+export const runsDirName = 'runs';
+
+/**
+ * The ids the engine gives messages (see newMessage). Only such a name ever becomes a folder of runs/:
+ * an id read from a planted conversation ("../x", "a/b") is never made into a path.
+ */
+export const keptRunIdPattern = /^m-[0-9A-Za-z-]{1,100}$/;
+
+export const keptFileNames: Record<RpiFile, string> = { research: 'research.md', plan: 'plan.md' };
+
+/** The research and plan of one run, as rpi/ held them; null for a file the run did not write. */
+export type KeptFiles = Record<RpiFile, string | null>;
+
+/** The summaries of the kept runs by message id, and a sentence for each entry of runs/ that was not read. */
+export interface KeptRunListing {
+  runs: Map<string, RunSummary>;
+  problems: string[];
+}
+
+/**
+ * Keeps a run's files in runs/<messageId>/, each replaced atomically; a file the run did not write is
+ * removed from there. Keeping the same run twice (after a crash before rpi/ was cleared) is harmless.
+ */
+export async function keepRun(stateDir: string, messageId: string, files: KeptFiles): Promise<void> {
+  assertKeptRunId(messageId);
+  await inRunFolder(stateDir, messageId, true, async (folder) => {
+    await removeStaleTempFiles(folder.path);
+    for (const [file, name] of Object.entries(keptFileNames) as [RpiFile, string][]) {
+      const text = files[file];
+      if (text === null) await folder.removeEntry(name);
+      else await writeFileAtomic(folder.entry(name), text);
+    }
+  });
+}
+
+/** The kept research.md or plan.md of the request, or null when runs/ holds none for it. */
+export async function readKeptFile(stateDir: string, messageId: string, file: RpiFile): Promise<string | null> {
+  assertKeptRunId(messageId);
+  return inRunFolder(stateDir, messageId, false, (folder) => readStateText(folder.entry(keptFileNames[file]))).then((text) => text ?? null);
+}
+
+/** What every run in runs/ kept; an entry that is not a plain folder of plain files is left out and named in `problems`. */
+export async function listKeptRuns(stateDir: string): Promise<KeptRunListing> {
+  const listing: KeptRunListing = { runs: new Map(), problems: [] };
+  await inRunsFolder(stateDir, false, async (runs) => {
+    for (const entry of await runs.list()) {
+      if (!keptRunIdPattern.test(entry.name)) continue;
+      try {
+        listing.runs.set(entry.name, await summarize(runs, entry.name));
+      } catch (error) {
+        if (!(error instanceof StateFileError)) throw error;
+        listing.problems.push(`${error.message} The plan history of that request is not shown.`);
+      }
+    }
+  });
+  return listing;
+}
+
+/** Removes every kept run whose request is not in `keep` (undo and regenerate cut those from the conversation). */
+export async function removeKeptRunsExcept(stateDir: string, keep: ReadonlySet<string>): Promise<void> {
+  await inRunsFolder(stateDir, false, async (runs) => {
+    for (const entry of await runs.list()) {
+      if (!keep.has(entry.name)) await runs.removeEntry(entry.name);
+    }
+  });
+}
+
+async function summarize(runs: HeldFolder, messageId: string): Promise<RunSummary> {
+  const folder = await stepInto(runs, messageId, false);
+  try {
+    const research = await readStateText(folder.entry(keptFileNames.research));
+    const plan = await readStateText(folder.entry(keptFileNames.plan));
+    return { research: research !== null && research.trim().length > 0, plan: plan === null ? null : tallyPlan(parsePlan(plan).items) };
+  } finally {
+    await folder.close();
+  }
+}
+
+function assertKeptRunId(messageId: string): void {
+  if (!keptRunIdPattern.test(messageId)) throw new StateFileError(`"${messageId.slice(0, 120)}" is not a message id of this workbench, so it has no kept run.`);
+}
+
+/** Runs `use` with runs/ held; without `create`, a missing runs/ gives undefined and runs nothing. */
+async function inRunsFolder<T>(stateDir: string, create: boolean, use: (runs: HeldFolder) => Promise<T>): Promise<T | undefined> {
+  const state = await HeldFolder.open(stateDir);
+  let runs: HeldFolder | null;
+  try {
+    runs = await stepIntoIfThere(state, runsDirName, create);
+  } finally {
+    await state.close();
+  }
+  if (!runs) return undefined;
+  try {
+    return await use(runs);
+  } finally {
+    await runs.close();
+  }
+}
+
+async function inRunFolder<T>(stateDir: string, messageId: string, create: boolean, use: (folder: HeldFolder) => Promise<T>): Promise<T | undefined> {
+  return inRunsFolder(stateDir, create, async (runs) => {
+    const folder = await stepIntoIfThere(runs, messageId, create, `${runsDirName}/`);
+    if (!folder) return undefined;
+    try {
+      return await use(folder);
+    } finally {
+      await folder.close();
+    }
+  });
+}
+
+async function stepIntoIfThere(parent: HeldFolder, name: string, create: boolean, shownPrefix = ''): Promise<HeldFolder | null> {
+  if (!create && (await parent.lstat(name)) === null) return null;
+  return stepInto(parent, name, create, shownPrefix);
+}
+
+/** Steps into a folder of the state folder without following a link; anything else there is refused with a sentence. */
+async function stepInto(parent: HeldFolder, name: string, create: boolean, shownPrefix = `${runsDirName}/`): Promise<HeldFolder> {
+  try {
+    return await parent.child(name, { create, mode: 0o700 });
+  } catch (error) {
+    if (!(error instanceof NotAPlainFolderError)) throw error;
+    const what = folderProblem(await parent.lstat(name));
+    throw new StateFileError(
+      `.workbench/${shownPrefix}${name} ${what}, not a folder the workbench made; the workbench never follows links in .workbench/. Remove it and try again.`,
+    );
+  }
+}
+
+function folderProblem(stats: Stats | null): string {
+  if (!stats) return 'vanished while it was opened';
+  if (stats.isSymbolicLink() || stats.isFile()) return `is a ${kindOf(stats)}`;
+  return notPlain(stats) ?? 'is not a plain folder';
+}

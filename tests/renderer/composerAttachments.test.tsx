@@ -169,6 +169,16 @@ describe('the composer with a folder open', () => {
     expect(chip.textContent).toContain('Error: boom Error: boom');
   });
 
+  it('a drag over the window says what a drop would do where the pointer is: attach over the request box, open a folder elsewhere', async () => {
+    await show();
+    const dataTransfer = { types: ['Files'], files: [] };
+    fireEvent.dragEnter(window, { dataTransfer });
+    fireEvent.dragOver(screen.getByTestId('composer-form'), { dataTransfer });
+    expect(document.querySelector('.drop-overlay')?.textContent).toBe('Attaching by dropping needs the desktop app: type @ instead');
+    fireEvent.dragOver(document.body, { dataTransfer });
+    expect(document.querySelector('.drop-overlay')?.textContent).toBe('Dropping a folder needs the desktop app');
+  });
+
   it('files dropped on the box (desktop app) are attached when inside the folder, refused when outside; the browser says to use @', async () => {
     const real: Record<string, string> = { 'app.ts': path.join(project, 'src', 'app.ts'), docs: path.join(project, 'docs'), 'passwd': '/etc/passwd' };
     await show((file) => real[file.name] ?? null);

@@ -115,6 +115,7 @@ export function Composer() {
     <form
       className="composer"
       data-testid="composer-form"
+      data-drop="attach"
       onSubmit={(event) => void submit(event)} onKeyDown={onKeyDown} onDragOver={attachments.onDragOver} onDrop={(event) => void attachments.onDrop(event)}>
       <ContextChips items={attachments.items} onRemove={attachments.remove} label="Attached to this request" />
       <label htmlFor={composerInputId} className="visually-hidden">

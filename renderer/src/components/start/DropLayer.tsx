@@ -3,7 +3,7 @@ import { useFolderDrop } from './useFolderDrop.js';
 
 /** What the window shows while a folder is dragged over it, and the note when a drop opened nothing. */
 export function DropLayer() {
-  const { dragging, note, dismissNote } = useFolderDrop();
+  const { dragging, overAttach, note, dismissNote } = useFolderDrop();
   const desktop = useWorkbench((state) => state.host?.kind === 'electron');
   return (
     <>
@@ -17,9 +17,15 @@ export function DropLayer() {
       )}
       {dragging && (
         <div className="drop-overlay" aria-hidden="true">
-          <p>{desktop ? 'Drop a folder to open it' : 'Dropping a folder needs the desktop app'}</p>
+          <p>{dropHint(desktop, overAttach)}</p>
         </div>
       )}
     </>
   );
+}
+
+/** What a drop would do where the pointer is: attach to the request over the request box, else open a folder. */
+function dropHint(desktop: boolean, overAttach: boolean): string {
+  if (overAttach) return desktop ? 'Drop to attach to your request' : 'Attaching by dropping needs the desktop app: type @ instead';
+  return desktop ? 'Drop a folder to open it' : 'Dropping a folder needs the desktop app';
 }

@@ -4,6 +4,8 @@ import { useWorkbench } from '../../store/StoreContext.js';
 export interface FolderDrop {
   /** A drag with files is over the window. */
   dragging: boolean;
+  /** The drag is over the request box, where a drop attaches files instead of opening a folder. */
+  overAttach: boolean;
   /** Why the last drop opened nothing, until dismissed. */
   note: string | null;
   dismissNote(): void;
@@ -20,6 +22,7 @@ export function useFolderDrop(): FolderDrop {
   const openFolder = useWorkbench((state) => state.openFolder);
   const host = useWorkbench((state) => state.host);
   const [dragging, setDragging] = useState(false);
+  const [overAttach, setOverAttach] = useState(false);
   const [note, setNote] = useState<string | null>(null);
 
   useEffect(() => {
@@ -38,6 +41,7 @@ export function useFolderDrop(): FolderDrop {
       if (!carriesFiles(event)) return;
       event.preventDefault();
       if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
+      setOverAttach(event.target instanceof Element && event.target.closest('[data-drop="attach"]') !== null);
     };
     const onDrop = (event: DragEvent) => {
       if (!carriesFiles(event)) return;
@@ -63,7 +67,7 @@ export function useFolderDrop(): FolderDrop {
     };
   }, [folderPathOf, openFolder, host]);
 
-  return { dragging, note, dismissNote: () => setNote(null) };
+  return { dragging, overAttach, note, dismissNote: () => setNote(null) };
 }
 
 /** Why a dropped item opened nothing, and what to do instead. */

@@ -14,6 +14,7 @@ const benchmarks: [file: string, entry: string][] = [
   ['./bench/rendererHistory.ts', 'benchRendererHistory'],
   ['./bench/changes.ts', 'benchChanges'],
   ['./bench/tables.ts', 'benchTables'],
+  ['./bench/pathCompletion.ts', 'benchPathCompletion'],
 ];
 
 // `npm run bench -- rpi search`: only the benchmarks whose file or entry contains one of the words.

@@ -1,4 +1,5 @@
-import { rankPaths } from '../contract/fuzzyPath.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { PathRanking } from '../contract/fuzzyPath.js';
 import type { PathMatches } from '../contract/index.js';
 import { walkFiles } from '../workspace/walkFiles.js';
 
@@ -8,6 +9,8 @@ export const pathMatchLimit = 50;
 const listedFilesLimit = 100_000;
 /** A listing this recent is reused, so typing a query walks the folder once, not once a keystroke. */
 const freshForMs = 5000;
+/** Ranking runs in slices of about this long, so the process (in the desktop app, the main process) stays responsive. */
+const sliceMs = 8;
 
 interface PathEntry {
   path: string;
@@ -38,11 +41,29 @@ export class PathSearch {
 
   constructor(private readonly options: PathSearchOptions) {}
 
+  /** Counts searches, so a search that a newer one overtook stops ranking (latest wins). */
+  private searches = 0;
+
+  /**
+   * The best matches for `query`. Ranking yields to the event loop every few milliseconds, and a search
+   * overtaken by a newer one (the next keystroke) stops and answers with no matches, which the composer
+   * drops as out of date anyway.
+   */
   async search(query: string): Promise<PathMatches> {
+    const search = (this.searches += 1);
     const { entries, shallowest, truncated } = await this.current();
     const trimmed = query.trim();
-    const matches = trimmed === '' ? shallowest : rankPaths(trimmed, entries, pathMatchLimit).map(({ path, kind }) => ({ path, kind }));
-    return { matches, truncated };
+    if (trimmed === '') return { matches: shallowest, truncated };
+    const ranking = new PathRanking<PathEntry>(trimmed, pathMatchLimit);
+    let sliceStart = performance.now();
+    for (let index = 0; index < entries.length; index += 1) {
+      ranking.add(entries[index]!);
+      if (index % 512 !== 511 || performance.now() - sliceStart < sliceMs) continue;
+      await nextTurn();
+      if (search !== this.searches) return { matches: [], truncated };
+      sliceStart = performance.now();
+    }
+    return { matches: ranking.best.map(({ path, kind }) => ({ path, kind })), truncated };
   }
 
   private current(): Promise<Listing> {

@@ -14,7 +14,7 @@ export interface FuzzyMatch {
 const separators = new Set(['/', '_', '-', '.', ' ']);
 /** Paths and queries longer than this are matched on their first characters only (scoring is quadratic). */
 const maxScoredChars = 512;
-const maxQueryChars = 64;
+const maxQueryChars = 32;
 
 /** How well `query` matches `path`, or null when it does not (an empty query matches everything with score 0). */
 export function fuzzyMatch(query: string, path: string): FuzzyMatch | null {
@@ -30,21 +30,52 @@ export function fuzzyMatch(query: string, path: string): FuzzyMatch | null {
   return { score: score + nameBonus - text.length * 0.05, positions };
 }
 
+/**
+ * What one placement of the query's characters (ascending positions in `path`) is worth before the name
+ * and length terms: the sum that bestAlignment maximises. Exported for the exhaustive check in the tests.
+ */
+export function placementScore(path: string, positions: readonly number[]): number {
+  const text = path.slice(0, maxScoredChars);
+  const nameStart = text.lastIndexOf('/') + 1;
+  let score = 0;
+  positions.forEach((at, i) => {
+    score += charBonus(text, at, nameStart);
+    if (i === 0) score -= at > 0 ? gapPenalty : 0;
+    else score += at === positions[i - 1]! + 1 ? consecutiveBonus : -gapPenalty;
+  });
+  return score;
+}
+
 /** Ranks paths by how well they match, best first, ties to the shorter then the alphabetically first. */
 export function rankPaths<T extends { path: string }>(query: string, entries: readonly T[], limit: number): (T & FuzzyMatch)[] {
-  // Only the best `limit` are kept, in order, so a big folder is never sorted whole.
-  const best: (T & FuzzyMatch)[] = [];
-  for (const entry of entries) {
-    const match = fuzzyMatch(query, entry.path);
-    if (!match) continue;
-    if (best.length >= limit && ranksBefore(best[best.length - 1]!, { path: entry.path, score: match.score })) continue;
+  const ranking = new PathRanking<T>(query, limit);
+  for (const entry of entries) ranking.add(entry);
+  return ranking.best;
+}
+
+/**
+ * The best `limit` matches seen so far, in order, so a big folder is never sorted whole; paths are added
+ * one at a time, so a caller can rank a large listing in slices (engine/context/pathSearch.ts).
+ */
+export class PathRanking<T extends { path: string }> {
+  readonly best: (T & FuzzyMatch)[] = [];
+
+  constructor(
+    private readonly query: string,
+    private readonly limit: number,
+  ) {}
+
+  add(entry: T): void {
+    const { best, limit } = this;
+    const match = fuzzyMatch(this.query, entry.path);
+    if (!match) return;
+    if (best.length >= limit && ranksBefore(best[best.length - 1]!, { path: entry.path, score: match.score })) return;
     const candidate = { ...entry, ...match };
     let at = best.length;
     while (at > 0 && ranksBefore(candidate, best[at - 1]!)) at -= 1;
     best.splice(at, 0, candidate);
     if (best.length > limit) best.pop();
   }
-  return best;
 }
 
 function ranksBefore(a: { path: string; score: number }, b: { path: string; score: number }): boolean {
@@ -78,63 +109,85 @@ function charBonus(text: string, index: number, nameStart: number): number {
 const consecutiveBonus = 5;
 const gapPenalty = 1;
 
-/** Scratch rows reused from one match to the next: ranking a big folder allocates nothing per path. */
-let previousRow = new Float64Array(maxScoredChars);
-let currentRow = new Float64Array(maxScoredChars);
-const backPointers = new Int32Array(maxQueryChars * maxScoredChars);
+/**
+ * Scratch space reused from one match to the next, so ranking a big folder allocates nothing per path.
+ * Row i holds the positions of the path where the query's i-th character occurs, each with the best score
+ * of a placement ending there and the index (in row i-1) it came from.
+ */
+const cellCapacity = maxQueryChars * maxScoredChars;
+const cellAt = new Int32Array(cellCapacity);
+const cellScore = new Float64Array(cellCapacity);
+const cellFrom = new Int32Array(cellCapacity);
+const rowStart = new Int32Array(maxQueryChars + 1);
 
 /**
- * The best placement of the query's characters in the path: for each query character and path position,
- * the best score ending there, either right after the previous character (a run) or after a gap.
- * O(query × path), with back-pointers to recover which characters matched.
+ * The best placement of the query's characters in the path: each character either right after the
+ * previous one (a run, worth `consecutiveBonus`) or after a gap (costing `gapPenalty`), plus what each
+ * matched character is worth (charBonus). A dynamic programme over only the positions where each query
+ * character can stand — between its earliest (greedy from the left) and latest (greedy from the right)
+ * place — so a typical path costs a few dozen cells, not query × path; ties go to the earliest placement.
  */
 function bestAlignment(wanted: string, text: string, lower: string, nameStart: number): FuzzyMatch {
-  const n = lower.length;
+  const q = wanted.length;
   const none = -Infinity;
-  for (let i = 0; i < wanted.length; i += 1) {
-    const char = wanted.charCodeAt(i);
-    const row = i * n;
-    let bestBefore = none;
-    let bestBeforeAt = -1;
-    for (let j = 0; j < n; j += 1) {
-      // bestBefore covers the previous row's 0 .. j-2: a gap of at least one character.
-      if (i > 0 && j >= 2 && previousRow[j - 2]! > bestBefore) {
-        bestBefore = previousRow[j - 2]!;
-        bestBeforeAt = j - 2;
-      }
-      currentRow[j] = none;
-      backPointers[row + j] = -1;
-      if (lower.charCodeAt(j) !== char) continue;
-      const bonus = charBonus(text, j, nameStart);
+  // The latest place each query character can take and still leave room for the rest.
+  const latest = new Int32Array(q);
+  for (let i = q - 1, at = lower.length; i >= 0; i -= 1) {
+    at = lower.lastIndexOf(wanted[i]!, at - 1);
+    latest[i] = at;
+  }
+  let earliest = -1;
+  let cells = 0;
+  for (let i = 0; i < q; i += 1) {
+    rowStart[i] = cells;
+    const char = wanted[i]!;
+    // Row i-1, walked once alongside row i: `before` is the best cell at least two places back (a gap).
+    const previousEnd = i === 0 ? 0 : rowStart[i]!;
+    let previous = i === 0 ? 0 : rowStart[i - 1]!;
+    let before = none;
+    let beforeFrom = -1;
+    earliest = lower.indexOf(char, earliest + 1);
+    for (let at = earliest; at >= 0 && at <= latest[i]!; at = lower.indexOf(char, at + 1)) {
+      const bonus = charBonus(text, at, nameStart);
+      cellAt[cells] = at;
+      cellFrom[cells] = -1;
       if (i === 0) {
-        currentRow[j] = bonus - (j > 0 ? gapPenalty : 0);
+        cellScore[cells] = bonus - (at > 0 ? gapPenalty : 0);
+        cells += 1;
         continue;
       }
-      const run = j >= 1 ? previousRow[j - 1]! + consecutiveBonus : none;
-      const gap = bestBefore - gapPenalty;
-      if (run === none && gap === none) continue;
-      if (run >= gap) {
-        currentRow[j] = run + bonus;
-        backPointers[row + j] = j - 1;
-      } else {
-        currentRow[j] = gap + bonus;
-        backPointers[row + j] = bestBeforeAt;
+      for (; previous < previousEnd && cellAt[previous]! <= at - 2; previous += 1) {
+        if (cellScore[previous]! > before) {
+          before = cellScore[previous]!;
+          beforeFrom = previous;
+        }
       }
+      const run = previous < previousEnd && cellAt[previous] === at - 1 ? cellScore[previous]! + consecutiveBonus : none;
+      const gap = before - gapPenalty;
+      if (run === none && gap === none) cellScore[cells] = none;
+      else if (run >= gap) {
+        cellScore[cells] = run + bonus;
+        cellFrom[cells] = previous;
+      } else {
+        cellScore[cells] = gap + bonus;
+        cellFrom[cells] = beforeFrom;
+      }
+      cells += 1;
     }
-    [previousRow, currentRow] = [currentRow, previousRow];
   }
+  rowStart[q] = cells;
   let end = -1;
   let score = none;
-  for (let j = 0; j < n; j += 1) {
-    if (previousRow[j]! > score) {
-      score = previousRow[j]!;
-      end = j;
+  for (let cell = rowStart[q - 1]!; cell < cells; cell += 1) {
+    if (cellScore[cell]! > score) {
+      score = cellScore[cell]!;
+      end = cell;
     }
   }
-  const positions: number[] = [];
-  for (let i = wanted.length - 1, at = end; i >= 0 && at >= 0; i -= 1) {
-    positions.unshift(at);
-    at = backPointers[i * n + at] ?? -1;
+  const positions: number[] = new Array<number>(q);
+  for (let i = q - 1, cell = end; i >= 0 && cell >= 0; i -= 1) {
+    positions[i] = cellAt[cell]!;
+    cell = cellFrom[cell]!;
   }
   return { score, positions };
 }

@@ -77,6 +77,7 @@ describe('the composer with a folder open', () => {
   let temp: string;
   let workbench: Workbench;
   let sent: ParsedPayload<'session:send'>[];
+  let searched: string[];
   let show: (pathForFile?: (file: File) => string | null) => Promise<void>;
   let project: string;
 
@@ -86,12 +87,17 @@ describe('the composer with a folder open', () => {
     await writeTree(project, { 'src/components/Composer.tsx': '', 'src/app.ts': '', 'docs/guide.md': '', 'build/out.js': '', '.gitignore': 'build/\n' });
     workbench = await openWorkbench(project);
     sent = [];
+    searched = [];
     const configDir = path.join(temp, 'config');
     const settings = new SettingsStore({ configDir, cipher: noKeyStorage('no keychain here'), env: {} });
     await settings.update({ model: 'fake-model' });
     const handlers = browserHandlers(workbench, settings, new RecentFolders(configDir));
     const dispatch = createDispatch({
       ...handlers,
+      'context:paths': (payload) => {
+        searched.push(payload.query);
+        return handlers['context:paths'](payload);
+      },
       'session:send': async (payload) => {
         sent.push(payload);
         return { messageId: 'm-1' };
@@ -146,6 +152,13 @@ describe('the composer with a folder open', () => {
     fireEvent.keyDown(box(), { key: 'Enter' });
     await waitFor(() => expect(sent).toEqual([{ prompt: 'Tidy the docs', context: [{ kind: 'folder', path: 'docs' }] }]));
     await waitFor(() => expect(screen.queryByRole('list', { name: 'Attached to this request' })).toBeNull());
+  });
+
+  it('keystrokes in quick succession ask the engine once, for the last query', async () => {
+    await show();
+    for (const text of ['@a', '@ap', '@app', '@app.']) type(text);
+    await waitFor(() => expect(screen.getAllByRole('option')[0]?.textContent).toBe('filesrc/app.ts'));
+    expect(searched).toEqual(['app.']);
   });
 
   it('Backspace in an empty box removes the last chip; a long paste can be attached as a note', async () => {

@@ -52,4 +52,26 @@ describe('PathSearch (the composer’s @ completion)', () => {
     expect((await new PathSearch({ root }).search('new')).matches).toEqual([{ path: 'new.txt', kind: 'file' }]);
     expect((await search.search('new')).matches).toEqual([]); // still capped to the first 10 in name order
   });
+
+  it('ranks a hostile listing in slices, letting the process serve others meanwhile, and a newer search overtakes an older one', async () => {
+    const root = await tempFolder();
+    const deep = Array.from({ length: 40 }, () => 'a').join('/');
+    await writeTree(root, Object.fromEntries(Array.from({ length: 1500 }, (_, index) => [`${deep}/${'a'.repeat(120)}${index}`, ''])));
+    const search = new PathSearch({ root });
+    await search.search(''); // the listing, walked once
+    const heavy = 'a'.repeat(32);
+
+    let served = false;
+    setImmediate(() => {
+      served = true;
+    });
+    const alone = await search.search(heavy);
+    expect(alone.matches).toHaveLength(50);
+    expect(served).toBe(true); // the search gave the event loop a turn before it answered
+
+    const older = search.search(heavy);
+    const newer = search.search('a120');
+    expect((await older).matches).toEqual([]);
+    expect((await newer).matches.length).toBeGreaterThan(0);
+  });
 });

@@ -1,8 +1,11 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PathMatches, Response } from '../../../../engine/contract/index.js';
 import { mentionAt, type Mention } from './mention.js';
 
 export type PathMatch = PathMatches['matches'][number];
+
+/** Keystrokes this close together ask the engine once, for the last of them. */
+const typingPauseMs = 60;
 
 export interface Completion {
   mention: Mention;
@@ -28,6 +31,12 @@ export function usePathCompletion(search: (query: string) => Promise<Response<'c
   const dismissed = useRef<string | null>(null);
   // A change and the caret move it causes arrive as two calls; one search is enough.
   const last = useRef({ text: '', caret: -1 });
+  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const cancelPending = () => {
+    if (pending.current !== null) clearTimeout(pending.current);
+    pending.current = null;
+  };
+  useEffect(() => cancelPending, []);
 
   const update = useCallback(
     (text: string, caret: number) => {
@@ -35,6 +44,7 @@ export function usePathCompletion(search: (query: string) => Promise<Response<'c
       last.current = { text, caret };
       const mention = mentionAt(text, caret);
       if (!mention || `${mention.start}:${mention.query}` === dismissed.current) {
+        cancelPending();
         asked.current += 1;
         setCompletion(null);
         return;
@@ -43,14 +53,18 @@ export function usePathCompletion(search: (query: string) => Promise<Response<'c
       setCompletion((current) =>
         current && current.mention.start === mention.start ? { ...current, mention } : { mention, matches: [], active: 0, truncated: false, error: null, loading: true },
       );
-      void search(mention.query).then((response) => {
-        if (ask !== asked.current) return;
-        setCompletion((current) => {
-          if (!current) return null;
-          if (!response.ok) return { ...current, matches: [], error: response.error, loading: false };
-          return { ...current, matches: response.value.matches, truncated: response.value.truncated, active: 0, error: null, loading: false };
+      cancelPending();
+      pending.current = setTimeout(() => {
+        pending.current = null;
+        void search(mention.query).then((response) => {
+          if (ask !== asked.current) return;
+          setCompletion((current) => {
+            if (!current) return null;
+            if (!response.ok) return { ...current, matches: [], error: response.error, loading: false };
+            return { ...current, matches: response.value.matches, truncated: response.value.truncated, active: 0, error: null, loading: false };
+          });
         });
-      });
+      }, typingPauseMs);
     },
     [search],
   );
@@ -67,6 +81,7 @@ export function usePathCompletion(search: (query: string) => Promise<Response<'c
 
   /** Closes the list; `dismiss` keeps it closed for this `@` (Escape), otherwise it opens again as typing goes on. */
   const close = useCallback((dismiss = false) => {
+    cancelPending();
     last.current = { text: '', caret: -1 };
     setCompletion((current) => {
       if (dismiss && current) dismissed.current = `${current.mention.start}:${current.mention.query}`;

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Message } from '../../engine/contract/index.js';
 import type { StartedRun, Workbench } from '../../engine/index.js';
 import { hostEnvironment } from '../../engine/index.js';
 import type { Answerer } from '../commands/answerApprovals.js';
@@ -13,9 +14,8 @@ import { cancelledLine, resumeCommand } from '../commands/runEnding.js';
 import type { RunFlags } from '../commands/runFlags.js';
 import { checkReviewPlan, isInteractive } from '../commands/runSession.js';
 import { undoneText } from '../commands/undoCommand.js';
-import { wantsColour, writeStyled } from '../terminal/diffText.js';
+import { wantsColour } from '../terminal/diffText.js';
 import { LiveLine } from '../terminal/liveLine.js';
-import { markdownLines } from '../terminal/markdownText.js';
 import { shownStderr, shownStdout } from '../terminal/shownStream.js';
 import { visibleLine } from '../terminal/visibleText.js';
 import { pipedInput, type ChatInput } from './chatInput.js';
@@ -23,6 +23,7 @@ import { describeRequest, historyText, latestRequest, recalledRequests, requestO
 import { ChatTerminal } from './chatTerminal.js';
 import { PendingContext } from './pendingContext.js';
 import { chatHelp, parseChatLine, type ChatCommandName, type ChatLine } from './slashCommands.js';
+import { printSummaryMarkdown } from './summaryMarkdown.js';
 
 /** A line on stderr: notes, progress, errors. */
 const note = (text: string) => shownStderr.text(`${text}\n`);
@@ -65,6 +66,8 @@ async function openChecked(setup: SessionSetup, settings: () => ResolvedSettings
     interrupts.dispose();
   }
 }
+
+type RestoreChange = Awaited<ReturnType<Workbench['previewUndo']>>[number];
 
 interface ChatSessionOptions {
   workbench: Workbench;
@@ -162,7 +165,7 @@ class ChatSession {
   }
 
   private async send(text: string): Promise<void> {
-    const context = await this.context.take(text);
+    const { items: context, putBack } = await this.context.take(text);
     let sent = false;
     try {
       await this.runOne(async (workbench) => {
@@ -171,7 +174,7 @@ class ChatSession {
         return started;
       });
     } finally {
-      if (!sent) this.context.restore(context);
+      if (!sent) putBack();
     }
   }
 
@@ -187,7 +190,7 @@ class ChatSession {
         return this.undo(argument);
       case 'regenerate': {
         const request = await this.target(argument, 'regenerate');
-        if (request === null) return;
+        if (request === null || !(await this.confirmRewind('regenerate', request))) return;
         note(`Regenerating ${describeRequest(request)}: its changes are undone, then it is sent again.`);
         return this.runOne((workbench) => workbench.regenerate(request.id));
       }
@@ -219,9 +222,22 @@ class ChatSession {
 
   private async undo(id: string): Promise<void> {
     const request = await this.target(id, 'undo');
-    if (request === null) return;
+    if (request === null || !(await this.confirmRewind('undo', request))) return;
     note(`Undoing ${describeRequest(request)}…`);
     shownStdout.text(undoneText(await this.workbench.undo(request.id)));
+  }
+
+  /**
+   * On a terminal, an undo or a regenerate is confirmed first (y/N), naming the request, the files it puts
+   * back and the later requests it cuts; without one (a script) it runs as written.
+   */
+  private async confirmRewind(action: 'undo' | 'regenerate', request: Message): Promise<boolean> {
+    if (!this.terminal) return true;
+    const [changes, { conversation }] = await Promise.all([this.workbench.previewUndo(request.id), this.workbench.snapshot()]);
+    note(rewindPreview(action, request, changes, conversation));
+    if (await this.terminal.confirm(`${action === 'undo' ? 'Undo' : 'Regenerate'} it? [y/N] `)) return true;
+    note(`Nothing was ${action === 'undo' ? 'undone' : 'regenerated'}: the files and the conversation are as they were.`);
+    return false;
   }
 
   private attach(argument: string): Promise<void> | void {
@@ -281,7 +297,25 @@ class ChatSession {
   }
 }
 
-/** The summary's Markdown formatted for the terminal, its text shown through the escape neutraliser. */
+/** Files named before an undo or a regenerate is confirmed; the others are counted. */
+const shownChanges = 30;
+const changeLabels: Record<RestoreChange['change'], string> = { restored: 'restored', removed: 'removed (created since)', recreated: 'recreated (deleted since)' };
+
+/** What an undo or a regenerate of the request would do: the files it puts back, the later requests it cuts. */
+function rewindPreview(action: 'undo' | 'regenerate', request: Message, changes: readonly RestoreChange[], conversation: readonly Message[]): string {
+  const later = conversation.slice(conversation.findIndex((message) => message.id === request.id) + 1).filter((message) => message.role === 'user').length;
+  const cut = later === 0 ? '' : ` (and the ${later === 1 ? 'request' : `${later} requests`} after it)`;
+  const head =
+    action === 'undo'
+      ? `Undo ${describeRequest(request)}: the conversation is cut before it${cut}, and the files go back to before it.`
+      : `Regenerate ${describeRequest(request)}: the conversation is cut before it${cut}, the files go back to before it, then it is sent again.`;
+  if (changes.length === 0) return `${head}\nNo files change.`;
+  const files = changes.slice(0, shownChanges).map((change) => `  ${visibleLine(change.path)}${change.kind === 'folder' ? '/' : ''}  ${changeLabels[change.change]}`);
+  const more = changes.length > shownChanges ? [`  … and ${changes.length - shownChanges} more (/diff ${visibleLine(request.id)} shows what the request changed)`] : [];
+  return [head, `Files that change (${changes.length}):`, ...files, ...more].join('\n');
+}
+
+/** The summary's Markdown formatted for the terminal (its plain text when it is too big or too deeply nested to format), shown through the escape neutraliser. */
 function printMarkdown(summary: string): void {
-  writeStyled(shownStdout, markdownLines(summary, shownStdout.columns ?? 80), wantsColour(shownStdout, hostEnvironment()));
+  printSummaryMarkdown(shownStdout, summary, wantsColour(shownStdout, hostEnvironment()));
 }

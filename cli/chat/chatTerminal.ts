@@ -7,8 +7,28 @@ import type { ChatInput } from './chatInput.js';
 
 type TerminalInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
 
-/** node:readline's own, used by its REPL: ends the line being typed (shown as it was) and starts an empty one below. */
-type ClearableInterface = Interface & { clearLine?: () => void };
+/** A key as node:readline reads it: paste-start and paste-end are the marks of a bracketed paste. */
+interface Key {
+  name?: string;
+  ctrl?: boolean;
+  meta?: boolean;
+}
+
+/**
+ * node:readline's own, used by its REPL: `clearLine` ends the line being typed (shown as it was) and
+ * starts an empty one below; `_ttyWrite` handles each key (the REPL replaces it, as this does, to read
+ * keys its own way); `_refreshLine` redraws the prompt with the line.
+ */
+type EditableInterface = Interface & {
+  clearLine?: () => void;
+  _ttyWrite?: (text: string | undefined, key: Key | undefined) => void;
+  _refreshLine?: () => void;
+  line: string;
+  cursor: number;
+};
+
+/** xterm's bracketed paste: the terminal marks pasted text, so a paste is text to edit, never lines that each run. */
+const bracketedPaste = { on: '\x1b[?2004h', off: '\x1b[?2004l' } as const;
 
 export interface ChatTerminalOptions {
   input: TerminalInput;
@@ -18,6 +38,7 @@ export interface ChatTerminalOptions {
 }
 
 const endHint = '(To end the session, press Ctrl-C again, or Ctrl-D, or type /exit.)';
+const typedHint = '(Typed ahead, and not run: press Enter to send it as one request, or edit it; Ctrl-C drops it.)';
 
 /**
  * The chat on a terminal, through one node:readline interface for the whole session: the prompt, with
@@ -29,12 +50,25 @@ const endHint = '(To end the session, press Ctrl-C again, or Ctrl-D, or type /ex
  * and the terminal back in its normal mode, so Ctrl-C is a real SIGINT that cancels the run (what
  * `run` does); a question during the run takes the terminal again, and Ctrl-C typed there is passed to
  * the run as its Ctrl-C.
+ *
+ * Nothing runs that was not seen at the prompt: only Enter at the prompt (a carriage return) sends the
+ * line. A paste (bracketed paste, on for the whole session) is put into the line, its newlines kept, as
+ * one request to edit and send; so is a line feed, which is Ctrl-J, or Enter typed ahead while a run
+ * worked (the terminal, in its normal mode then, turns Enter into a line feed); lines that came in
+ * together with the one sent are put into the next prompt instead of running one after the other.
  */
 export class ChatTerminal implements ChatInput {
-  private readonly rl: ClearableInterface;
+  private readonly rl: EditableInterface;
   private readonly history: string[];
-  /** Lines typed (or pasted) while nobody was reading. */
+  /** Lines ended while nobody was reading (they came in with the one sent): the next prompt shows them, to edit and send. */
   private readonly typed: string[] = [];
+  /** The text of the paste coming in, between its marks; null when no paste is. */
+  private pasted: string | null = null;
+  /** The name of the key before this one: a carriage return and a line feed together are one newline. */
+  private previousKey: string | undefined;
+  /** The prompt or a question has the terminal: what is put into the line is drawn at once. */
+  private reading = false;
+  private readonly marksPastes: boolean;
   private waiting: ((line: string | null) => void) | null = null;
   private questionInterrupt: (() => void) | null = null;
   /** Ctrl-C was pressed at an empty prompt: the next one ends the session. */
@@ -43,7 +77,14 @@ export class ChatTerminal implements ChatInput {
 
   constructor(private readonly options: ChatTerminalOptions) {
     this.history = [...options.history];
-    this.rl = createInterface({ input: options.input, output: options.output, terminal: true, history: this.history, historySize: 1000, removeHistoryDuplicates: true });
+    this.rl = createInterface({ input: options.input, output: options.output, terminal: true, history: this.history, historySize: 1000, removeHistoryDuplicates: true }) as EditableInterface;
+    this.readKeys();
+    this.marksPastes = Boolean(options.input.isTTY);
+    if (this.marksPastes) {
+      options.output.write(bracketedPaste.on);
+      // Every way out: a process.exit (a second Ctrl-C during a run) or a crash as well as end().
+      process.on('exit', this.stopMarkingPastes);
+    }
     this.rl.on('line', (line) => this.deliver(line));
     this.rl.on('close', () => this.end());
     this.rl.on('SIGINT', () => this.interrupt());
@@ -54,20 +95,25 @@ export class ChatTerminal implements ChatInput {
   }
 
   read(prompt: string): Promise<string | null> {
-    const line = this.typed.shift();
-    if (line !== undefined) return Promise.resolve(line);
     if (this.ended) return Promise.resolve(null);
     return new Promise((resolve) => {
       this.waiting = resolve;
       this.takeOver();
       this.rl.setPrompt(visibleLine(prompt));
-      this.rl.prompt();
+      const typed = this.typed.splice(0);
+      if (typed.length > 0) {
+        this.options.output.write(`${typedHint}\n`);
+        this.rl.line = [...typed, ...(this.rl.line === '' ? [] : [this.rl.line])].join('\n');
+      }
+      this.rl.cursor = this.rl.line.length;
+      this.rl.prompt(true);
     });
   }
 
   end(): void {
     if (this.ended) return;
     this.ended = true;
+    this.stopMarkingPastes();
     // The shell's prompt comes next: not on the line of ours.
     if (this.waiting) this.options.output.write('\n');
     this.rl.close();
@@ -111,6 +157,60 @@ export class ChatTerminal implements ChatInput {
     };
   }
 
+  /**
+   * Asks a yes/no question outside a run (Ctrl-C at it is no); true only for y or yes. The line typed at
+   * the prompt, if any, waits for the next prompt.
+   */
+  async confirm(text: string): Promise<boolean> {
+    const controller = new AbortController();
+    const answer = await this.question(text, controller.signal, () => controller.abort());
+    return answer !== null && /^\s*y(?:es)?\s*$/i.test(answer);
+  }
+
+  /** Bracketed paste off, as the terminal was: once, at the end or on the way out of the process. */
+  private readonly stopMarkingPastes = () => {
+    if (!this.marksPastes) return;
+    process.off('exit', this.stopMarkingPastes);
+    this.options.output.write(bracketedPaste.off);
+  };
+
+  /** Every key goes through here first: pastes and line feeds are put into the line; the other keys are readline's. */
+  private readKeys(): void {
+    const ttyWrite = this.rl._ttyWrite;
+    if (typeof ttyWrite !== 'function') return;
+    this.rl._ttyWrite = (text, key) => {
+      const previous = this.previousKey;
+      this.previousKey = key?.name;
+      if (key?.name === 'paste-start') {
+        this.pasted ??= '';
+        return;
+      }
+      if (this.pasted !== null) {
+        if (key?.name !== 'paste-end') {
+          this.pasted += pastedText(text, key, previous);
+          return;
+        }
+        const pasted = this.pasted;
+        this.pasted = null;
+        return this.insert(pasted);
+      }
+      if (key?.name === 'enter' && !key.ctrl && !key.meta) {
+        if (previous !== 'return') this.insert('\n');
+        return;
+      }
+      ttyWrite.call(this.rl, text, key);
+    };
+  }
+
+  /** Puts text into the line being edited at the cursor, drawn at once when the prompt or a question is up. */
+  private insert(text: string): void {
+    if (text === '') return;
+    const { line, cursor } = this.rl;
+    this.rl.line = line.slice(0, cursor) + text + line.slice(cursor);
+    this.rl.cursor = cursor + text.length;
+    if (this.reading) this.rl._refreshLine?.();
+  }
+
   private deliver(line: string): void {
     this.armed = false;
     if (this.waiting) this.settle(line);
@@ -150,12 +250,16 @@ export class ChatTerminal implements ChatInput {
 
   /** Reads the keyboard in raw mode: the prompt or a question has the terminal. */
   private takeOver(): void {
+    this.reading = true;
+    // Again each time: an editor opened during a run may have turned it off on its way out.
+    if (this.marksPastes) this.options.output.write(bracketedPaste.on);
     this.setRawMode(true);
     this.rl.resume();
   }
 
   /** Stops reading and gives the terminal its normal mode back, so Ctrl-C is a signal again (a run is working, or an editor is open). */
   private stepAside(): void {
+    this.reading = false;
     this.rl.pause();
     this.setRawMode(false);
   }
@@ -164,4 +268,14 @@ export class ChatTerminal implements ChatInput {
     const { input } = this.options;
     if (input.isTTY && typeof input.setRawMode === 'function') input.setRawMode(mode);
   }
+}
+
+/** What a key of a paste puts into the line: its text, a newline for a line break (CR LF being one), nothing for a control key. */
+function pastedText(text: string | undefined, key: Key | undefined, previous: string | undefined): string {
+  if (key?.name === 'return') return '\n';
+  if (key?.name === 'enter') return previous === 'return' ? '' : '\n';
+  if (key?.name === 'tab') return '\t';
+  // eslint-disable-next-line no-control-regex -- a pasted control character is dropped, never obeyed
+  if (text === undefined || key?.ctrl || key?.meta || /[\x00-\x1f\x7f]/.test(text)) return '';
+  return text;
 }

@@ -28,10 +28,15 @@ const withoutArgument: ReadonlySet<ChatCommandName> = new Set(['history', 'resum
 /** `/word` then a space or the end: a path such as `/etc/hosts is wrong` is a request, not a command. */
 const commandPattern = /^\/([A-Za-z?][\w-]*)(?:\s+([^]*))?$/;
 
-/** Reads one line: a slash command (with its argument), a request, or why the command cannot be run; nothing is sent for a command. */
+/**
+ * Reads what was sent at the prompt: a slash command (with its argument), a request, or why the command
+ * cannot be run; nothing is sent for a command. A command is one line: text of several lines (a paste)
+ * is a request, whatever its first line says.
+ */
 export function parseChatLine(line: string): ChatLine {
   const text = line.trim();
   if (text === '') return { kind: 'empty' };
+  if (text.includes('\n')) return { kind: 'request', text };
   const match = commandPattern.exec(text);
   if (!match) return { kind: 'request', text };
   const name = (match[1] ?? '').toLowerCase();
@@ -51,6 +56,6 @@ export function chatHelp(): string {
     '',
     ...chatCommands.map((command) => `  ${command.usage.padEnd(width)}  ${command.help}`),
     '',
-    'Keys: ↑/↓ earlier lines · Ctrl-C cancels a running request (twice: stops it at once) · Ctrl-D at an empty prompt ends the session.',
+    'Keys: ↑/↓ earlier lines · Ctrl-J starts a new line in a request (a paste keeps its lines, as one request) · Ctrl-C cancels a running request (twice: stops it at once) · Ctrl-D at an empty prompt ends the session.',
   ].join('\n');
 }

@@ -49,9 +49,13 @@ export async function runRequest(options: RequestRunOptions): Promise<RunResult>
     if (interrupts.signal.aborted) await workbench.cancel();
     result = await started.finished;
   } finally {
-    output.finish(result);
-    stopOutput();
-    stopAnswering();
+    // Unsubscribed even when finishing the output throws: a later run on this workbench (chat) must not be shown or answered twice.
+    try {
+      output.finish(result);
+    } finally {
+      stopOutput();
+      stopAnswering();
+    }
   }
   for (const line of endingLines(result, { interrupted: interrupts.signal.aborted, resume: resumeHint })) live.log(line);
   if (!json && shownStderr.isTTY) await printChangeStat(workbench, messageId, (message) => live.log(message));

@@ -77,8 +77,11 @@ export async function readContextItems(options: ReadContextItemsOptions): Promis
     read.map((entry) => (entry.kind === 'content' ? entry.content.length : 0)),
   );
   const sections = read.map((entry, index) => `### ${entry.heading}\n${bodyOf(entry, shares[index] ?? 0)}`);
-  // Secrets the engine knows are hidden here as in every tool result.
-  return { text: options.toolContext.maskSecrets(`${framing}\n\n${sections.join('\n\n')}`), labels: items.map((item) => contextItemLabel(item)) };
+  // Secrets the engine knows are hidden here as in every tool result, and in the labels the run view shows:
+  // a note's text is masked before it is cut to its first words, so no piece of a secret is left at the cut.
+  const mask = options.toolContext.maskSecrets;
+  const labels = items.map((item) => mask(contextItemLabel(item.kind === 'note' ? { ...item, text: mask(item.text) } : item)));
+  return { text: mask(`${framing}\n\n${sections.join('\n\n')}`), labels };
 }
 
 function bodyOf(entry: ReadItem, share: number): string {

@@ -1,9 +1,11 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { PlanItem, PlanItemStatus, RpiState } from '../contract/index.js';
-import { removeStaleTempFiles, writeFileAtomic } from '../store/atomicWrite.js';
+import { isProcessAlive, removeStaleTempFiles, writeFileAtomic } from '../store/atomicWrite.js';
 import { SerialQueue } from '../store/serialQueue.js';
 import { readStateText } from '../store/stateFile.js';
+import { HeldFolder } from '../workspace/heldFolder.js';
 import { appendPlanItems, markPlanItem, parsePlan, withOriginalCount, type AppendedPlanItems } from './planFile.js';
 
 export interface RpiPaths {
@@ -11,6 +13,21 @@ export interface RpiPaths {
   research: string;
   plan: string;
 }
+
+/**
+ * The most a research.md or plan.md may be to be read (in rpi/ or kept in runs/): far beyond anything a
+ * model writes, small enough that a planted huge file is refused instead of read into memory.
+ */
+export const rpiFileMaxBytes = 8 * 1024 * 1024;
+
+const readArtifact = (file: string) => readStateText(file, { maxBytes: rpiFileMaxBytes });
+
+/**
+ * What rpi/ is renamed to when it is cleared, in `.workbench/`: `.rpi.<pid>.<8 hex>.cleared`. The rename
+ * is the clear; a crash before the folder under that name is removed leaves it for the next open to sweep.
+ */
+const clearedName = (): string => `.rpi.${process.pid}.${randomBytes(4).toString('hex')}.cleared`;
+const clearedNamePattern = /^\.rpi\.(\d+)\.[0-9a-f]{8}\.cleared$/;
 
 export const rpiPaths = (stateDir: string): RpiPaths => ({
   dir: path.join(stateDir, 'rpi'),
@@ -32,8 +49,8 @@ function exclusive<T>(stateDir: string, task: (files: RpiPaths) => Promise<T>): 
 export function readRpiState(stateDir: string): Promise<RpiState> {
   return exclusive(stateDir, async (files) => {
     await removeStaleTempFiles(files.dir);
-    const research = await readStateText(files.research);
-    const plan = await readStateText(files.plan);
+    const research = await readArtifact(files.research);
+    const plan = await readArtifact(files.plan);
     const { items, originalCount } = parsePlan(plan ?? '');
     return {
       hasResearch: research !== null && research.trim().length > 0,
@@ -46,11 +63,11 @@ export function readRpiState(stateDir: string): Promise<RpiState> {
 }
 
 export function readResearch(stateDir: string): Promise<string | null> {
-  return exclusive(stateDir, (files) => readStateText(files.research));
+  return exclusive(stateDir, (files) => readArtifact(files.research));
 }
 
 export function readPlan(stateDir: string): Promise<string | null> {
-  return exclusive(stateDir, (files) => readStateText(files.plan));
+  return exclusive(stateDir, (files) => readArtifact(files.plan));
 }
 
 export function writeResearch(stateDir: string, text: string): Promise<void> {
@@ -80,9 +97,47 @@ export function appendItems(stateDir: string, lines: readonly string[]): Promise
   });
 }
 
-/** Forgets the current run's research and plan; a new request, undo and regenerate start from nothing. */
+/**
+ * Forgets the current run's research, plan and record; a new request, undo and regenerate start from
+ * nothing. All at once: rpi/ is renamed away in one step, then removed under its new name (never
+ * following a link), so a crash never leaves part of a run there (its plan without its record, say).
+ * Should the removal fail, the renamed folder is only clutter: the next open sweeps it (sweepClearedRpi).
+ */
 export function clearRpiState(stateDir: string): Promise<void> {
-  return exclusive(stateDir, (files) => rm(files.dir, { recursive: true, force: true }));
+  return exclusive(stateDir, async (files) => {
+    const name = clearedName();
+    try {
+      await rename(files.dir, path.join(stateDir, name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    const state = await HeldFolder.open(stateDir);
+    try {
+      await state.removeEntry(name).catch(() => undefined);
+    } finally {
+      await state.close();
+    }
+  });
+}
+
+/**
+ * Removes what clears cut short left in the held `.workbench/`: each rpi/ renamed away by an engine that
+ * died before removing it (one still running may be removing its own, and is left to it). Returns the
+ * names removed; one that cannot be removed now is left for a later open.
+ */
+export async function sweepClearedRpi(state: HeldFolder): Promise<string[]> {
+  const swept: string[] = [];
+  for (const entry of await state.list()) {
+    const pid = clearedNamePattern.exec(entry.name)?.[1];
+    if (pid === undefined || isProcessAlive(Number(pid))) continue;
+    const removed = await state.removeEntry(entry.name).then(
+      () => true,
+      () => false,
+    );
+    if (removed) swept.push(entry.name);
+  }
+  return swept;
 }
 
 async function writeArtifact(file: string, text: string): Promise<void> {
@@ -93,7 +148,7 @@ async function writeArtifact(file: string, text: string): Promise<void> {
 }
 
 async function readExistingPlan(file: string): Promise<string> {
-  const text = await readStateText(file);
+  const text = await readArtifact(file);
   if (text === null) throw new Error(`There is no plan to change: ${file} does not exist.`);
   return text;
 }

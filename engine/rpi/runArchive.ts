@@ -5,6 +5,7 @@ import { removeStaleTempFiles, writeFileAtomic } from '../store/atomicWrite.js';
 import { notPlain, readStateText, StateFileError } from '../store/stateFile.js';
 import { HeldFolder, kindOf, NotAPlainFolderError } from '../workspace/heldFolder.js';
 import { parsePlan } from './planFile.js';
+import { rpiFileMaxBytes } from './rpiState.js';
 
 /** `.workbench/runs/<messageId>/`: research.md and plan.md of each earlier request, kept when a newer one clears rpi/. */
 export const runsDirName = 'runs';
@@ -27,8 +28,9 @@ export interface KeptRunListing {
 }
 
 /**
- * Keeps a run's files in runs/<messageId>/, each replaced atomically; a file the run did not write is
- * removed from there. Keeping the same run twice (after a crash before rpi/ was cleared) is harmless.
+ * Keeps a run's files in runs/<messageId>/, each replaced atomically. A file the run did not write (null)
+ * leaves the kept one as it is: keeping the same run again after a crash, from an rpi/ partly cleared,
+ * must never lose what was kept the first time.
  */
 export async function keepRun(stateDir: string, messageId: string, files: KeptFiles): Promise<void> {
   assertKeptRunId(messageId);
@@ -36,8 +38,7 @@ export async function keepRun(stateDir: string, messageId: string, files: KeptFi
     await removeStaleTempFiles(folder.path);
     for (const [file, name] of Object.entries(keptFileNames) as [RpiFile, string][]) {
       const text = files[file];
-      if (text === null) await folder.removeEntry(name);
-      else await writeFileAtomic(folder.entry(name), text);
+      if (text !== null) await writeFileAtomic(folder.entry(name), text);
     }
   });
 }
@@ -45,7 +46,7 @@ export async function keepRun(stateDir: string, messageId: string, files: KeptFi
 /** The kept research.md or plan.md of the request, or null when runs/ holds none for it. */
 export async function readKeptFile(stateDir: string, messageId: string, file: RpiFile): Promise<string | null> {
   assertKeptRunId(messageId);
-  return inRunFolder(stateDir, messageId, false, (folder) => readStateText(folder.entry(keptFileNames[file]))).then((text) => text ?? null);
+  return inRunFolder(stateDir, messageId, false, (folder) => readKept(folder, file)).then((text) => text ?? null);
 }
 
 /** What every run in runs/ kept; an entry that is not a plain folder of plain files is left out and named in `problems`. */
@@ -65,24 +66,49 @@ export async function listKeptRuns(stateDir: string): Promise<KeptRunListing> {
   return listing;
 }
 
-/** Removes every kept run whose request is not in `keep` (undo and regenerate cut those from the conversation). */
-export async function removeKeptRunsExcept(stateDir: string, keep: ReadonlySet<string>): Promise<void> {
+/** An entry of runs/ that was to be removed and is still there, and why. */
+export interface KeptRunLeft {
+  name: string;
+  reason: string;
+}
+
+/**
+ * Removes each entry of runs/ for which `cut` says so (undo and regenerate cut those requests from the
+ * conversation), never following a link. An entry that cannot be removed is left, and returned with
+ * why, while the others are still removed; runs/ itself not being a plain folder throws a StateFileError.
+ */
+export async function removeKeptRuns(stateDir: string, cut: (name: string) => boolean): Promise<KeptRunLeft[]> {
+  const left: KeptRunLeft[] = [];
   await inRunsFolder(stateDir, false, async (runs) => {
     for (const entry of await runs.list()) {
-      if (!keep.has(entry.name)) await runs.removeEntry(entry.name);
+      if (!cut(entry.name)) continue;
+      await runs.removeEntry(entry.name).catch((error: unknown) => left.push({ name: entry.name, reason: removalFailure(error) }));
     }
   });
+  return left;
+}
+
+/** Why a removal failed, in words that name no descriptor path. */
+function removalFailure(error: unknown): string {
+  if (error instanceof NotAPlainFolderError) return `something in it ${error.found === 'missing' ? 'vanished' : `became a ${error.found}`} while it was removed`;
+  const { code, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  if (typeof code === 'string') return `${syscall ?? 'removal'} failed with ${code}`;
+  return error instanceof Error ? error.message : String(error);
 }
 
 async function summarize(runs: HeldFolder, messageId: string): Promise<RunSummary> {
   const folder = await stepInto(runs, messageId, false);
   try {
-    const research = await readStateText(folder.entry(keptFileNames.research));
-    const plan = await readStateText(folder.entry(keptFileNames.plan));
+    const research = await readKept(folder, 'research');
+    const plan = await readKept(folder, 'plan');
     return { research: research !== null && research.trim().length > 0, plan: plan === null ? null : tallyPlan(parsePlan(plan).items) };
   } finally {
     await folder.close();
   }
+}
+
+function readKept(folder: HeldFolder, file: RpiFile): Promise<string | null> {
+  return readStateText(folder.entry(keptFileNames[file]), { maxBytes: rpiFileMaxBytes });
 }
 
 function assertKeptRunId(messageId: string): void {

@@ -76,7 +76,8 @@ export async function removeStaleTempFiles(dir: string): Promise<string[]> {
   return stale;
 }
 
-function isProcessAlive(pid: number): boolean {
+/** Whether a process with this pid is running (this one always is); for the names of files a writer left. */
+export function isProcessAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);

@@ -1,6 +1,7 @@
 import { constants, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { formatBytes } from '../contract/changes.js';
 import { specialKind } from '../workspace/heldFolder.js';
 
 const { O_NOFOLLOW = 0, O_NONBLOCK = 0 } = constants;
@@ -13,6 +14,14 @@ export class StateFileError extends Error {
 export interface StateFileOptions {
   /** Links the file may have; 2 only for the lock, which is hard-linked into place for a moment. */
   maxLinks?: number;
+}
+
+export interface ReadStateFileOptions extends StateFileOptions {
+  /**
+   * The most bytes a read takes: a larger file (a planted multi-gigabyte plan.md, say) is refused with a
+   * StateFileError before any of it is read, so a snapshot cannot exhaust memory. No cap when absent.
+   */
+  maxBytes?: number;
 }
 
 /**
@@ -38,8 +47,8 @@ export async function openStateFile(file: string, flags: number, { maxLinks = 1,
   }
 }
 
-/** The whole state file, or null when it does not exist. */
-export async function readStateFile(file: string, options: StateFileOptions = {}): Promise<Buffer | null> {
+/** The whole state file, or null when it does not exist; refused (StateFileError) when larger than `maxBytes`. */
+export async function readStateFile(file: string, { maxBytes, ...options }: ReadStateFileOptions = {}): Promise<Buffer | null> {
   let handle: FileHandle;
   try {
     handle = await openStateFile(file, constants.O_RDONLY, options);
@@ -48,13 +57,23 @@ export async function readStateFile(file: string, options: StateFileOptions = {}
     throw error;
   }
   try {
-    return await handle.readFile();
+    if (maxBytes === undefined) return await handle.readFile();
+    const { size } = await handle.stat();
+    if (size > maxBytes) throw new StateFileError(tooLarge(file, size, maxBytes));
+    // Never more than one byte past the cap, so a file that grows after the stat cannot be read without end.
+    const buffer = Buffer.alloc(Math.min(size, maxBytes) + 1);
+    let length = 0;
+    for (let read = -1; read !== 0 && length < buffer.length; length += read) {
+      ({ bytesRead: read } = await handle.read(buffer, length, buffer.length - length, length));
+    }
+    if (length > maxBytes) throw new StateFileError(tooLarge(file, length, maxBytes));
+    return buffer.subarray(0, length);
   } finally {
     await handle.close();
   }
 }
 
-export async function readStateText(file: string, options: StateFileOptions = {}): Promise<string | null> {
+export async function readStateText(file: string, options: ReadStateFileOptions = {}): Promise<string | null> {
   return (await readStateFile(file, options))?.toString('utf8') ?? null;
 }
 
@@ -66,6 +85,12 @@ export function notPlain(stats: Stats, maxLinks = 1): string | null {
   if (special) return `is ${special}`;
   if (stats.nlink > maxLinks) return `is a hard link shared with ${stats.nlink - 1} other name${stats.nlink > 2 ? 's' : ''}`;
   return null;
+}
+
+function tooLarge(file: string, size: number, maxBytes: number): string {
+  // Exact bytes when the rounded sizes would read the same ("8.0 MB, more than the 8.0 MB").
+  const shown = (bytes: number) => (formatBytes(size) === formatBytes(maxBytes) ? `${bytes.toLocaleString('en-US')} bytes` : formatBytes(bytes));
+  return `The workbench state file ${path.basename(file)} is ${shown(size)}, more than the ${shown(maxBytes)} the workbench reads, so it was not read. Remove it and try again.`;
 }
 
 function refusal(file: string, problem: string): string {

@@ -1,9 +1,9 @@
 import type { Message, UnsequencedEvent } from '../contract/index.js';
 import type { CheckpointStore, RestoreChange } from '../checkpoints/checkpointStore.js';
-import { removeKeptRunsExcept } from '../rpi/runArchive.js';
+import { removeKeptRuns, runsDirName } from '../rpi/runArchive.js';
 import { clearRpiState } from '../rpi/rpiState.js';
-import type { ConversationStore } from '../store/conversation.js';
-import { StateFileError } from '../store/stateFile.js';
+import { conversationFile, type ConversationStore } from '../store/conversation.js';
+import { readStateText, StateFileError } from '../store/stateFile.js';
 import { RunRefusedError } from './runRefusedError.js';
 
 export interface RewindDeps {
@@ -19,6 +19,8 @@ interface Target {
   /** The user message the folder and the history go back to before. */
   message: Message;
   checkpointId: string;
+  /** The ids of the messages undone: the target and every message after it. */
+  cut: ReadonlySet<string>;
 }
 
 /** What undoing to before this message would restore, without doing it. */
@@ -32,6 +34,7 @@ export async function previewRewind(deps: RewindDeps, messageId: string): Promis
  * answers), cuts the conversation there and forgets the run's research, plan and recorded events, and
  * the kept runs (runs/) of the requests cut.
  * Files first: if the engine dies half-way, the message is still there and undo can simply be asked again.
+ * Once the conversation is cut the undo completes: a kept run that cannot be removed is only a warning.
  */
 export async function rewind(deps: RewindDeps, messageId: string): Promise<{ message: Message; restored: RestoreChange[] }> {
   const target = await targetOf(deps, messageId);
@@ -39,16 +42,34 @@ export async function rewind(deps: RewindDeps, messageId: string): Promise<{ mes
   await deps.conversation.truncateAt(target.message.id);
   await clearRpiState(deps.stateDir);
   const { messages } = await deps.conversation.load();
-  // The kept runs of the requests cut from the conversation go with them; a planted runs/ is only reported.
-  await removeKeptRunsExcept(deps.stateDir, new Set(messages.map((message) => message.id))).catch((error: unknown) => {
-    if (!(error instanceof StateFileError)) throw error;
-    deps.emit({ type: 'warning', runId: null, message: `${error.message} The plan history of the requests undone was not removed.` });
-  });
+  await removeCutRuns(deps, target.cut);
   deps.forgetRun();
   deps.emit({ type: 'conversation-reset', runId: null, messages });
   const kept = new Set(messages.map((message) => message.id));
   await deps.checkpoints.collect((info) => kept.has(info.tag.messageId));
   return { message: target.message, restored };
+}
+
+/**
+ * Removes the kept runs of the requests cut: those of the messages from the undo point on, and those of
+ * no message at all (left by an undo that stopped before removing them). A kept run whose id is still
+ * written anywhere in the conversation file stays, even on a line that cannot be read now: a line the
+ * history skips is still the user's, and so is its plan. Whatever cannot be removed is a warning, never
+ * an error: the folder and the conversation have already gone back.
+ */
+async function removeCutRuns(deps: RewindDeps, cut: ReadonlySet<string>): Promise<void> {
+  const warn = (message: string) => deps.emit({ type: 'warning', runId: null, message });
+  try {
+    const written = (await readStateText(conversationFile(deps.stateDir))) ?? '';
+    const left = await removeKeptRuns(deps.stateDir, (name) => cut.has(name) || !written.includes(name));
+    for (const { name, reason } of left) {
+      warn(`The plan history of an undone request was left in .workbench/${runsDirName}/${name}, which could not be removed (${reason}); it is no longer shown, and can be deleted by hand.`);
+    }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (error instanceof StateFileError) warn(`${reason} The plan history of the requests undone was not removed.`);
+    else warn(`The plan history of the requests undone was left in .workbench/${runsDirName}/, which could not be cleaned up (${reason.replace(/\.$/, '')}); it is no longer shown.`);
+  }
 }
 
 async function targetOf(deps: RewindDeps, messageId: string): Promise<Target> {
@@ -59,5 +80,6 @@ async function targetOf(deps: RewindDeps, messageId: string): Promise<Target> {
   if (!message) throw new RunRefusedError('This message answers no request, so there is nothing to go back to.');
   const checkpoint = (await deps.checkpoints.list()).find((info) => info.tag.reason === 'run' && info.tag.messageId === message.id);
   if (!checkpoint) throw new RunRefusedError('There is no checkpoint from before this message, so its files cannot be restored.');
-  return { message, checkpointId: checkpoint.id };
+  const from = messages.indexOf(message);
+  return { message, checkpointId: checkpoint.id, cut: new Set(messages.slice(from).map((candidate) => candidate.id)) };
 }

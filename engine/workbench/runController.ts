@@ -204,10 +204,10 @@ export class RunController {
       const record = await readRunRecord(this.deps.stateDir);
       if (record?.messageId === last.id) return record;
       // rpi/ still holds an earlier request's run (the engine stopped before clearing it): keep it, start afresh.
-      if (record) {
-        await keepCurrentRun(this.deps.stateDir);
-        await clearRpiState(this.deps.stateDir);
-      }
+      if (record) await keepCurrentRun(this.deps.stateDir);
+      // Research or a plan without a record says nothing of its request (an earlier engine's clear, cut short
+      // after removing run.json, left it): never credited to this one, which starts from its research.
+      await clearRpiState(this.deps.stateDir);
       // Recorded, so rpi/ says which request it belongs to (the plan history reads it).
       const fresh = recordOf(last);
       await writeRunRecord(this.deps.stateDir, fresh);

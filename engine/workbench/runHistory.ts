@@ -23,10 +23,13 @@ export async function keepCurrentRun(stateDir: string): Promise<void> {
 /**
  * What each request of the conversation kept, by message id: its run in rpi/ for the request it belongs
  * to, runs/<id>/ for earlier ones. Requests whose run wrote nothing (or ran before plan history was kept)
- * are absent. A kept run that cannot be read safely is left out, with a warning saying why.
+ * are absent, and so is every kept run whose request is not in the conversation. A kept run that cannot
+ * be read safely is left out, with a warning saying why. Only ids the engine gives messages are looked
+ * at, and the result has no prototype: an id such as "__proto__" or "constructor" from a planted
+ * conversation or run.json can neither replace it nor read as a summary.
  */
 export async function runSummaries(stateDir: string, messages: readonly Message[]): Promise<{ runs: Record<string, RunSummary>; warnings: string[] }> {
-  const requests = new Set(messages.filter((message) => message.role === 'user').map((message) => message.id));
+  const requests = new Set(messages.filter((message) => message.role === 'user' && keptRunIdPattern.test(message.id)).map((message) => message.id));
   const [kept, record, rpi] = await Promise.all([
     listKeptRuns(stateDir).catch((error: unknown) => {
       if (error instanceof StateFileError) return { runs: new Map<string, RunSummary>(), problems: [`${error.message} No earlier plan can be shown until then.`] };
@@ -35,7 +38,7 @@ export async function runSummaries(stateDir: string, messages: readonly Message[
     readRunRecord(stateDir),
     readRpiState(stateDir),
   ]);
-  const runs: Record<string, RunSummary> = {};
+  const runs = Object.create(null) as Record<string, RunSummary>;
   for (const [messageId, summary] of kept.runs) if (requests.has(messageId)) runs[messageId] = summary;
   if (record && requests.has(record.messageId) && (rpi.hasResearch || rpi.hasPlan)) {
     runs[record.messageId] = { research: rpi.hasResearch, plan: rpi.hasPlan ? tallyPlan(rpi.items) : null };

@@ -1,5 +1,6 @@
 import { readlink } from 'node:fs/promises';
 import path from 'node:path';
+import { sweepClearedRpi } from '../rpi/rpiState.js';
 import { writeFileAtomic } from '../store/atomicWrite.js';
 import { notPlain, readStateText } from '../store/stateFile.js';
 import { HeldFolder, NotAPlainFolderError, type FolderIdentity } from '../workspace/heldFolder.js';
@@ -42,6 +43,8 @@ export async function openStateFolder(root: string): Promise<StateFolder> {
     const problem = await firstNotPlain(held, '');
     if (problem) throw new FolderError(await stateRefusal(root, path.posix.join(stateDirName, problem.rel), problem.problem));
     await ensureSelfIgnored(held.path);
+    // An rpi/ a crashed engine had renamed away to clear it, but not yet removed.
+    await sweepClearedRpi(held);
     return { dir: held.path, identity: held.identity, close: () => held.close() };
   } catch (error) {
     await held.close();

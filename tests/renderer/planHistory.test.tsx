@@ -113,4 +113,19 @@ describe('View research and View plan on each request', () => {
     expect(line('u3').getByTestId('plan-tally').textContent).toBe('Plan: 1/2 done');
     expect(line('u1').getByTestId('plan-tally').textContent).toBe('Plan: 3/4 done, 1 failed');
   });
+
+  it('shows nothing for a request whose id names what every object inherits (a planted conversation)', async () => {
+    const odd = ['constructor', '__proto__', 'toString', 'hasOwnProperty'].map((id) => message(id, 'user', `Request ${id}`));
+    const harness = runViewHarness({ snapshot: { ...withHistory, conversation: [...conversation, ...odd] } });
+    await harness.render(
+      <>
+        {odd.map((entry) => (
+          <section key={entry.id} data-testid={`line-${entry.id}`}>
+            <RunFilesLine message={entry} />
+          </section>
+        ))}
+      </>,
+    );
+    for (const entry of odd) expect(screen.getByTestId(`line-${entry.id}`).innerHTML).toBe('');
+  });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { contextItemsBudget, readContextItems } from '../../../engine/context/contextItems.js';
 import { lookUpAttachable } from '../../../engine/context/attachablePath.js';
 import { shareOut } from '../../../engine/context/shareOut.js';
+import { secretMask } from '../../../engine/secrets/secretMask.js';
 import type { ContextItem } from '../../../engine/contract/index.js';
 import { Workspace } from '../../../engine/workspace/workspace.js';
 import { toolContextFor } from '../../support/toolContext.js';
@@ -116,6 +117,21 @@ describe('readContextItems', () => {
     const toolContext = { ...(await toolContextFor(root)), maskSecrets: (text: string) => text.replaceAll('sk-live-123456', '[hidden]') };
     const { text } = await readContextItems({ items: [{ kind: 'file', path: '.env' }], budgetChars: 5000, toolContext, signal: toolContext.signal });
     expect(text).toContain('OPENAI_API_KEY=[hidden]');
+  });
+
+  it('hides them in the labels the run view shows too, even where a note is cut to its first words', async () => {
+    const root = await tempFolder();
+    const key = 'sk-live-0123456789abcdefXYZ';
+    const toolContext = await toolContextFor(root, { maskSecrets: secretMask([{ name: 'OPENAI_API_KEY', value: key }]) });
+    const items: ContextItem[] = [
+      // The key runs across the 40th character, where the label is cut: masked first, no piece of it is left.
+      { kind: 'note', text: `Deploy with key ${key} please, then check the logs for errors` },
+      { kind: 'note', text: `${key} short` },
+    ];
+    const { text, labels } = await readContextItems({ items, budgetChars: 5000, toolContext, signal: toolContext.signal });
+    expect(labels).toEqual(['note: Deploy with key [hidden: OPENAI_API_KEY…', 'note: [hidden: OPENAI_API_KEY] short']);
+    expect(labels.join('\n')).not.toContain('sk-live');
+    expect(text).not.toContain('sk-live');
   });
 });
 

@@ -20,7 +20,8 @@ const noItems: PlanItem[] = [];
  * A request whose run kept nothing shows nothing.
  */
 export function RunFilesLine({ message }: { message: Message }) {
-  const kept = useWorkbench((state) => state.runs[message.id]);
+  // Own entries only: an id such as "constructor" or "__proto__" names no kept run, whatever runs inherits.
+  const kept = useWorkbench((state) => (Object.hasOwn(state.runs, message.id) ? state.runs[message.id] : undefined));
   const live = useWorkbench((state) => state.running && state.run?.messageId === message.id);
   const liveItems = useWorkbench((state) => (state.running && state.run?.messageId === message.id ? state.run.items : noItems));
   const readRunFile = useWorkbench((state) => state.readRunFile);

@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline';
 
 /** Where the chat's lines come from: the terminal (chatTerminal.ts), or stdin read line by line. */
 export interface ChatInput {
-  /** The next line; null when the session ends (Ctrl-D, a second Ctrl-C at an empty prompt, end of input, end()). */
+  /** The next line; null when the session ends (Ctrl-D or Ctrl-C at an empty prompt, end of input, end()). */
   read(prompt: string): Promise<string | null>;
   /** Ends the session from outside (a signal): the read waiting, and every later one, gets null. */
   end(): void;

@@ -37,7 +37,6 @@ export interface ChatTerminalOptions {
   history: readonly string[];
 }
 
-const endHint = '(To end the session, press Ctrl-C again, or Ctrl-D, or type /exit.)';
 const typedHint = '(Typed ahead, and not run: press Enter to send it as one request, or edit it; Ctrl-C drops it.)';
 
 /**
@@ -71,8 +70,6 @@ export class ChatTerminal implements ChatInput {
   private readonly marksPastes: boolean;
   private waiting: ((line: string | null) => void) | null = null;
   private questionInterrupt: (() => void) | null = null;
-  /** Ctrl-C was pressed at an empty prompt: the next one ends the session. */
-  private armed = false;
   private ended = false;
 
   constructor(private readonly options: ChatTerminalOptions) {
@@ -88,9 +85,6 @@ export class ChatTerminal implements ChatInput {
     this.rl.on('line', (line) => this.deliver(line));
     this.rl.on('close', () => this.end());
     this.rl.on('SIGINT', () => this.interrupt());
-    options.input.on('keypress', (_text: string, key: { ctrl?: boolean; name?: string } | undefined) => {
-      if (!(key?.ctrl && key.name === 'c')) this.armed = false;
-    });
     this.stepAside();
   }
 
@@ -212,7 +206,6 @@ export class ChatTerminal implements ChatInput {
   }
 
   private deliver(line: string): void {
-    this.armed = false;
     if (this.waiting) this.settle(line);
     else this.typed.push(line);
   }
@@ -224,20 +217,13 @@ export class ChatTerminal implements ChatInput {
     waiting?.(line);
   }
 
+  /** Ctrl-C at the prompt: drops the line being typed; at an empty prompt it ends the session, as Ctrl-D does. */
   private interrupt(): void {
     if (this.questionInterrupt) return this.questionInterrupt();
     if (!this.waiting) return;
-    if (this.rl.line !== '' || !this.armed) {
-      const typing = this.rl.line !== '';
-      this.clearLine();
-      if (!typing) {
-        this.armed = true;
-        this.options.output.write(`${endHint}\n`);
-      }
-      this.rl.prompt();
-      return;
-    }
-    this.end();
+    if (this.rl.line === '') return this.end();
+    this.clearLine();
+    this.rl.prompt();
   }
 
   /** Drops the line being typed, leaving it on the screen, and moves below it. */

@@ -9,7 +9,7 @@ export const chatCommands = [
   { name: 'context', usage: '/context [<path> | clear]', help: 'attach a file or folder to the next request; alone: list what is attached; clear: drop it all' },
   { name: 'model', usage: '/model [name]', help: 'use another model for the rest of the session; alone: show the one in use' },
   { name: 'help', usage: '/help', help: 'this list' },
-  { name: 'exit', usage: '/exit', help: 'end the session (also Ctrl-D, or Ctrl-C twice at an empty prompt)' },
+  { name: 'exit', usage: '/exit', help: 'end the session (also Ctrl-D or Ctrl-C at an empty prompt)' },
 ] as const;
 
 export type ChatCommandName = (typeof chatCommands)[number]['name'];
@@ -56,6 +56,6 @@ export function chatHelp(): string {
     '',
     ...chatCommands.map((command) => `  ${command.usage.padEnd(width)}  ${command.help}`),
     '',
-    'Keys: ↑/↓ earlier lines · Ctrl-J starts a new line in a request (a paste keeps its lines, as one request) · Ctrl-C cancels a running request (twice: stops it at once) · Ctrl-D at an empty prompt ends the session.',
+    'Keys: ↑/↓ earlier lines · Ctrl-J starts a new line in a request (a paste keeps its lines, as one request) · Ctrl-C cancels a running request (twice: stops it at once) · Ctrl-C or Ctrl-D at an empty prompt ends the session.',
   ].join('\n');
 }

@@ -17,7 +17,7 @@ export function addChatCommand(program: Command): void {
       'after',
       `
 On a terminal: line editing, ↑/↓ for earlier lines; Ctrl-C cancels the running request and keeps the session;
-Ctrl-D at an empty prompt (or Ctrl-C twice) ends it, exit 0. Approvals are asked as \`run\` asks them.
+Ctrl-C or Ctrl-D at an empty prompt ends it, exit 0. Approvals are asked as \`run\` asks them.
 Without a terminal: one request or slash command per line from stdin, each finished before the next is read;
 approvals as \`run\` handles them there (denied unless --yes). End of input ends the session: exit 0 when
 every request and command went well, else 1.`,

@@ -22,7 +22,7 @@ type KeptRuns = Readonly<Record<string, RunSummary>>;
 
 /** A request's first line, then its plan's outcome in brackets when its run kept a plan: "Add a greeting  [Plan: 1/2 done, 1 failed]". */
 function messageCell(message: Message, runs: KeptRuns): string {
-  const plan = message.role === 'user' ? runs[message.id]?.plan : null;
+  const plan = message.role === 'user' ? keptRunOf(runs, message.id)?.plan : null;
   return plan ? `${firstLine(message.text)}  [${describePlanTally(plan)}]` : firstLine(message.text);
 }
 
@@ -49,7 +49,12 @@ function attachedLine(message: Message | undefined, indent: number): string {
 export function historyJsonLines(messages: readonly Message[], runs: KeptRuns = {}): string {
   return messages
     .map(({ id, role, ts, text, context }) =>
-      terminalJson({ id, role, ts, time: new Date(ts).toISOString(), text, ...(context ? { context } : {}), ...(role === 'user' ? { plan: runs[id]?.plan ?? null } : {}) }),
+      terminalJson({ id, role, ts, time: new Date(ts).toISOString(), text, ...(context ? { context } : {}), ...(role === 'user' ? { plan: keptRunOf(runs, id)?.plan ?? null } : {}) }),
     )
     .join('\n');
+}
+
+/** The kept run of a request: only the runs' own entries, never what every object inherits (`constructor`). */
+function keptRunOf(runs: KeptRuns, id: string): KeptRuns[string] | undefined {
+  return Object.hasOwn(runs, id) ? runs[id] : undefined;
 }

@@ -42,12 +42,26 @@ export async function rewind(deps: RewindDeps, messageId: string): Promise<{ mes
   await deps.conversation.truncateAt(target.message.id);
   await clearRpiState(deps.stateDir);
   const { messages } = await deps.conversation.load();
-  await removeCutRuns(deps, target.cut);
+  const written = await writtenConversation(deps);
+  await removeCutRuns(deps, target.cut, written);
   deps.forgetRun();
   deps.emit({ type: 'conversation-reset', runId: null, messages });
+  // A checkpoint stays while its request is in the conversation, read or not: a line the history skips
+  // now (torn, or from another version) is still the user's, and so is the way back to before it.
   const kept = new Set(messages.map((message) => message.id));
-  await deps.checkpoints.collect((info) => kept.has(info.tag.messageId));
+  if (written !== null) await deps.checkpoints.collect((info) => kept.has(info.tag.messageId) || written.includes(info.tag.messageId));
   return { message: target.message, restored };
+}
+
+/** The conversation file's text as it is now, or null (with a warning) when it cannot be read. */
+async function writtenConversation(deps: RewindDeps): Promise<string | null> {
+  try {
+    return (await readStateText(conversationFile(deps.stateDir))) ?? '';
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    deps.emit({ type: 'warning', runId: null, message: `${reason} The plan history and checkpoints of the requests undone were not cleaned up.` });
+    return null;
+  }
 }
 
 /**
@@ -57,10 +71,10 @@ export async function rewind(deps: RewindDeps, messageId: string): Promise<{ mes
  * history skips is still the user's, and so is its plan. Whatever cannot be removed is a warning, never
  * an error: the folder and the conversation have already gone back.
  */
-async function removeCutRuns(deps: RewindDeps, cut: ReadonlySet<string>): Promise<void> {
+async function removeCutRuns(deps: RewindDeps, cut: ReadonlySet<string>, written: string | null): Promise<void> {
+  if (written === null) return;
   const warn = (message: string) => deps.emit({ type: 'warning', runId: null, message });
   try {
-    const written = (await readStateText(conversationFile(deps.stateDir))) ?? '';
     const left = await removeKeptRuns(deps.stateDir, (name) => cut.has(name) || !written.includes(name));
     for (const { name, reason } of left) {
       warn(`The plan history of an undone request was left in .workbench/${runsDirName}/${name}, which could not be removed (${reason}); it is no longer shown, and can be deleted by hand.`);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WorkbenchEvent } from '../../../engine/contract/index.js';
 import type { Workbench } from '../../../engine/index.js';
+import { CheckpointStore } from '../../../engine/checkpoints/checkpointStore.js';
 import { ConversationStore } from '../../../engine/store/conversation.js';
 import { newMessage } from '../../../engine/workbench/newMessage.js';
 import { keepCurrentRun } from '../../../engine/workbench/runHistory.js';
@@ -169,5 +170,11 @@ describe('the plan history when things go wrong', () => {
     expect(await keptRuns(root)).toEqual([first, second].sort());
     expect(await readFile(keptFile(root, first, 'plan.md'), 'utf8')).toMatch(/^- \[x\] 1\. First/m);
     expect(await readFile(file, 'utf8')).toContain(`"id":"${first}"`);
+    // Its checkpoint (the way back to before it) is kept too; the undone request's is collected.
+    const checkpoints = await (await CheckpointStore.open(root, stateOf(root))).list();
+    const requestsWithCheckpoints = new Set(checkpoints.filter((info) => info.tag.reason === 'run').map((info) => info.tag.messageId));
+    expect(requestsWithCheckpoints.has(first)).toBe(true);
+    expect(requestsWithCheckpoints.has(second)).toBe(true);
+    expect(requestsWithCheckpoints.has(third)).toBe(false);
   });
 });

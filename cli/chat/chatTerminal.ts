@@ -246,6 +246,9 @@ export class ChatTerminal implements ChatInput {
   /** Stops reading and gives the terminal its normal mode back, so Ctrl-C is a signal again (a run is working, or an editor is open). */
   private stepAside(): void {
     this.reading = false;
+    // While a run works the terminal is in line mode, which can cut a long paste's end mark: a paste then
+    // is plain typed-ahead lines, held for the next prompt.
+    if (this.marksPastes) this.options.output.write(bracketedPaste.off);
     this.rl.pause();
     this.setRawMode(false);
   }
@@ -261,7 +264,7 @@ function pastedText(text: string | undefined, key: Key | undefined, previous: st
   if (key?.name === 'return') return '\n';
   if (key?.name === 'enter') return previous === 'return' ? '' : '\n';
   if (key?.name === 'tab') return '\t';
-  // eslint-disable-next-line no-control-regex -- a pasted control character is dropped, never obeyed
-  if (text === undefined || key?.ctrl || key?.meta || /[\x00-\x1f\x7f]/.test(text)) return '';
+  // eslint-disable-next-line no-control-regex -- a pasted control character (C0, C1, bidi override) is dropped, never obeyed
+  if (text === undefined || key?.ctrl || key?.meta || /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(text)) return '';
   return text;
 }

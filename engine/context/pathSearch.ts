@@ -41,16 +41,12 @@ export class PathSearch {
 
   constructor(private readonly options: PathSearchOptions) {}
 
-  /** Counts searches, so a search that a newer one overtook stops ranking (latest wins). */
-  private searches = 0;
-
   /**
-   * The best matches for `query`. Ranking yields to the event loop every few milliseconds, and a search
-   * overtaken by a newer one (the next keystroke) stops and answers with no matches, which the composer
-   * drops as out of date anyway.
+   * The best matches for `query`. Ranking yields to the event loop every few milliseconds, so a long
+   * search never holds up the process; the composer asks once per typing pause and drops answers to
+   * queries it has moved past.
    */
   async search(query: string): Promise<PathMatches> {
-    const search = (this.searches += 1);
     const { entries, shallowest, truncated } = await this.current();
     const trimmed = query.trim();
     if (trimmed === '') return { matches: shallowest, truncated };
@@ -60,7 +56,6 @@ export class PathSearch {
       ranking.add(entries[index]!);
       if (index % 512 !== 511 || performance.now() - sliceStart < sliceMs) continue;
       await nextTurn();
-      if (search !== this.searches) return { matches: [], truncated };
       sliceStart = performance.now();
     }
     return { matches: ranking.best.map(({ path, kind }) => ({ path, kind })), truncated };

@@ -18,10 +18,10 @@ const maxQueryChars = 32;
 
 /** How well `query` matches `path`, or null when it does not (an empty query matches everything with score 0). */
 export function fuzzyMatch(query: string, path: string): FuzzyMatch | null {
-  const wanted = query.slice(0, maxQueryChars).toLowerCase().replace(/\s+/g, '');
+  const wanted = lowerInPlace(query).replace(/\s+/g, '').slice(0, maxQueryChars);
   if (wanted === '') return { score: 0, positions: [] };
   const text = path.slice(0, maxScoredChars);
-  const lower = text.toLowerCase();
+  const lower = lowerInPlace(text);
   if (!isSubsequence(wanted, lower)) return null;
   const nameStart = text.lastIndexOf('/') + 1;
   const { score, positions } = bestAlignment(wanted, text, lower, nameStart);
@@ -44,6 +44,21 @@ export function placementScore(path: string, positions: readonly number[]): numb
     else score += at === positions[i - 1]! + 1 ? consecutiveBonus : -gapPenalty;
   });
   return score;
+}
+
+/**
+ * The text in lower case, character for character: a character whose lower case is longer (`İ` → `i̇`)
+ * is kept as it is, so positions in the result are positions in the text.
+ */
+function lowerInPlace(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length === text.length) return lower;
+  let kept = '';
+  for (const char of text) {
+    const small = char.toLowerCase();
+    kept += small.length === char.length ? small : char;
+  }
+  return kept;
 }
 
 /** Ranks paths by how well they match, best first, ties to the shorter then the alphabetically first. */

@@ -67,4 +67,21 @@ describe('the chat’s keys: only Enter at the prompt sends, and only what is sh
     type('Something else\r');
     expect(await second.line).toBe('Something else');
   });
+
+  it('bracketed paste is on only while the prompt reads: a run gets the line mode without it, where a long paste could lose its end mark', async () => {
+    const input = Object.assign(new PassThrough(), { isTTY: true });
+    const output = new PassThrough();
+    let screen = '';
+    output.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
+    const terminal = new ChatTerminal({ input, output, history: [] });
+    opened.push(terminal);
+    const [on, off] = ['\x1b[?2004h', '\x1b[?2004l'];
+    const read = terminal.read('› ');
+    await nextTurn();
+    expect(screen.lastIndexOf(on)).toBeGreaterThan(screen.lastIndexOf(off));
+    input.write('Write a\r');
+    expect(await read).toBe('Write a');
+    await nextTurn();
+    expect(screen.lastIndexOf(off)).toBeGreaterThan(screen.lastIndexOf(on));
+  });
 });

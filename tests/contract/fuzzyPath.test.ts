@@ -44,4 +44,12 @@ describe('fuzzy path matching', () => {
     expect(ranked).toHaveLength(5);
     expect(ranked[0]!.positions).toHaveLength(32); // a query is matched on its first 32 characters
   });
+
+  it('positions are places in the path even where lower case is longer (İ), and a long query of such characters still matches', () => {
+    expect(fuzzyMatch('x', 'İx')?.positions).toEqual([1]);
+    const path = 'veri/İzmir/İstanbul-nüfus-2024.csv';
+    const match = fuzzyMatch(path.slice(0, 32), path);
+    expect(match?.score).toBeGreaterThan(0);
+    expect(match?.positions).toEqual(Array.from({ length: 32 }, (_, index) => index));
+  });
 });

@@ -5,6 +5,9 @@ import { writeFileAtomic } from '../store/atomicWrite.js';
 import { readStateText } from '../store/stateFile.js';
 import { rpiPaths } from './rpiState.js';
 
+/** A retried item's earlier failure reason is kept to this length (a hand-edited plan may hold a longer one). */
+export const maxRetryReasonChars = 2000;
+
 /** What a stopped run needs to go on: the request it answers and when it began (for the changed-files list). */
 export const runRecordSchema = z.object({
   messageId: z.string(),
@@ -16,7 +19,7 @@ export const runRecordSchema = z.object({
    * Set by "retry failed steps": why each retried item (by index) failed before, given to its next
    * attempt. A hint for the model, nothing more; a hand-edited one grants nothing.
    */
-  retryReasons: z.record(z.string().regex(/^\d+$/), z.string().max(2000)).optional(),
+  retryReasons: z.record(z.string().regex(/^\d+$/), z.string().max(maxRetryReasonChars)).optional(),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 

@@ -1,5 +1,5 @@
 import type { UnsequencedEvent } from '../contract/index.js';
-import { readRunRecord, recordOf, writeRunRecord, type RunRecord } from '../rpi/runRecord.js';
+import { maxRetryReasonChars, readRunRecord, recordOf, writeRunRecord, type RunRecord } from '../rpi/runRecord.js';
 import { markItem, readRpiState } from '../rpi/rpiState.js';
 import type { ConversationStore } from '../store/conversation.js';
 import { RunRefusedError } from './runRefusedError.js';
@@ -31,7 +31,7 @@ export async function prepareRetry({ conversation, stateDir, bus }: RetryDeps): 
     bus.emit({ type: 'conversation-reset', runId: null, messages: messages.slice(0, messages.indexOf(answer)) });
   }
   for (const item of failed) await markItem(stateDir, item.index, 'pending');
-  const retryReasons = Object.fromEntries(failed.map((item) => [String(item.index), item.failure ?? 'it failed without a reason']));
+  const retryReasons = Object.fromEntries(failed.map((item) => [String(item.index), (item.failure ?? 'it failed without a reason').slice(0, maxRetryReasonChars)]));
   const next: RunRecord = { ...(record ?? recordOf(request)), retryReasons };
   await writeRunRecord(stateDir, next);
   return next;

@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RunRefusedError } from '../../../engine/index.js';
+import { readRunRecord } from '../../../engine/rpi/runRecord.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, greetingDoneWorkbookFailed, phaseOfRequest, planText, requestText, say } from '../../support/rpiScript.js';
@@ -37,6 +38,21 @@ describe('retry failed steps', () => {
       ['assistant', 'Both steps are done now.'],
     ]);
     expect(await readFile(path.join(root, 'hello.txt'), 'utf8')).toBe('hi\n');
+  });
+
+  it('keeps a hand-edited failure reason of any length readable: the record a later resume reads still parses', async () => {
+    const root = await tempFolder();
+    const workbench = await open(root, fakeModelOptions(llm()));
+    llm().enqueue(...greetingDoneWorkbookFailed('research'));
+    await (await workbench.send('Greet and convert')).finished;
+    const planFile = path.join(root, '.workbench', 'rpi', 'plan.md');
+    const plan = await readFile(planFile, 'utf8');
+    await writeFile(planFile, plan.replace('no spreadsheet writer is available', 'x'.repeat(5000)));
+
+    llm().enqueue(say('Done this time.'), say('Both done.'));
+    expect((await (await workbench.retryFailed()).finished).status).toBe('done');
+    const record = await readRunRecord(path.join(root, '.workbench'));
+    expect(record?.retryReasons?.['1']).toBe('x'.repeat(2000));
   });
 
   it('refuses with one sentence when the latest request has no failed step', async () => {

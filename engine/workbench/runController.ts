@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { contextItemsSchema, type ApprovalSettings, type ContextItem, type Message, type Phase, type RunStatus, type UnsequencedEvent } from '../contract/index.js';
+import type { ApprovalSettings, ContextItem, Phase, RunStatus, UnsequencedEvent } from '../contract/index.js';
 import { ToolModeState } from '../agent/toolMode.js';
 import type { ApprovalBroker } from '../approvals/approvalBroker.js';
 import { ApprovedPlans } from '../approvals/approvedPlans.js';
@@ -17,19 +17,18 @@ import type { LlmSettings } from '../llm/llmTypes.js';
 import { childEnvironment } from '../secrets/childEnvironment.js';
 import { hostEnvironment } from '../secrets/processCredentials.js';
 import { knownSecrets, secretMask } from '../secrets/secretMask.js';
-import { clearRpiState } from '../rpi/rpiState.js';
-import { readRunRecord, recordOf, writeRunRecord, type RunRecord } from '../rpi/runRecord.js';
+import type { RunRecord } from '../rpi/runRecord.js';
 import { defaultRpiLimits, runRpi, type RpiLimits, type RpiOutcome } from '../rpi/runRpi.js';
 import type { AllowedCommand } from '../settings/allowedCommands.js';
-import { unansweredRequest, type ConversationStore } from '../store/conversation.js';
+import type { ConversationStore } from '../store/conversation.js';
 import type { ToolLog } from '../store/toolLog.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { discardStoppedRun } from './discardRun.js';
 import type { EventBus } from './eventBus.js';
 import { newMessage } from './newMessage.js';
+import { attachedItems, prepareNewRequest, prepareResume } from './prepareRequest.js';
 import { prepareRetry } from './retryFailed.js';
 import { previewRewind, rewind, type RewindDeps } from './rewind.js';
-import { keepCurrentRun } from './runHistory.js';
 import type { RunEventLog } from './runEventLog.js';
 import { RunRefusedError } from './runRefusedError.js';
 
@@ -143,7 +142,7 @@ export class RunController {
     const text = prompt.trim();
     if (!text) throw new RunRefusedError('The message is empty: type a request first.');
     const context = attachedItems(options.context);
-    return this.exclusive(() => this.launch(() => this.newRequest(text, context)), busy);
+    return this.exclusive(() => this.launch(() => prepareNewRequest(this.deps, text, context)), busy);
   }
 
   /** Restores the folder and the conversation to before the message (see rewind), refused during a run. */
@@ -161,7 +160,7 @@ export class RunController {
   regenerate(messageId: string): Promise<StartedRun> {
     return this.exclusive(async () => {
       const { message } = await rewind(this.rewindDeps(), messageId);
-      return this.launch(() => this.newRequest(message.text, message.context ?? []));
+      return this.launch(() => prepareNewRequest(this.deps, message.text, message.context ?? []));
     }, busyForHistory);
   }
 
@@ -180,39 +179,9 @@ export class RunController {
     return { stateDir, conversation, checkpoints, emit: (event: UnsequencedEvent) => void bus.emit(event), forgetRun: () => runEvents.clear() };
   }
 
-  private async newRequest(text: string, context: readonly ContextItem[]): Promise<RunRecord> {
-    const message: Message = { ...newMessage('user', text), ...(context.length > 0 ? { context: [...context] } : {}) };
-    // The earlier request's research and plan go to runs/ before anything else, so rpi/ can be cleared below.
-    await keepCurrentRun(this.deps.stateDir);
-    // The folder as it was before this message: what undo and regenerate go back to.
-    await this.deps.checkpoints.snapshot({ reason: 'run', messageId: message.id });
-    await this.deps.conversation.append(message);
-    this.deps.bus.emit({ type: 'message-added', runId: null, message });
-    await clearRpiState(this.deps.stateDir);
-    const record = recordOf(message);
-    await writeRunRecord(this.deps.stateDir, record);
-    return record;
-  }
-
   /** Goes on with the request whose run stopped (cancel, crash, failure) at the first pending step. */
   async resume(): Promise<StartedRun> {
-    return this.exclusive(() => this.launch(async () => {
-      const { messages } = await this.deps.conversation.load();
-      if (messages.length === 0) throw new RunRefusedError('Nothing to resume: this folder has no request yet.');
-      const last = unansweredRequest(messages);
-      if (!last) throw new RunRefusedError('Nothing to resume: the last request was answered. Send a new message instead.');
-      const record = await readRunRecord(this.deps.stateDir);
-      if (record?.messageId === last.id) return record;
-      // rpi/ still holds an earlier request's run (the engine stopped before clearing it): keep it, start afresh.
-      if (record) await keepCurrentRun(this.deps.stateDir);
-      // Research or a plan without a record says nothing of its request (an earlier engine's clear, cut short
-      // after removing run.json, left it): never credited to this one, which starts from its research.
-      await clearRpiState(this.deps.stateDir);
-      // Recorded, so rpi/ says which request it belongs to (the plan history reads it).
-      const fresh = recordOf(last);
-      await writeRunRecord(this.deps.stateDir, fresh);
-      return fresh;
-    }), busy);
+    return this.exclusive(() => this.launch(() => prepareResume(this.deps)), busy);
   }
 
   /**
@@ -369,16 +338,6 @@ export class RunController {
     });
     return result;
   }
-}
-
-/** The items to attach, checked as the contract bounds them (a host may call send without the request's validation). */
-function attachedItems(items: readonly ContextItem[] | undefined): ContextItem[] {
-  const checked = contextItemsSchema.safeParse(items ?? []);
-  if (checked.success) return checked.data;
-  const issue = checked.error.issues[0];
-  const [index, ...field] = issue?.path ?? [];
-  const where = typeof index === 'number' ? `item ${index + 1}: ${field.length ? `${field.map(String).join('.')} ` : ''}` : '';
-  throw new RunRefusedError(`The attached items are not valid: ${where}${issue?.message ?? 'unreadable'}.`);
 }
 
 function resultOf(runId: string, outcome: RpiOutcome): RunResult {

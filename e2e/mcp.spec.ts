@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { everythingScript, freePort } from '../tests/support/mcpServers.js';
+import { everythingScript, startEverythingHttp, stopServer } from '../tests/support/mcpServers.js';
 import { serveFolder } from './support/serveHost.js';
 import { startSteppedModel, type SteppedModel } from './support/steppedModel.js';
 import { afterTest, runTeardown } from './support/teardown.js';
@@ -13,25 +12,8 @@ test.afterEach(runTeardown);
 
 /** server-everything's Streamable HTTP transport on a free loopback port, stopped after the test. */
 async function everythingOverHttp(): Promise<string> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [everythingScript, 'streamableHttp'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  afterTest(async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-  });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes(`listening on port ${port}`)) resolve();
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server-everything exited with ${code}: ${output}`)));
-  });
-  return `http://127.0.0.1:${port}/mcp`;
+  const { url } = await startEverythingHttp((child) => afterTest(() => stopServer(child)));
+  return url;
 }
 
 /** A folder served with the real MCP servers of `servers` in its config dir's mcp.json, and a stepped model. */

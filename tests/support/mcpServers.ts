@@ -46,6 +46,35 @@ export interface HttpServer {
   child: ChildProcess;
 }
 
+/** Stops a server process started for a test (nothing to do when it has already exited). */
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await gone;
+}
+
+/**
+ * server-everything's Streamable HTTP transport on a free loopback port, once it listens. `started` gets
+ * the process as soon as it is spawned, so the caller stops it even when it never comes up.
+ */
+export async function startEverythingHttp(started: (child: ChildProcess) => void): Promise<HttpServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [everythingScript, 'streamableHttp'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  started(child);
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(`listening on port ${port}`)) resolve();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server-everything (HTTP) exited with ${code} before listening:\n${output}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/mcp`, child };
+}
+
 /**
  * Starts server-everything's Streamable HTTP transport on a free loopback port for each call, and stops
  * every one after the test.
@@ -53,29 +82,7 @@ export interface HttpServer {
 export function useEverythingHttp(): () => Promise<HttpServer> {
   const started: ChildProcess[] = [];
   afterEach(async () => {
-    await Promise.all(
-      started.splice(0).map(async (child) => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        const gone = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGKILL');
-        await gone;
-      }),
-    );
+    await Promise.all(started.splice(0).map(stopServer));
   });
-  return async () => {
-    const port = await freePort();
-    const child = spawn(process.execPath, [everythingScript, 'streamableHttp'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-    started.push(child);
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes(`listening on port ${port}`)) resolve();
-      };
-      child.stdout?.on('data', onData);
-      child.stderr?.on('data', onData);
-      child.once('exit', (code) => reject(new Error(`server-everything (HTTP) exited with ${code} before listening:\n${output}`)));
-    });
-    return { url: `http://127.0.0.1:${port}/mcp`, child };
-  };
+  return () => startEverythingHttp((child) => started.push(child));
 }

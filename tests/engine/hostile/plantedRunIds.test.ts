@@ -3,10 +3,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
-import { fakeModelOptions, planText, say } from '../../support/rpiScript.js';
+import { fakeModelOptions, planText } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { oneStep } from '../../support/planHistory.js';
 
-const oneStep = (label: string) => [say(`Research for ${label}.`), say(planText(label)), say(`${label} done.`), say(`Summary of ${label}.`)];
 
 /** A sparse file of `bytes`: as large as a planted one, without writing it. */
 async function sparseFile(file: string, bytes: number): Promise<void> {

@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import type { Workbench } from '../../../engine/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
-import { fakeModelOptions, planText, say } from '../../support/rpiScript.js';
+import { fakeModelOptions, planText } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { oneStep } from '../../support/planHistory.js';
 
-const oneStep = (label: string) => [say(`Research for ${label}.`), say(planText(label)), say(`${label} done.`), say(`Summary of ${label}.`)];
 
 /**
  * `.workbench/runs/` (the plan history) is state like the rest of `.workbench/`: whatever a hostile

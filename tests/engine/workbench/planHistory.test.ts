@@ -1,34 +1,26 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RunRefusedError, type Workbench } from '../../../engine/index.js';
+import { RunRefusedError } from '../../../engine/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
-import { fakeModelOptions, greetingDoneWorkbookFailed, phaseOfRequest, planText, say } from '../../support/rpiScript.js';
+import { fakeModelOptions, greetingDoneWorkbookFailed, phaseOfRequest } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { useEngineChildren } from './engineChild.js';
 import { cancelledAtStepTwo } from './stoppedRun.js';
+import { keptFile, keptRuns, oneStep, request } from '../../support/planHistory.js';
 
 const rpiFile = (root: string, name: string) => path.join(root, '.workbench', 'rpi', name);
-const keptFile = (root: string, messageId: string, name: string) => path.join(root, '.workbench', 'runs', messageId, name);
-const keptRuns = async (root: string) => (existsSync(path.join(root, '.workbench', 'runs')) ? (await readdir(path.join(root, '.workbench', 'runs'))).sort() : []);
 
 const greetAndConvert = greetingDoneWorkbookFailed('Research of the first request.');
 
-const oneStep = (label: string) => [say(`Research for ${label}.`), say(planText(label)), say(`${label} done.`), say(`Summary of ${label}.`)];
 
 describe('plan history: each request keeps its research and plan', () => {
   const tempFolder = useTempFolders('rpi-plan-history-');
   const llm = useFakeLlm();
   const open = useOpenedWorkbenches();
   const spawnEngine = useEngineChildren(tempFolder);
-
-  async function request(workbench: Workbench, text: string) {
-    const started = await workbench.send(text);
-    expect((await started.finished).status).toBe('done');
-    return started.messageId;
-  }
 
   it('keeps the first request’s research and plan, outcome marks included, in runs/<its id>/ when a second request clears rpi/', async () => {
     const root = await tempFolder();

@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -12,13 +11,11 @@ import { keepCurrentRun } from '../../../engine/workbench/runHistory.js';
 import { HeldFolder, NotAPlainFolderError } from '../../../engine/workspace/heldFolder.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
-import { fakeModelOptions, phaseOfRequest, planText, say } from '../../support/rpiScript.js';
+import { fakeModelOptions, phaseOfRequest, planText } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
+import { keptFile, keptRuns, oneStep, request } from '../../support/planHistory.js';
 
-const oneStep = (label: string) => [say(`Research for ${label}.`), say(planText(label)), say(`${label} done.`), say(`Summary of ${label}.`)];
 const stateOf = (root: string) => path.join(root, '.workbench');
-const keptFile = (root: string, messageId: string, name: string) => path.join(root, '.workbench', 'runs', messageId, name);
-const keptRuns = async (root: string) => (existsSync(path.join(root, '.workbench', 'runs')) ? (await readdir(path.join(root, '.workbench', 'runs'))).sort() : []);
 
 /** A pid no process has: that of a child that has already exited. */
 const deadPid = (): number => {
@@ -56,12 +53,6 @@ describe('the plan history when things go wrong', () => {
   const llm = useFakeLlm();
   const open = useOpenedWorkbenches();
   afterEach(() => void vi.restoreAllMocks());
-
-  async function request(workbench: Workbench, text: string) {
-    const started = await workbench.send(text);
-    expect((await started.finished).status).toBe('done');
-    return started.messageId;
-  }
 
   function recorded(workbench: Workbench): WorkbenchEvent[] {
     const events: WorkbenchEvent[] = [];

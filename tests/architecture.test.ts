@@ -226,3 +226,134 @@ describe('architecture boundaries', () => {
     expect(found).toEqual([]);
   });
 });
+
+/**
+ * The engine's rooms, top to bottom: a room may import only rooms below it, and rooms on one line not each
+ * other. `root` is engine/'s own files (index.ts and the entries hosts load); contract is the protocol,
+ * shared by every room and importing none.
+ */
+const engineLayers: readonly (readonly string[])[] = [
+  ['root'],
+  ['host'],
+  ['workbench'],
+  ['changes', 'mcp'],
+  ['approvals'],
+  ['rpi'],
+  ['agent'],
+  ['context'],
+  ['settings'],
+  ['llm'],
+  ['tools'],
+  ['checkpoints', 'diff'],
+  ['store'],
+  ['workspace'],
+  ['process', 'secrets'],
+  ['files'],
+  ['contract'],
+];
+
+/** The room of an engine file: its first folder under engine/, or `root` for engine/'s own files. */
+function engineRoom(file: string): string | null {
+  const parts = file.split('/');
+  if (parts[0] !== 'engine') return null;
+  return parts.length === 2 ? 'root' : (parts[1] ?? null);
+}
+
+const layerOf = (room: string): number => engineLayers.findIndex((line) => line.includes(room));
+
+/** Every local import edge between source files (type-only ones included), resolved to the file it names. */
+function localEdges(files: SourceFile[]): { from: string; to: string; specifier: string }[] {
+  return files.flatMap(({ file, refs }) =>
+    refs.flatMap((ref) => {
+      const to = ref.target.kind === 'local' ? sourceFor(ref.target.path) : null;
+      return to === null ? [] : [{ from: file, to, specifier: ref.specifier }];
+    }),
+  );
+}
+
+/** The groups of files that import each other, directly or through others (Tarjan's strongly connected components). */
+function importCircles(files: SourceFile[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const { from, to } of localEdges(files)) next.set(from, [...(next.get(from) ?? []), to]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file) ?? 0);
+    stack.push(file);
+    onStack.add(file);
+    for (const to of next.get(file) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(file, Math.min(low.get(file) ?? 0, low.get(to) ?? 0));
+      } else if (onStack.has(to)) low.set(file, Math.min(low.get(file) ?? 0, index.get(to) ?? 0));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const circle: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop();
+      if (member === undefined) break;
+      onStack.delete(member);
+      circle.push(member);
+    } while (member !== file);
+    if (circle.length > 1 || (next.get(file) ?? []).includes(file)) circles.push(circle.sort());
+  };
+  for (const { file } of files) if (!index.has(file)) visit(file);
+  return circles;
+}
+
+describe('importCircles and the layer rule (the checks the structure relies on)', () => {
+  const fake = (file: string, ...imports: string[]): SourceFile => ({
+    file,
+    refs: imports.map((specifier) => ({ specifier, typeOnly: true, target: targetOf(file, specifier) })),
+  });
+
+  it('finds a circle through type-only imports and through a third file', () => {
+    // Real files, so sourceFor resolves them; the edges are the fake ones.
+    const a = 'engine/index.ts';
+    const b = 'engine/contract/index.ts';
+    const c = 'engine/contract/channels.ts';
+    expect(importCircles([fake(a, './contract/index.js'), fake(b, './channels.js'), fake(c, '../index.js')])).toEqual([[a, c, b].sort()]);
+    expect(importCircles([fake(a, './contract/index.js'), fake(b, './channels.js'), fake(c)])).toEqual([]);
+  });
+
+  it('ranks every engine room', () => {
+    const rooms = readdirSync(path.join(repoRoot, 'engine'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    expect(rooms.filter((room) => layerOf(room) < 0)).toEqual([]);
+    expect(layerOf('workbench')).toBeLessThan(layerOf('rpi'));
+    expect(layerOf('tools')).toBeLessThan(layerOf('workspace'));
+  });
+});
+
+describe('one front door and one direction', () => {
+  it('hosts import the engine only through files at its root and the contract', () => {
+    const found = violations([...sourceFiles('cli'), ...sourceFiles('electron')], ({ target }) => {
+      if (target.kind !== 'local' || !under(target, 'engine')) return null;
+      if (under(target, 'engine/contract')) return null;
+      const room = engineRoom(target.path);
+      return room === 'root' ? null : `hosts reach the engine through engine/index.ts (or an entry file at engine/'s root), not engine/${room}/`;
+    });
+    expect(found).toEqual([]);
+  });
+
+  it('no engine room imports one above it or beside it (host → workbench → rpi → agent → tools → store/workspace)', () => {
+    const found = localEdges(sourceFiles('engine')).flatMap(({ from, to, specifier }) => {
+      const fromRoom = engineRoom(from);
+      const toRoom = engineRoom(to);
+      if (fromRoom === null || toRoom === null || fromRoom === toRoom) return [];
+      const [fromLayer, toLayer] = [layerOf(fromRoom), layerOf(toRoom)];
+      if (fromLayer >= 0 && toLayer > fromLayer) return [];
+      return [`${from} imports "${specifier}" (engine/${fromRoom} may not import engine/${toRoom}, which is ${toLayer === fromLayer ? 'beside' : 'above'} it)`];
+    });
+    expect(found).toEqual([]);
+  });
+
+  it('no file imports one that imports it back, directly or through others (type-only imports count)', () => {
+    const files = ['engine', 'cli', 'electron', 'renderer'].flatMap((dir) => sourceFiles(dir));
+    expect(importCircles(files).map((circle) => circle.join(' ↔ '))).toEqual([]);
+  });
+});

@@ -8,6 +8,7 @@ export * from './validate.js';
 export * from './dispatch.js';
 export * from './socketProtocol.js';
 export * from './modelStatusText.js';
+export * from './costTotal.js';
 export * from './changes.js';
 export * from './runHistory.js';
 export * from './mcp.js';

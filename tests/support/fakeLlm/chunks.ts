@@ -1,6 +1,6 @@
 import type { PlannedToolCall, PlannedTurn } from './plan.js';
 import type { FinishReason, Quirk } from './types.js';
-import type { WireUsage } from './usage.js';
+import { wireTimings, wireUsage, type WireUsage } from './usageShapes.js';
 
 /** Wire shapes, looser than the SDK's types because quirks deliberately break them. */
 export type WireArguments = string | Record<string, unknown>;
@@ -29,6 +29,7 @@ export interface WireChoice {
   logprobs?: null;
   finish_reason?: FinishReason | null;
   content_filter_results?: Record<string, unknown>;
+  usage?: WireUsage;
 }
 
 export interface WireChunk {
@@ -39,7 +40,7 @@ export interface WireChunk {
   choices: WireChoice[];
   usage?: WireUsage | null;
   x_groq?: { id: string; usage?: WireUsage };
-  timings?: { prompt_n: number; predicted_n: number; cache_n: number };
+  timings?: ReturnType<typeof wireTimings>;
   prompt_filter_results?: unknown[];
 }
 
@@ -138,7 +139,7 @@ export function streamChunks(turn: PlannedTurn, meta: ResponseMeta, includeUsage
     ...meta,
     object: 'chat.completion.chunk',
     choices: [{ index: 0, delta, logprobs: null, ...finishKey(finishReason) }],
-    ...(includeUsage && !has('usage-in-x-groq') && !has('usage-as-timings') ? { usage: null } : {}),
+    ...(includeUsage && !has('usage-in-x-groq') && !has('usage-as-timings') && !has('usage-in-choice') ? { usage: null } : {}),
   });
   const chunks: WireChunk[] = [];
   if (has('azure-filter-chunks')) chunks.push({ ...meta, object: 'chat.completion.chunk', choices: [], prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }] });
@@ -153,27 +154,31 @@ export function streamChunks(turn: PlannedTurn, meta: ResponseMeta, includeUsage
   return withUsage(chunks, turn, meta, includeUsage);
 }
 
-/** Where the usage goes: its own last chunk (OpenAI), the finish chunk, Groq's x_groq, or llama.cpp's timings. */
+/** Where the usage goes: its own last chunk (OpenAI), the finish chunk, the finish chunk's choice (Moonshot), Groq's x_groq, or llama.cpp's timings. */
 function withUsage(chunks: WireChunk[], turn: PlannedTurn, meta: ResponseMeta, includeUsage: boolean): WireChunk[] {
   const has = (quirk: Quirk) => turn.quirks.has(quirk);
   const last = chunks.at(-1);
   if (has('usage-as-timings') && last) {
-    last.timings = { prompt_n: turn.usage.prompt_tokens, predicted_n: turn.usage.completion_tokens, cache_n: 0 };
+    last.timings = wireTimings(turn.usage);
     return chunks;
   }
   if (!includeUsage) return chunks;
+  const usage = wireUsage(turn.usage, turn.usageShape);
   if (has('usage-in-x-groq') && last) {
-    last.x_groq = { id: 'req_fake', usage: turn.usage };
+    last.x_groq = { id: 'req_fake', usage };
     return chunks;
   }
-  if (has('usage-on-finish-chunk')) {
-    const finish = chunks.findLast((candidate) => candidate.choices[0]?.finish_reason);
-    if (finish) {
-      finish.usage = turn.usage;
-      return chunks;
-    }
+  const finish = chunks.findLast((candidate) => candidate.choices[0]?.finish_reason);
+  const finishChoice = finish?.choices[0];
+  if (has('usage-in-choice') && finishChoice) {
+    finishChoice.usage = usage;
+    return chunks;
   }
-  return [...chunks, { ...meta, object: 'chat.completion.chunk', choices: [], usage: turn.usage }];
+  if (has('usage-on-finish-chunk') && finish) {
+    finish.usage = usage;
+    return chunks;
+  }
+  return [...chunks, { ...meta, object: 'chat.completion.chunk', choices: [], usage }];
 }
 
 function reasoningDelta(piece: string, quirks: ReadonlySet<Quirk>): WireDelta {
@@ -203,6 +208,6 @@ export function completionBody(turn: PlannedTurn, meta: ResponseMeta): WireCompl
     ...meta,
     object: 'chat.completion',
     choices: [{ index: 0, message, logprobs: null, finish_reason: turn.finishReason }],
-    usage: turn.usage,
+    usage: wireUsage(turn.usage, turn.usageShape),
   };
 }

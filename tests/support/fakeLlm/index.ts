@@ -11,5 +11,6 @@ export type {
   ScriptedToolCall,
   ScriptedTurn,
   ScriptedUsage,
+  UsageShape,
 } from './types.js';
 export type { WireChunk, WireCompletion, WireToolCallFragment } from './chunks.js';

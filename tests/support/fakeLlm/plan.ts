@@ -1,6 +1,7 @@
 import { normaliseFault, truncateArguments } from './faults.js';
-import type { Fault, FinishReason, Quirk, ScriptedToolCall, ScriptedTurn } from './types.js';
-import { estimateCompletionTokens, estimatePromptTokens, type WireUsage } from './usage.js';
+import type { Fault, FinishReason, Quirk, ScriptedToolCall, ScriptedTurn, UsageShape } from './types.js';
+import { estimateCompletionTokens, estimatePromptTokens } from './usage.js';
+import type { PlannedUsage } from './usageShapes.js';
 
 export interface PlannedToolCall {
   id: string;
@@ -16,7 +17,8 @@ export interface PlannedTurn {
   toolCalls: PlannedToolCall[];
   /** null only under the `no-finish-reason` fault. */
   finishReason: FinishReason | null;
-  usage: WireUsage;
+  usage: PlannedUsage;
+  usageShape: UsageShape;
   delayMs: number;
   fault: Fault | null;
   quirks: ReadonlySet<Quirk>;
@@ -54,14 +56,14 @@ export function planTurn({ turn, turnNumber, requestMessages, requestTools = [] 
   const toolCalls = (turn.toolCalls ?? []).map((call, position) =>
     planToolCall(call, `call_fake_${turnNumber}_${position}`, fault),
   );
-  const promptTokens = turn.usage?.promptTokens ?? estimatePromptTokens(requestMessages, requestTools);
-  const completionTokens = turn.usage?.completionTokens ?? estimateCompletionTokens(text, toolCalls);
+  const { promptTokens = estimatePromptTokens(requestMessages, requestTools), completionTokens = estimateCompletionTokens(text, toolCalls), ...parts } = turn.usage ?? {};
   return {
     text,
     reasoning: turn.reasoning ?? null,
     toolCalls,
     finishReason: planFinishReason(turn, fault, quirks),
-    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    usage: { promptTokens, completionTokens, ...parts },
+    usageShape: turn.usageShape ?? 'openai',
     delayMs: turn.delayMs ?? 0,
     fault,
     quirks,

@@ -8,11 +8,43 @@ export interface ScriptedToolCall {
   id?: string;
 }
 
-/** Token counts to report instead of the character-based estimate. */
+/**
+ * Token counts to report instead of the character-based estimate, in the engine's meaning: the prompt
+ * holds the cached and cache-written tokens, the completion holds the reasoning. The usage shape decides
+ * how they go on the wire.
+ */
 export interface ScriptedUsage {
   promptTokens?: number;
   completionTokens?: number;
+  /** Of the prompt, read from the cache. */
+  cachedTokens?: number;
+  /** Of the prompt, written to the cache. */
+  cacheWriteTokens?: number;
+  /** Of the completion, reasoning. */
+  reasoningTokens?: number;
+  /** What the server says the request cost, in dollars (shapes `openrouter` and `xai` send it). */
+  costUsd?: number;
 }
+
+/**
+ * How a server names its usage counts (where they go is a quirk: `usage-on-finish-chunk`,
+ * `usage-in-x-groq`, `usage-in-choice`, `usage-as-timings`).
+ * - `openai` (OpenAI, vLLM, Groq, llama.cpp's usage): `prompt_tokens` with everything in it,
+ *   `prompt_tokens_details.cached_tokens`, `completion_tokens_details.reasoning_tokens`; the details only
+ *   when scripted.
+ * - `deepseek`: `prompt_cache_hit_tokens` + `prompt_cache_miss_tokens` = `prompt_tokens`.
+ * - `anthropic`: Anthropic's names: `input_tokens` without the cache, `output_tokens`,
+ *   `cache_read_input_tokens`, `cache_creation_input_tokens`.
+ * - `anthropic-proxy`: a proxy passing Anthropic's counts on (early LiteLLM): `prompt_tokens` without the
+ *   cache beside `cache_read_input_tokens` and `cache_creation_input_tokens`.
+ * - `litellm`: LiteLLM's documented format: `prompt_tokens` with the cache reads, `cached_tokens` in the
+ *   details, and `cache_creation_input_tokens` left out of `prompt_tokens`.
+ * - `openrouter`: `cached_tokens` and `cache_write_tokens` in the details, `cost` in dollars.
+ * - `moonshot` (Kimi): `cached_tokens` at the top of usage.
+ * - `xai`: `reasoning_tokens` counted apart from `completion_tokens` (in `total_tokens`), and
+ *   `cost_in_usd_ticks` (10^10 to the dollar).
+ */
+export type UsageShape = 'openai' | 'deepseek' | 'anthropic' | 'anthropic-proxy' | 'litellm' | 'openrouter' | 'moonshot' | 'xai';
 
 /**
  * A fault breaks the exchange the way real providers and networks do.
@@ -75,8 +107,10 @@ export type Quirk =
   | 'usage-on-finish-chunk'
   /** Usage only inside `x_groq` on the last chunk (Groq). */
   | 'usage-in-x-groq'
-  /** No usage, only llama.cpp's `timings` (prompt_n, predicted_n) on the last chunk. */
+  /** No usage, only llama.cpp's `timings` (prompt_n processed, cache_n from the cache, predicted_n) on the last chunk. */
   | 'usage-as-timings'
+  /** Usage inside the finish chunk's choice, `choices[0].usage`, not at the top (Moonshot/Kimi). */
+  | 'usage-in-choice'
   /** No `finish_reason` key at all until the last chunk. */
   | 'finish-reason-key-absent'
   /** Azure: a first chunk with empty `choices` and `prompt_filter_results`, and a trailing choice with no delta. */
@@ -124,6 +158,8 @@ export interface ScriptedTurn {
   /** Defaults to 'tool_calls' when there are tool calls, else 'stop'. */
   finishReason?: FinishReason;
   usage?: ScriptedUsage;
+  /** How the usage counts are named; `openai` when absent. */
+  usageShape?: UsageShape;
   /** Pause before each streamed chunk. */
   delayMs?: number;
   fault?: Fault | FaultName;

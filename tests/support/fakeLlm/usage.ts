@@ -1,11 +1,5 @@
 import type { PlannedToolCall } from './plan.js';
 
-export interface WireUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-}
-
 /** Deterministic stand-in for a tokenizer: one token per four characters, rounded up. */
 export function estimateTokens(characters: number): number {
   return Math.ceil(characters / 4);

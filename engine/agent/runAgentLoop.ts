@@ -1,6 +1,6 @@
 import { ContextKeeper, resultOrigin, type FittedRequest } from '../context/contextKeeper.js';
 import type { Phase, UnsequencedEvent } from '../contract/index.js';
-import { LlmError, type ChatMessage, type LlmClient, type LlmReply, type LlmToolCall } from '../llm/llmTypes.js';
+import { LlmError, type ChatMessage, type LlmClient, type LlmReply, type LlmToolCall, type LlmUsage } from '../llm/llmTypes.js';
 import { correctionMessage, parseTextReply, textToolInstructions, textToolResultMessage } from '../llm/textToolProtocol.js';
 import { promptWasCut } from '../llm/contextWindow/promptWasCut.js';
 import { maskStrings } from '../secrets/secretMask.js';
@@ -58,10 +58,8 @@ export interface AgentLoopConfig {
   signal: AbortSignal;
 }
 
-export interface TurnUsage {
-  promptTokens: number;
-  completionTokens: number;
-}
+/** One turn's usage as the client normalised it (LlmUsage), and what it cost. */
+export type TurnUsage = Omit<LlmUsage, 'estimated'>;
 
 export type LoopFailure = 'cancelled' | 'timeout' | 'turn-cap' | 'tool-errors' | 'model';
 
@@ -286,17 +284,9 @@ class LoopRun {
   }
 
   private recordUsage(reply: LlmReply): void {
-    const { promptTokens, completionTokens } = reply.usage;
-    this.usage.push({ promptTokens, completionTokens });
-    this.config.emit({
-      type: 'usage',
-      runId: this.config.runId,
-      phase: this.config.phase,
-      promptTokens,
-      completionTokens,
-      contextWindow: this.config.contextWindow,
-      estimated: reply.usage.estimated,
-    });
+    const { estimated, ...turn } = reply.usage;
+    this.usage.push(turn);
+    this.config.emit({ type: 'usage', runId: this.config.runId, phase: this.config.phase, ...turn, contextWindow: this.config.contextWindow, estimated });
   }
 
   /** A final answer forced at the turn cap may still carry an action block; the text around it is the answer. */

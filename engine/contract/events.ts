@@ -43,10 +43,23 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
   event('summary-delta', { text: z.string() }),
   event('message-added', { message: messageSchema }),
   event('conversation-reset', { messages: z.array(messageSchema) }),
+  /**
+   * One model request's tokens, in one meaning whatever the server's field names: promptTokens is every
+   * input token (cachedTokens and cacheWriteTokens are parts of it), completionTokens every output token
+   * (reasoningTokens a part of it). The engine always sends the cache, reasoning and cost fields.
+   */
   event('usage', {
     phase: phaseSchema,
     promptTokens: z.number().int().nonnegative(),
+    /** Of the prompt, read from the server's prompt cache. */
+    cachedTokens: z.number().int().nonnegative().optional(),
+    /** Of the prompt, written to the cache (billed apart by Anthropic-style caches). */
+    cacheWriteTokens: z.number().int().nonnegative().optional(),
     completionTokens: z.number().int().nonnegative(),
+    /** Of the output, the model's reasoning. */
+    reasoningTokens: z.number().int().nonnegative().optional(),
+    /** What the request cost in US dollars (the user's price, else the server's figure, else the price catalog's); null when no price is known. */
+    costUsd: z.number().nonnegative().nullable().optional(),
     contextWindow: z.number().int().positive(),
     /** True when the server sent no usage and the counts were estimated with a tokenizer. */
     estimated: z.boolean().optional(),

@@ -1,6 +1,8 @@
 import type { LlmToolCall } from './llmTypes.js';
 import { isRecord } from './streamFrames.js';
 import { ToolCallAssembler } from './toolCallAssembler.js';
+import type { ReportedUsage } from './usage/tokenUsage.js';
+import { usageFromTimings, usageFromWire } from './usage/wireUsage.js';
 
 /** A complete reply as streamed; usage is null when the server sent none. */
 export interface StreamedReply {
@@ -14,7 +16,7 @@ export interface StreamedReply {
   reasoningEcho: Record<string, unknown>;
   toolCalls: LlmToolCall[];
   finishReason: string;
-  usage: { promptTokens: number; completionTokens: number } | null;
+  usage: ReportedUsage | null;
 }
 
 /** What a chunk carried, so the caller can tell the user the model is thinking or answering. */
@@ -29,8 +31,9 @@ export interface ChunkNews {
  * Gathers the chunks of one attempt, as real servers send them: text as a string or as an array of
  * parts (Mistral), reasoning apart from the text (`reasoning_content`: DeepSeek, vLLM, llama.cpp;
  * `reasoning`: OpenRouter, Ollama, Groq; Mistral's `thinking` parts), tool-call fragments in every
- * known shape (toolCallAssembler.ts), the finish reason on whichever chunk carries it, and usage from
- * `usage` (on its own chunk or the finish chunk), Groq's `x_groq.usage` or llama.cpp's `timings`.
+ * known shape (toolCallAssembler.ts), the finish reason on whichever chunk carries it, and usage in any of
+ * its shapes (wireUsage.ts) from `usage` (on its own chunk or the finish chunk), Groq's `x_groq.usage`,
+ * the choice's own `usage` (Moonshot/Kimi) or llama.cpp's `timings`; the latest one sent stands.
  * Chunks without choices (Azure's prompt_filter_results, the usage chunk) and unknown fields are fine.
  */
 export class ChunkReader {
@@ -41,13 +44,14 @@ export class ChunkReader {
   private readonly toolCalls = new ToolCallAssembler();
   private finishReason: string | null = null;
   private usage: StreamedReply['usage'] = null;
+  private usageFromTimings = false;
   private choicesSeen = 0;
 
   constructor(private readonly onText: (text: string) => void) {}
 
   read(chunk: Record<string, unknown>): ChunkNews {
-    this.readUsage(chunk);
     const choice = firstChoice(chunk['choices']);
+    this.readUsage(chunk, choice);
     if (!choice) return { reasoning: false, answer: false, failed: false };
     this.choicesSeen += 1;
     const delta = isRecord(choice['delta']) ? choice['delta'] : isRecord(choice['message']) ? choice['message'] : {};
@@ -85,19 +89,19 @@ export class ChunkReader {
     };
   }
 
-  private readUsage(chunk: Record<string, unknown>): void {
+  /** Usage wherever this chunk carries it; llama.cpp's timings only while no usage proper has come. */
+  private readUsage(chunk: Record<string, unknown>, choice: Record<string, unknown> | undefined): void {
     const groq = isRecord(chunk['x_groq']) ? chunk['x_groq']['usage'] : undefined;
-    const usage = tokenCounts(chunk['usage'], 'prompt_tokens', 'completion_tokens') ?? tokenCounts(groq, 'prompt_tokens', 'completion_tokens');
+    const usage = usageFromWire(chunk['usage']) ?? usageFromWire(groq) ?? usageFromWire(choice?.['usage']);
     if (usage) {
       this.usage = usage;
+      this.usageFromTimings = false;
       return;
     }
-    const timings = chunk['timings'];
-    if (this.usage === null && isRecord(timings)) {
-      const counted = tokenCounts(timings, 'prompt_n', 'predicted_n');
-      // llama.cpp counts the prompt tokens it served from its cache apart.
-      const cached = typeof timings['cache_n'] === 'number' ? timings['cache_n'] : 0;
-      if (counted) this.usage = { promptTokens: counted.promptTokens + cached, completionTokens: counted.completionTokens };
+    const timed = this.usage === null || this.usageFromTimings ? usageFromTimings(chunk['timings']) : null;
+    if (timed) {
+      this.usage = timed;
+      this.usageFromTimings = true;
     }
   }
 }
@@ -133,11 +137,4 @@ function partText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (!Array.isArray(value)) return '';
   return value.map((part) => (isRecord(part) && typeof part['text'] === 'string' ? part['text'] : typeof part === 'string' ? part : '')).join('');
-}
-
-function tokenCounts(value: unknown, prompt: string, completion: string): { promptTokens: number; completionTokens: number } | null {
-  if (!isRecord(value)) return null;
-  const promptTokens = value[prompt];
-  const completionTokens = value[completion];
-  return typeof promptTokens === 'number' && typeof completionTokens === 'number' ? { promptTokens, completionTokens } : null;
 }

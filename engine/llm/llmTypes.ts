@@ -1,6 +1,7 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ToolMode } from '../contract/index.js';
 import type { ToolDefinition } from '../tools/toolCatalog.js';
+import type { TokenUsage } from './usage/tokenUsage.js';
 
 /** A message as the Chat Completions API takes it. */
 export type ChatMessage = ChatCompletionMessageParam;
@@ -35,11 +36,12 @@ export interface LlmToolCall {
   extraContent?: unknown;
 }
 
-export interface LlmUsage {
-  promptTokens: number;
-  completionTokens: number;
-  /** True when the server sent no usage and the counts come from the tokenizer. */
+/** A reply's tokens in one meaning whatever the server (TokenUsage), and what the request cost. */
+export interface LlmUsage extends TokenUsage {
+  /** True when the server sent no usage and the counts come from the tokenizer (nothing then counts as cached). */
   estimated: boolean;
+  /** In US dollars, as the server reported it; null when it did not. */
+  costUsd: number | null;
 }
 
 export interface LlmReply {

@@ -40,13 +40,14 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal, cancelled: () =>
   });
 }
 
-async function usageOf(streamed: StreamedReply, request: LlmRequest): Promise<LlmUsage> {
+/** The reply's usage as the server reported it, else estimated with the tokenizer (nothing then counts as cached). */
+async function reportedOrEstimated(streamed: StreamedReply, request: LlmRequest): Promise<LlmUsage> {
   if (streamed.usage) return { ...streamed.usage, estimated: false };
   const [promptTokens, completionTokens] = await Promise.all([
     estimatePromptTokens(request.messages, request.tools),
     estimateCompletionTokens(streamed.text, streamed.toolCalls),
   ]);
-  return { promptTokens, completionTokens, estimated: true };
+  return { promptTokens, cachedTokens: 0, cacheWriteTokens: 0, completionTokens, reasoningTokens: 0, costUsd: null, estimated: true };
 }
 
 type AttemptResult = { ok: true; reply: StreamedReply } | { ok: false; verdict: RetryVerdict; error: () => LlmError };
@@ -102,7 +103,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
       const result = await attemptOnce(request, attempt, relay.startAttempt(), completeOptions);
       if (result.ok) {
         const { text, reasoning, reasoningEcho, toolCalls, finishReason } = result.reply;
-        return { text, reasoning, reasoningEcho, toolCalls, finishReason, usage: await usageOf(result.reply, request) };
+        return { text, reasoning, reasoningEcho, toolCalls, finishReason, usage: await reportedOrEstimated(result.reply, request) };
       }
       const { verdict } = result;
       const tooLongAWait = verdict.serverDelayMs !== undefined && verdict.serverDelayMs > retry.maxServerDelayMs;

@@ -60,6 +60,14 @@ describe('runAgentLoop', () => {
     expect(events.find((event) => event.type === 'tool-started')).toMatchObject({ callId: 'c1', tool: 'read_file', args: { path: 'a.txt' } });
   });
 
+  it("tells each turn's usage with its cached and reasoning tokens and its cost, and returns them", async () => {
+    const usage = { promptTokens: 12_000, cachedTokens: 9_000, cacheWriteTokens: 1_500, completionTokens: 700, reasoningTokens: 200, costUsd: 0.0123 };
+    llm().enqueue({ text: 'All done.', usage, usageShape: 'openrouter' });
+    const { result, events } = await loop();
+    expect(events.find((event) => event.type === 'usage')).toEqual({ type: 'usage', runId: 'run-test', phase: 'implement', ...usage, contextWindow: 8000, estimated: false });
+    expect(result.usage).toEqual([usage]);
+  });
+
   it('stops after three failed tool calls in a row: unknown tool, invalid JSON, a refused path', async () => {
     llm().enqueue(
       call('shell', { command: 'ls' }),

@@ -25,7 +25,7 @@ describe('LLM client: replies', () => {
 
     const { reply, deltas } = await complete(clientFor(fake()));
 
-    expect(reply).toEqual({ text, reasoning: '', reasoningEcho: {}, toolCalls: [], finishReason: 'stop', usage: { promptTokens: 1234, completionTokens: 56, estimated: false } });
+    expect(reply).toEqual({ text, reasoning: '', reasoningEcho: {}, toolCalls: [], finishReason: 'stop', usage: { promptTokens: 1234, cachedTokens: 0, cacheWriteTokens: 0, completionTokens: 56, reasoningTokens: 0, costUsd: null, estimated: false } });
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join('')).toBe(text);
   });
@@ -83,7 +83,11 @@ describe('LLM client: replies', () => {
     expect(fake().chatRequests()[0]).not.toHaveProperty('stream_options');
     expect(reply.usage).toEqual({
       promptTokens: await estimatePromptTokens(request.messages, request.tools),
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
       completionTokens: await estimateCompletionTokens(reply.text, reply.toolCalls),
+      reasoningTokens: 0,
+      costUsd: null,
       estimated: true,
     });
     expect(reply.usage.promptTokens).toBeGreaterThan(await estimatePromptTokens(request.messages));

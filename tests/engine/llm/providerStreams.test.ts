@@ -56,17 +56,6 @@ describe('real servers\' stream framing', () => {
     expect(statuses.map((status) => status.state)).toEqual(['waiting', 'thinking', 'answering']);
   });
 
-  it.each<[string, Quirk[]]>([
-    ['on a chunk of its own (OpenAI)', []],
-    ['on the finish chunk (DeepSeek, Mistral)', ['usage-on-finish-chunk']],
-    ["inside x_groq (Groq)", ['usage-in-x-groq']],
-    ["as llama.cpp's timings", ['usage-as-timings']],
-  ])('reads usage %s', async (_name, quirks) => {
-    fake().enqueue({ text: answer, usage: { promptTokens: 1234, completionTokens: 56 }, quirks });
-    const { reply } = await complete(clientFor(fake()));
-    expect(reply.usage).toEqual({ promptTokens: 1234, completionTokens: 56, estimated: false });
-  });
-
   it.each<Quirk[]>([['finish-reason-key-absent'], ['azure-filter-chunks'], ['content-as-parts']])('reads a reply framed with %s', async (quirk) => {
     fake().enqueue({ text: answer, quirks: [quirk] });
     const { reply, deltas } = await complete(clientFor(fake()));

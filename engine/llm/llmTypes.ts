@@ -40,7 +40,7 @@ export interface LlmToolCall {
 export interface LlmUsage extends TokenUsage {
   /** True when the server sent no usage and the counts come from the tokenizer (nothing then counts as cached). */
   estimated: boolean;
-  /** In US dollars, as the server reported it; null when it did not. */
+  /** In US dollars; null when no price is known for the model (see requestCost.ts). */
   costUsd: number | null;
 }
 

@@ -4,10 +4,13 @@ import type { StreamedReply } from './chunkReader.js';
 import { cancelledError, llmErrorFrom, streamFailureError, type ErrorContext } from './llmErrors.js';
 import { type LlmError, type CompleteOptions, type LlmClient, type LlmReply, type LlmRequest, type LlmStatus, type LlmUsage } from './llmTypes.js';
 import { openAiSdk } from './openaiSdk.js';
+import { requestCost } from './prices/requestCost.js';
+import type { UserPrice } from './prices/tokenPrices.js';
 import { defaultRetrySettings, retryDelayMs, verdictOnError, verdictOnFailure, type RetrySettings, type RetryVerdict } from './retryPolicy.js';
 import { streamAttempt, type AttemptFailure } from './streamAttempt.js';
 import { createTextRelay } from './textRelay.js';
 import { estimateCompletionTokens, estimatePromptTokens } from './tokenEstimate.js';
+import type { ReportedUsage } from './usage/tokenUsage.js';
 
 export interface LlmClientOptions {
   baseUrl: string;
@@ -24,6 +27,8 @@ export interface LlmClientOptions {
   maxRetries?: number;
   /** The first backoff between attempts, doubling each time up to 30 s. Default 1 s; Retry-After wins. */
   retryBaseDelayMs?: number;
+  /** The user's price for this model (Settings), which overrides the server's reported cost and the catalog's price. */
+  price?: UserPrice | null;
   fetch?: typeof fetch;
 }
 
@@ -41,7 +46,7 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal, cancelled: () =>
 }
 
 /** The reply's usage as the server reported it, else estimated with the tokenizer (nothing then counts as cached). */
-async function reportedOrEstimated(streamed: StreamedReply, request: LlmRequest): Promise<LlmUsage> {
+async function reportedOrEstimated(streamed: StreamedReply, request: LlmRequest): Promise<ReportedUsage & { estimated: boolean }> {
   if (streamed.usage) return { ...streamed.usage, estimated: false };
   const [promptTokens, completionTokens] = await Promise.all([
     estimatePromptTokens(request.messages, request.tools),
@@ -74,6 +79,11 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
   const sdk = openAiSdk({ baseUrl, apiKey, maxRetries: 0, timeoutMs: firstByteTimeoutMs, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const contextAfter = (attempts: number): ErrorContext => ({ baseUrl, model, apiKey, maxRetries: attempts - 1, firstByteTimeoutMs });
 
+  async function usageOf(streamed: StreamedReply, request: LlmRequest): Promise<LlmUsage> {
+    const usage = await reportedOrEstimated(streamed, request);
+    return { ...usage, costUsd: requestCost({ usage, userPrice: options.price ?? null, model, baseUrl }) };
+  }
+
   function paramsFor(request: LlmRequest): ChatCompletionCreateParamsStreaming {
     return {
       model,
@@ -103,7 +113,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
       const result = await attemptOnce(request, attempt, relay.startAttempt(), completeOptions);
       if (result.ok) {
         const { text, reasoning, reasoningEcho, toolCalls, finishReason } = result.reply;
-        return { text, reasoning, reasoningEcho, toolCalls, finishReason, usage: await reportedOrEstimated(result.reply, request) };
+        return { text, reasoning, reasoningEcho, toolCalls, finishReason, usage: await usageOf(result.reply, request) };
       }
       const { verdict } = result;
       const tooLongAWait = verdict.serverDelayMs !== undefined && verdict.serverDelayMs > retry.maxServerDelayMs;

@@ -89,9 +89,20 @@ describe('what a request cost', () => {
     expect((await complete(clientFor(fake()))).reply.usage.costUsd).toBe(0.0123);
   });
 
-  it('is unknown when the server does not say', async () => {
-    fake().enqueue({ text: answer, usage: counts });
+  it("is the user's own price when one is set, over the server's figure, each part of the prompt at its rate", async () => {
+    fake().enqueue({ text: answer, usage: { ...counts, costUsd: 0.0123 }, usageShape: 'openrouter' });
+    const client = clientFor(fake(), { price: { input: 2, cachedInput: 0.5, output: 8 } });
+
+    const { reply } = await complete(client);
+
+    // 1,500 fresh and 1,500 written at $2, 9,000 cached at $0.50, 700 out at $8, per million.
+    expect(reply.usage.costUsd).toBeCloseTo((3_000 * 2 + 9_000 * 0.5 + 700 * 8) / 1e6, 12);
+  });
+
+  it('is unknown for a model no catalog prices, and for any model served from this machine', async () => {
+    fake().enqueue({ text: answer, usage: counts }, { text: answer, usage: counts });
 
     expect((await complete(clientFor(fake()))).reply.usage.costUsd).toBeNull();
+    expect((await complete(clientFor(fake(), { model: 'gpt-4.1-mini' }))).reply.usage.costUsd).toBeNull();
   });
 });

@@ -1,0 +1,97 @@
+/**
+ * Prices and context windows of well-known models from the catalog bundled with @pydantic/genai-prices.
+ * Only its bundled data is read: `updatePrices`, its one way to fetch newer data, is never called, so no
+ * lookup reaches the network.
+ */
+import { calcPrice, findProvider, type PriceCalculation, type Usage } from '@pydantic/genai-prices';
+import type { TokenUsage } from '../usage/tokenUsage.js';
+import { isLocalServer } from './localServer.js';
+import type { TokenPrices } from './tokenPrices.js';
+
+/** A model as the user names it, and the server it is asked at. */
+export interface ModelAt {
+  /** As typed in Settings: `gpt-4.1-mini`, `openai/gpt-4.1-mini`, `anthropic/claude-sonnet-4`, `gpt-4o-2024-08-06`. */
+  model: string;
+  baseUrl: string;
+}
+
+const noTokens: Usage = { input_tokens: 0, output_tokens: 0 };
+
+/**
+ * The catalog's entry, matched by the catalog's own rules. A base URL that is a known provider's API
+ * (api.openai.com, openrouter.ai, api.deepseek.com, …) means that provider's prices and no other's. At
+ * another server the model's name decides: the provider before an `org/` prefix, else the provider
+ * whose model names it matches (genai-prices reads ids this way for its `litellm` provider id), then that
+ * provider's own match rules (dated suffixes, aliases). A server on the user's machine or network runs the
+ * model on the user's hardware: its name says nothing about a price, so `forMoney` finds nothing there.
+ */
+function entryFor(usage: Usage, { model, baseUrl }: ModelAt, forMoney: boolean): PriceCalculation | null {
+  const name = model.trim();
+  if (name === '') return null;
+  try {
+    const host = findProvider({ providerApiUrl: baseUrl.trim() });
+    if (host) {
+      const atHost = calcPrice(usage, name, { providerId: host.id });
+      if (atHost || forMoney) return atHost;
+    }
+    if (forMoney && isLocalServer(baseUrl)) return null;
+    return calcPrice(usage, name, { providerId: 'litellm' });
+  } catch {
+    // Counts the catalog refuses (more cached than input) leave the request unpriced, never the run failed.
+    return null;
+  }
+}
+
+/** What the request cost by the catalog's prices (tiers by prompt size, cache rates, time-of-day prices included); null when it has none. */
+export function catalogCostUsd(usage: TokenUsage, at: ModelAt): number | null {
+  const catalogUsage: Usage = {
+    input_tokens: usage.promptTokens,
+    cache_read_tokens: usage.cachedTokens,
+    cache_write_tokens: usage.cacheWriteTokens,
+    output_tokens: usage.completionTokens,
+  };
+  return entryFor(catalogUsage, at, true)?.total_price ?? null;
+}
+
+/** The model's prices in the catalog (the first tier where prices rise with the prompt's size); null when it has none. */
+export function catalogPrices(at: ModelAt): TokenPrices | null {
+  const entry = entryFor(noTokens, at, true);
+  if (!entry) return null;
+  const price = entry.model_price;
+  const input = perMillion(price['input_mtok']);
+  const output = perMillion(price['output_mtok']);
+  if (input === null || output === null) return null;
+  return { input, cachedInput: perMillion(price['cache_read_mtok']), output, cacheWrite: perMillion(price['cache_write_mtok']) };
+}
+
+export interface CatalogWindow {
+  tokens: number;
+  /** The entry it came from, e.g. "openai gpt-4.1". */
+  entry: string;
+}
+
+/**
+ * The model's context window in the catalog: its own entry's, else that of its maker's entry (an
+ * `org/` prefix names the maker), else OpenRouter's entry for it (`google/gemini-2.5-pro`). Any server:
+ * a window is the model's, wherever it runs. Null when the catalog does not say.
+ */
+export function catalogContextWindow(at: ModelAt): CatalogWindow | null {
+  const own = entryFor(noTokens, at, false);
+  const maker = entryFor(noTokens, { model: at.model, baseUrl: '' }, false);
+  const bare = at.model.trim().replace(/^[^/]*\//, '');
+  const routed = maker ? entryFor(noTokens, { model: `${maker.provider.id}/${bare}`, baseUrl: 'https://openrouter.ai/api/v1' }, false) : null;
+  const found = [own, maker, routed].find((entry) => windowOf(entry) !== null);
+  if (!found) return null;
+  return { tokens: windowOf(found) ?? 0, entry: `${found.provider.id} ${found.model.id}` };
+}
+
+function windowOf(entry: PriceCalculation | null): number | null {
+  const tokens = entry?.model.context_window;
+  return typeof tokens === 'number' && Number.isInteger(tokens) && tokens > 0 ? tokens : null;
+}
+
+/** A price as the catalog holds it: a number, or tiers whose base applies to prompts below the first tier. */
+function perMillion(value: PriceCalculation['model_price'][string]): number | null {
+  if (typeof value === 'number') return value;
+  return value === undefined ? null : value.base;
+}

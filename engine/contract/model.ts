@@ -150,7 +150,7 @@ export const publicSettingsSchema = z.object({
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 
-/** The context window a run uses and where it was learned: Settings, the server, the table of known models, or the default. */
+/** The context window a run uses and where it was learned: Settings, the server, the model catalog (`table`), or the default. */
 export const learnedContextWindowSchema = z.object({
   tokens: z.number().int().positive(),
   source: z.enum(['settings', 'server', 'table', 'default']),

@@ -162,7 +162,7 @@ export interface RequestResults {
   'session:run-file': RunFileAnswer;
   /**
    * The server's model ids, whether the model to test is among them, and its context window as the
-   * server, the table of known models or the default gives it (both null when no model was named).
+   * server, the model catalog or the default gives it (both null when no model was named).
    */
   'settings:test-connection': { models: string[]; modelFound: boolean | null; contextWindow: LearnedContextWindow | null };
   'settings:get': PublicSettings;

@@ -20,7 +20,7 @@ export interface ModelListing {
   models: string[];
   /** Whether `model` is among them; null when no model was named. */
   modelFound: boolean | null;
-  /** The model's context window as the server (or the table of known models) gives it; null when no model was named. */
+  /** The model's context window as the server (or the model catalog) gives it; null when no model was named. */
   contextWindow: LearnedContextWindow | null;
 }
 

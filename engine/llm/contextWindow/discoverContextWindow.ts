@@ -1,5 +1,5 @@
 import type { LearnedContextWindow } from '../../contract/index.js';
-import { knownWindow } from './knownWindows.js';
+import { catalogContextWindow } from '../prices/modelCatalog.js';
 import { llamaCppListedWindow, probeLlamaCpp } from './llamaCpp.js';
 import { probeLmStudio } from './lmStudio.js';
 import { probeOllama } from './ollama.js';
@@ -8,7 +8,7 @@ import { probeJson, type ProbeContext } from './probeJson.js';
 import { fieldsOf, tokensText } from './windowFields.js';
 import { vllmWindow } from './vllm.js';
 
-/** For a server that does not say and a model not in the table: small enough to fit almost any server. */
+/** For a server that does not say and a model the catalog does not know: small enough to fit almost any server. */
 export const defaultContextWindow = 8192;
 
 export interface DiscoverContextWindowOptions {
@@ -35,15 +35,15 @@ const nativeProbes: Record<'ollama' | 'lmStudio' | 'llamaCpp', NativeProbe> = {
 
 /**
  * The model's context window: the one set in Settings; else what the server says (its model list, then
- * Ollama's, LM Studio's or llama.cpp's own API); else the table of known models; else 8,192. Never
- * throws: a probe that fails is skipped, and a server that does not answer is not asked again.
+ * Ollama's, LM Studio's or llama.cpp's own API); else the model catalog's figure (modelCatalog.ts); else
+ * 8,192. Never throws: a probe that fails is skipped, and a server that does not answer is not asked again.
  */
 export async function discoverContextWindow(options: DiscoverContextWindowOptions): Promise<LearnedContextWindow> {
   if (options.configured) return { tokens: options.configured, source: 'settings', detail: 'Settings' };
   const fromServer = await askServer(options);
   if (fromServer) return fromServer;
-  const known = knownWindow(options.model);
-  if (known) return { tokens: known.tokens, source: 'table', detail: `the table of known models (${known.prefix}*)` };
+  const known = catalogContextWindow({ model: options.model, baseUrl: options.baseUrl });
+  if (known) return { tokens: known.tokens, source: 'table', detail: `the model catalog (${known.entry})` };
   return { tokens: defaultContextWindow, source: 'default', detail: `the default of ${tokensText(defaultContextWindow)}: the server does not say, and the model is not a known one` };
 }
 

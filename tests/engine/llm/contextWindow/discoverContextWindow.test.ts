@@ -114,7 +114,7 @@ describe('discoverContextWindow', () => {
       expect(tiny).toEqual({ tokens: 2048, source: 'server', detail: "Ollama's default context, assumed" });
     });
 
-    it('a model the server does not know falls back to the table', async () => {
+    it('a model the server does not know falls back to the model catalog', async () => {
       const llm = await startLlm({ models: ['llama3.1:8b'], serverInfo: { kind: 'ollama', modelWindow: 131_072 } });
 
       expect(await discoverContextWindow({ baseUrl: llm.baseUrl, apiKey: null, model: 'gpt-4o' })).toMatchObject({ tokens: 128_000, source: 'table' });
@@ -122,13 +122,13 @@ describe('discoverContextWindow', () => {
   });
 
   describe('without the server’s word', () => {
-    it('the table of known models, after the server’s probes answered nothing', async () => {
+    it('the model catalog, after the server’s probes answered nothing', async () => {
       const llm = await startLlm({ models: ['gpt-4.1-mini'] });
 
       expect(await discoverContextWindow({ baseUrl: llm.baseUrl, apiKey: null, model: 'gpt-4.1-mini' })).toEqual({
-        tokens: 1_047_576,
+        tokens: 1_000_000,
         source: 'table',
-        detail: 'the table of known models (gpt-4.1*)',
+        detail: 'the model catalog (openai gpt-4.1-mini)',
       });
       expect(asked(llm)).toEqual(['GET /v1/models', 'POST /api/show', 'GET /api/v0/models/gpt-4.1-mini', 'GET /props']);
     });
@@ -161,7 +161,7 @@ describe('discoverContextWindow', () => {
 
     const window = await discoverContextWindow({ baseUrl: llm.baseUrl, apiKey: null, model: 'llama3.1:8b', timeoutMs: 300 });
 
-    expect(window).toMatchObject({ tokens: 131_072, source: 'table' });
+    expect(window).toMatchObject({ tokens: 8192, source: 'default' });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(asked(llm)).toEqual(['GET /v1/models', 'POST /api/show']);
   });
@@ -192,7 +192,7 @@ describe('discoverContextWindow', () => {
 
     const window = await discoverContextWindow({ baseUrl: llm.baseUrl, apiKey: 'sk-local', model: 'llama3.1:8b' });
 
-    expect(window.source).toBe('table');
+    expect(window.source).toBe('default');
     expect(asked(llm)).toContain('POST /api/show');
     expect(llm.requests.map((request) => request.headers.authorization)).toEqual(llm.requests.map(() => 'Bearer sk-local'));
     expect(elsewhere.requests).toEqual([]);

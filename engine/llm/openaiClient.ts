@@ -81,7 +81,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
 
   async function usageOf(streamed: StreamedReply, request: LlmRequest): Promise<LlmUsage> {
     const usage = await reportedOrEstimated(streamed, request);
-    return { ...usage, costUsd: requestCost({ usage, userPrice: options.price ?? null, model, baseUrl }) };
+    return { ...usage, costUsd: await requestCost({ usage, userPrice: options.price ?? null, model, baseUrl }) };
   }
 
   function paramsFor(request: LlmRequest): ChatCompletionCreateParamsStreaming {

@@ -42,7 +42,7 @@ export async function discoverContextWindow(options: DiscoverContextWindowOption
   if (options.configured) return { tokens: options.configured, source: 'settings', detail: 'Settings' };
   const fromServer = await askServer(options);
   if (fromServer) return fromServer;
-  const known = catalogContextWindow({ model: options.model, baseUrl: options.baseUrl });
+  const known = await catalogContextWindow({ model: options.model, baseUrl: options.baseUrl });
   if (known) return { tokens: known.tokens, source: 'table', detail: `the model catalog (${known.entry})` };
   return { tokens: defaultContextWindow, source: 'default', detail: `the default of ${tokensText(defaultContextWindow)}: the server does not say, and the model is not a known one` };
 }

@@ -1,9 +1,11 @@
 /**
  * Prices and context windows of well-known models from the catalog bundled with @pydantic/genai-prices.
  * Only its bundled data is read: `updatePrices`, its one way to fetch newer data, is never called, so no
- * lookup reaches the network.
+ * lookup reaches the network. The catalog (about 0.5 MB of data) is loaded on the first lookup, not when
+ * the engine starts: a CLI command that asks no model does not pay for it.
  */
-import { calcPrice, findProvider, type PriceCalculation, type Usage } from '@pydantic/genai-prices';
+import type * as GenaiPrices from '@pydantic/genai-prices';
+import type { PriceCalculation, Usage } from '@pydantic/genai-prices';
 import type { TokenUsage } from '../usage/tokenUsage.js';
 import { isLocalServer } from './localServer.js';
 import type { TokenPrices } from './tokenPrices.js';
@@ -17,6 +19,14 @@ export interface ModelAt {
 
 const noTokens: Usage = { input_tokens: 0, output_tokens: 0 };
 
+type Catalog = typeof GenaiPrices;
+let loading: Promise<Catalog> | undefined;
+
+function catalog(): Promise<Catalog> {
+  loading ??= import('@pydantic/genai-prices');
+  return loading;
+}
+
 /**
  * The catalog's entry, matched by the catalog's own rules. A base URL that is a known provider's API
  * (api.openai.com, openrouter.ai, api.deepseek.com, …) means that provider's prices and no other's. At
@@ -25,9 +35,10 @@ const noTokens: Usage = { input_tokens: 0, output_tokens: 0 };
  * provider's own match rules (dated suffixes, aliases). A server on the user's machine or network runs the
  * model on the user's hardware: its name says nothing about a price, so `forMoney` finds nothing there.
  */
-function entryFor(usage: Usage, { model, baseUrl }: ModelAt, forMoney: boolean): PriceCalculation | null {
+async function entryFor(usage: Usage, { model, baseUrl }: ModelAt, forMoney: boolean): Promise<PriceCalculation | null> {
   const name = model.trim();
   if (name === '') return null;
+  const { calcPrice, findProvider } = await catalog();
   try {
     const host = findProvider({ providerApiUrl: baseUrl.trim() });
     if (host) {
@@ -43,19 +54,19 @@ function entryFor(usage: Usage, { model, baseUrl }: ModelAt, forMoney: boolean):
 }
 
 /** What the request cost by the catalog's prices (tiers by prompt size, cache rates, time-of-day prices included); null when it has none. */
-export function catalogCostUsd(usage: TokenUsage, at: ModelAt): number | null {
+export async function catalogCostUsd(usage: TokenUsage, at: ModelAt): Promise<number | null> {
   const catalogUsage: Usage = {
     input_tokens: usage.promptTokens,
     cache_read_tokens: usage.cachedTokens,
     cache_write_tokens: usage.cacheWriteTokens,
     output_tokens: usage.completionTokens,
   };
-  return entryFor(catalogUsage, at, true)?.total_price ?? null;
+  return (await entryFor(catalogUsage, at, true))?.total_price ?? null;
 }
 
 /** The model's prices in the catalog (the first tier where prices rise with the prompt's size); null when it has none. */
-export function catalogPrices(at: ModelAt): TokenPrices | null {
-  const entry = entryFor(noTokens, at, true);
+export async function catalogPrices(at: ModelAt): Promise<TokenPrices | null> {
+  const entry = await entryFor(noTokens, at, true);
   if (!entry) return null;
   const price = entry.model_price;
   const input = perMillion(price['input_mtok']);
@@ -75,11 +86,11 @@ export interface CatalogWindow {
  * `org/` prefix names the maker), else OpenRouter's entry for it (`google/gemini-2.5-pro`). Any server:
  * a window is the model's, wherever it runs. Null when the catalog does not say.
  */
-export function catalogContextWindow(at: ModelAt): CatalogWindow | null {
-  const own = entryFor(noTokens, at, false);
-  const maker = entryFor(noTokens, { model: at.model, baseUrl: '' }, false);
+export async function catalogContextWindow(at: ModelAt): Promise<CatalogWindow | null> {
+  const own = await entryFor(noTokens, at, false);
+  const maker = await entryFor(noTokens, { model: at.model, baseUrl: '' }, false);
   const bare = at.model.trim().replace(/^[^/]*\//, '');
-  const routed = maker ? entryFor(noTokens, { model: `${maker.provider.id}/${bare}`, baseUrl: 'https://openrouter.ai/api/v1' }, false) : null;
+  const routed = maker ? await entryFor(noTokens, { model: `${maker.provider.id}/${bare}`, baseUrl: 'https://openrouter.ai/api/v1' }, false) : null;
   const found = [own, maker, routed].find((entry) => windowOf(entry) !== null);
   if (!found) return null;
   return { tokens: windowOf(found) ?? 0, entry: `${found.provider.id} ${found.model.id}` };

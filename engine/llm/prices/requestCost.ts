@@ -14,7 +14,7 @@ export interface RequestCostInput extends ModelAt {
  * said it charged (OpenRouter's `cost`, xAI's ticks); else at the catalog's price for the model. Null
  * when none of these is known: an unknown model shows its tokens only, never an invented price.
  */
-export function requestCost({ usage, userPrice, model, baseUrl }: RequestCostInput): number | null {
+export async function requestCost({ usage, userPrice, model, baseUrl }: RequestCostInput): Promise<number | null> {
   if (userPrice) return costAt(userPrice, usage);
   if (usage.costUsd !== null) return usage.costUsd;
   return catalogCostUsd(usage, { model, baseUrl });

@@ -18,47 +18,47 @@ describe('catalogPrices', () => {
     ['anthropic/claude-sonnet-4', openRouter, { input: 3, cachedInput: 0.3, output: 15, cacheWrite: 3.75 }],
     ['claude-sonnet-4-20250514', anthropic, { input: 3, cachedInput: 0.3, output: 15, cacheWrite: 3.75 }],
     ['codestral-2501', 'https://api.mistral.ai/v1', { input: 0.3, cachedInput: null, output: 0.9, cacheWrite: null }],
-  ])('%s at %s: per million tokens', (model, baseUrl, prices) => {
-    expect(catalogPrices({ model, baseUrl })).toEqual(prices);
+  ])('%s at %s: per million tokens', async (model, baseUrl, prices) => {
+    expect(await catalogPrices({ model, baseUrl })).toEqual(prices);
   });
 
-  it('reads a model id the way users type it at a server the catalog does not know: org/ prefix, dated suffix', () => {
-    expect(catalogPrices({ model: 'openai/gpt-4.1-mini', baseUrl: aProxy })).toMatchObject({ input: 0.4, output: 1.6 });
-    expect(catalogPrices({ model: 'anthropic/claude-sonnet-4', baseUrl: aProxy })).toMatchObject({ input: 3, cacheWrite: 3.75 });
-    expect(catalogPrices({ model: 'gpt-4.1-2025-04-14', baseUrl: aProxy })).toMatchObject({ input: 2, output: 8 });
+  it('reads a model id the way users type it at a server the catalog does not know: org/ prefix, dated suffix', async () => {
+    expect(await catalogPrices({ model: 'openai/gpt-4.1-mini', baseUrl: aProxy })).toMatchObject({ input: 0.4, output: 1.6 });
+    expect(await catalogPrices({ model: 'anthropic/claude-sonnet-4', baseUrl: aProxy })).toMatchObject({ input: 3, cacheWrite: 3.75 });
+    expect(await catalogPrices({ model: 'gpt-4.1-2025-04-14', baseUrl: aProxy })).toMatchObject({ input: 2, output: 8 });
   });
 
-  it('gives the first tier of a model whose price rises with the prompt', () => {
-    expect(catalogPrices({ model: 'claude-sonnet-4-5', baseUrl: anthropic })).toEqual({ input: 3, cachedInput: 0.3, output: 15, cacheWrite: 3.75 });
+  it('gives the first tier of a model whose price rises with the prompt', async () => {
+    expect(await catalogPrices({ model: 'claude-sonnet-4-5', baseUrl: anthropic })).toEqual({ input: 3, cachedInput: 0.3, output: 15, cacheWrite: 3.75 });
   });
 
-  it('knows no price for an unknown model, a model the named provider does not serve, or one served from this machine', () => {
-    expect(catalogPrices({ model: 'fake-model', baseUrl: aProxy })).toBeNull();
-    expect(catalogPrices({ model: 'gpt-4.1-mini', baseUrl: 'https://api.deepseek.com' })).toBeNull();
-    expect(catalogPrices({ model: 'deepseek-r1:14b', baseUrl: ollama })).toBeNull();
-    expect(catalogPrices({ model: 'gpt-4.1-mini', baseUrl: 'http://127.0.0.1:4000' })).toBeNull();
-    expect(catalogPrices({ model: '', baseUrl: openAi })).toBeNull();
+  it('knows no price for an unknown model, a model the named provider does not serve, or one served from this machine', async () => {
+    expect(await catalogPrices({ model: 'fake-model', baseUrl: aProxy })).toBeNull();
+    expect(await catalogPrices({ model: 'gpt-4.1-mini', baseUrl: 'https://api.deepseek.com' })).toBeNull();
+    expect(await catalogPrices({ model: 'deepseek-r1:14b', baseUrl: ollama })).toBeNull();
+    expect(await catalogPrices({ model: 'gpt-4.1-mini', baseUrl: 'http://127.0.0.1:4000' })).toBeNull();
+    expect(await catalogPrices({ model: '', baseUrl: openAi })).toBeNull();
   });
 });
 
 describe('catalogCostUsd', () => {
-  it('bills cached input at the cached rate', () => {
+  it('bills cached input at the cached rate', async () => {
     // 2,000 fresh at $0.40, 8,000 cached at $0.10, 500 out at $1.60, per million.
-    expect(catalogCostUsd(usage({ promptTokens: 10_000, cachedTokens: 8_000, completionTokens: 500 }), { model: 'gpt-4.1-mini', baseUrl: openAi })).toBeCloseTo(0.0024, 12);
+    expect(await catalogCostUsd(usage({ promptTokens: 10_000, cachedTokens: 8_000, completionTokens: 500 }), { model: 'gpt-4.1-mini', baseUrl: openAi })).toBeCloseTo(0.0024, 12);
   });
 
-  it('bills cache writes at the cache-write rate where the model has one', () => {
+  it('bills cache writes at the cache-write rate where the model has one', async () => {
     // 6,000 fresh at $3, 4,000 written at $3.75, 500 out at $15, per million.
-    const cost = catalogCostUsd(usage({ promptTokens: 10_000, cacheWriteTokens: 4_000, completionTokens: 500 }), { model: 'claude-sonnet-4-20250514', baseUrl: anthropic });
+    const cost = await catalogCostUsd(usage({ promptTokens: 10_000, cacheWriteTokens: 4_000, completionTokens: 500 }), { model: 'claude-sonnet-4-20250514', baseUrl: anthropic });
     expect(cost).toBeCloseTo(0.0405, 12);
   });
 
-  it('bills a long prompt at the higher tier', () => {
-    expect(catalogCostUsd(usage({ promptTokens: 250_000, completionTokens: 1_000 }), { model: 'claude-sonnet-4-5', baseUrl: anthropic })).toBeCloseTo(1.5225, 12);
+  it('bills a long prompt at the higher tier', async () => {
+    expect(await catalogCostUsd(usage({ promptTokens: 250_000, completionTokens: 1_000 }), { model: 'claude-sonnet-4-5', baseUrl: anthropic })).toBeCloseTo(1.5225, 12);
   });
 
-  it('is null for a model it has no price for', () => {
-    expect(catalogCostUsd(usage({ promptTokens: 1000, completionTokens: 10 }), { model: 'fake-model', baseUrl: aProxy })).toBeNull();
+  it('is null for a model it has no price for', async () => {
+    expect(await catalogCostUsd(usage({ promptTokens: 1000, completionTokens: 10 }), { model: 'fake-model', baseUrl: aProxy })).toBeNull();
   });
 });
 
@@ -72,24 +72,24 @@ describe('catalogContextWindow', () => {
     ['claude-sonnet-4-5', anthropic, 200_000, 'anthropic claude-sonnet-4-5'],
     ['codestral-2501', aProxy, 256_000, 'mistral codestral'],
     ['kimi-k2-0905-preview', aProxy, 262_144, 'moonshotai kimi-k2-0905-preview'],
-  ])('%s at %s: %i tokens', (model, baseUrl, tokens, entry) => {
-    expect(catalogContextWindow({ model, baseUrl })).toEqual({ tokens, entry });
+  ])('%s at %s: %i tokens', async (model, baseUrl, tokens, entry) => {
+    expect(await catalogContextWindow({ model, baseUrl })).toEqual({ tokens, entry });
   });
 
-  it("takes the maker's entry when the server's own has no window, and OpenRouter's after it", () => {
-    expect(catalogContextWindow({ model: 'anthropic/claude-sonnet-4', baseUrl: openRouter })).toEqual({ tokens: 200_000, entry: 'anthropic claude-sonnet-4-0' });
-    expect(catalogContextWindow({ model: 'gemini-2.5-pro', baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai/' })).toEqual({
+  it("takes the maker's entry when the server's own has no window, and OpenRouter's after it", async () => {
+    expect(await catalogContextWindow({ model: 'anthropic/claude-sonnet-4', baseUrl: openRouter })).toEqual({ tokens: 200_000, entry: 'anthropic claude-sonnet-4-0' });
+    expect(await catalogContextWindow({ model: 'gemini-2.5-pro', baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai/' })).toEqual({
       tokens: 1_048_576,
       entry: 'openrouter google/gemini-2.5-pro',
     });
   });
 
-  it('is a fact of the model wherever it runs, a local server included', () => {
-    expect(catalogContextWindow({ model: 'gpt-4o', baseUrl: 'http://127.0.0.1:4000/v1' })).toEqual({ tokens: 128_000, entry: 'openai gpt-4o' });
+  it('is a fact of the model wherever it runs, a local server included', async () => {
+    expect(await catalogContextWindow({ model: 'gpt-4o', baseUrl: 'http://127.0.0.1:4000/v1' })).toEqual({ tokens: 128_000, entry: 'openai gpt-4o' });
   });
 
-  it('is null for a model the catalog has no window for', () => {
-    expect(catalogContextWindow({ model: 'llama3.1:8b', baseUrl: ollama })).toBeNull();
-    expect(catalogContextWindow({ model: 'fake-model', baseUrl: aProxy })).toBeNull();
+  it('is null for a model the catalog has no window for', async () => {
+    expect(await catalogContextWindow({ model: 'llama3.1:8b', baseUrl: ollama })).toBeNull();
+    expect(await catalogContextWindow({ model: 'fake-model', baseUrl: aProxy })).toBeNull();
   });
 });

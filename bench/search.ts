@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { candidateFiles } from '../engine/search/candidateFiles.js';
+import { candidateFiles } from '../engine/tools/search/candidateFiles.js';
 import { searchFiles } from '../engine/tools/searchFiles.js';
 import { benchToolContext, ensureRipgrep, format, interleavedMedians, seededRandom } from './tools.js';
 

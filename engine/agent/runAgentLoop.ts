@@ -5,7 +5,7 @@ import { correctionMessage, parseTextReply, textToolInstructions, textToolResult
 import { promptWasCut } from '../llm/contextWindow/promptWasCut.js';
 import { maskStrings } from '../secrets/secretMask.js';
 import type { ToolLog } from '../store/toolLog.js';
-import { tablePreviewOf } from '../tables/tablePreview.js';
+import { tablePreviewOf } from '../tools/tables/tablePreview.js';
 import { executeToolCall, parseArguments, type ExecutedToolCall, type ToolGuard } from '../tools/executeToolCall.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
 import type { ToolSource } from '../tools/toolSource.js';

@@ -1,6 +1,7 @@
 import { contextItemLabel } from '../contract/contextItemLabel.js';
 import type { ContextItem } from '../contract/index.js';
-import { fileKindOf, formatSize } from '../tools/fileKind.js';
+import { fileKindOf } from '../files/fileKind.js';
+import { formatSize } from '../files/fileSize.js';
 import { getFileMap } from '../tools/getFileMap.js';
 import type { ToolContext } from '../tools/tool.js';
 import { hiddenDirectories, PathRefusedError } from '../workspace/pathRules.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fileKindOf, sniffLength } from './fileKind.js';
+import { fileKindOf, sniffLength } from '../files/fileKind.js';
 import { refuseEmptyEdit, replaceOnce } from './textEdit.js';
 import { ToolError, defineTool } from './tool.js';
 import type { Workspace, WorkspacePath } from '../workspace/workspace.js';

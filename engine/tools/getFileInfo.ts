@@ -2,7 +2,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { specialKind } from '../workspace/heldFolder.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { formatSize, sniffFileKind } from './fileKind.js';
+import { sniffFileKind } from '../files/fileKind.js';
+import { formatSize } from '../files/fileSize.js';
 import { countLines } from './lineReader.js';
 import { ToolError, defineTool } from './tool.js';
 

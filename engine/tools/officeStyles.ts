@@ -1,10 +1,10 @@
 import type JSZip from 'jszip';
 import { z } from 'zod';
-import { docxStylesText } from '../tables/docxStyles.js';
-import { openOfficeZip } from '../tables/officeZip.js';
-import { pptxStylesText } from '../tables/pptxStyles.js';
-import { checkedFile } from '../tables/tableFiles.js';
-import { xlsxStylesText } from '../tables/xlsxStyles.js';
+import { docxStylesText } from './tables/docxStyles.js';
+import { openOfficeZip } from './tables/officeZip.js';
+import { pptxStylesText } from './tables/pptxStyles.js';
+import { checkedFile } from './tables/tableFiles.js';
+import { xlsxStylesText } from './tables/xlsxStyles.js';
 import { ToolError, defineTool } from './tool.js';
 
 interface StylesToolSpec {

@@ -1,6 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
-import { formatSize, sniffFileKind } from './fileKind.js';
+import { sniffFileKind } from '../files/fileKind.js';
+import { formatSize } from '../files/fileSize.js';
 import { readLines } from './lineReader.js';
 import { ToolError, defineTool } from './tool.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { candidateFiles } from '../search/candidateFiles.js';
-import { runSearch, type SearchLimits, type SearchOutcome } from '../search/runSearch.js';
-import { SearchError } from '../search/searchErrors.js';
-import { compilePattern } from '../search/searchPattern.js';
+import { candidateFiles } from './search/candidateFiles.js';
+import { runSearch, type SearchLimits, type SearchOutcome } from './search/runSearch.js';
+import { SearchError } from './search/searchErrors.js';
+import { compilePattern } from './search/searchPattern.js';
 import { refuseHiddenFolder } from '../workspace/pathRules.js';
 import type { Workspace, WorkspacePath } from '../workspace/workspace.js';
 import { counted } from './counted.js';

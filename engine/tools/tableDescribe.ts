@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { profileColumns } from '../tables/columnProfile.js';
-import { openOfficeZip } from '../tables/officeZip.js';
-import { csvNotes, sheetNotes } from '../tables/sourceNotes.js';
-import { formatNames } from '../tables/tableFormats.js';
-import { fileReference, runCheckedQuery, sheetArgument, withTables } from '../tables/tableRun.js';
-import type { TableSource } from '../tables/tableSources.js';
-import { plural, tableText } from '../tables/tableText.js';
-import { scanSheet } from '../tables/xlsxStructure.js';
+import { profileColumns } from './tables/columnProfile.js';
+import { openOfficeZip } from './tables/officeZip.js';
+import { csvNotes, sheetNotes } from './tables/sourceNotes.js';
+import { formatNames } from './tables/tableFormats.js';
+import { fileReference, runCheckedQuery, sheetArgument, withTables } from './tables/tableRun.js';
+import type { TableSource } from './tables/tableSources.js';
+import { plural, tableText } from './tables/tableText.js';
+import { scanSheet } from './tables/xlsxStructure.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { formatSize } from './fileKind.js';
+import { formatSize } from '../files/fileSize.js';
 import { defineTool } from './tool.js';
 
 const sampleRows = 5;

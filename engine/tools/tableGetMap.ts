@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { checkedTableFile } from '../tables/tableFiles.js';
-import { readableExtensions, tableFormatOf, unreadableTableReason } from '../tables/tableFormats.js';
-import { withTables } from '../tables/tableRun.js';
-import { summariseTableFile, type SummaryBudget } from '../tables/tableSummary.js';
-import type { TableSources } from '../tables/tableSources.js';
-import { plural } from '../tables/tableText.js';
+import { checkedTableFile } from './tables/tableFiles.js';
+import { readableExtensions, tableFormatOf, unreadableTableReason } from './tables/tableFormats.js';
+import { withTables } from './tables/tableRun.js';
+import { summariseTableFile, type SummaryBudget } from './tables/tableSummary.js';
+import type { TableSources } from './tables/tableSources.js';
+import { plural } from './tables/tableText.js';
 import { walkFiles } from '../workspace/walkFiles.js';
 import { PathRefusedError } from '../workspace/pathRules.js';
 import { listableFolder } from './folderArgument.js';

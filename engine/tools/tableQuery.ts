@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { capNote } from '../tables/cappedRows.js';
-import { runCheckedQuery, withTables } from '../tables/tableRun.js';
-import { plural, tableText } from '../tables/tableText.js';
+import { capNote } from './tables/cappedRows.js';
+import { runCheckedQuery, withTables } from './tables/tableRun.js';
+import { plural, tableText } from './tables/tableText.js';
 import { defineTool } from './tool.js';
 
 const maxRows = 100;

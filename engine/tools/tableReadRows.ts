@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { columnsOf, pickColumns } from '../tables/columnNames.js';
-import { sqlIdentifier } from '../tables/sqlText.js';
-import { fileReference, runCheckedQuery, sheetArgument, withTables } from '../tables/tableRun.js';
-import { count, tableText } from '../tables/tableText.js';
+import { columnsOf, pickColumns } from './tables/columnNames.js';
+import { sqlIdentifier } from './tables/sqlText.js';
+import { fileReference, runCheckedQuery, sheetArgument, withTables } from './tables/tableRun.js';
+import { count, tableText } from './tables/tableText.js';
 import { defineTool } from './tool.js';
 
 const defaultLimit = 50;

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { capNote } from '../tables/cappedRows.js';
-import { columnsOf, pickColumns } from '../tables/columnNames.js';
-import { profileColumns, type ProfiledColumn } from '../tables/columnProfile.js';
-import { sqlIdentifier } from '../tables/sqlText.js';
-import { fileReference, runCheckedQuery, sheetArgument, withTables } from '../tables/tableRun.js';
-import type { TableSources } from '../tables/tableSources.js';
-import { plural, tableText } from '../tables/tableText.js';
+import { capNote } from './tables/cappedRows.js';
+import { columnsOf, pickColumns } from './tables/columnNames.js';
+import { profileColumns, type ProfiledColumn } from './tables/columnProfile.js';
+import { sqlIdentifier } from './tables/sqlText.js';
+import { fileReference, runCheckedQuery, sheetArgument, withTables } from './tables/tableRun.js';
+import type { TableSources } from './tables/tableSources.js';
+import { plural, tableText } from './tables/tableText.js';
 import { ToolError, defineTool } from './tool.js';
 
 const maxGroups = 100;

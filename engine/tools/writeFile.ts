@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatSize } from './fileKind.js';
+import { formatSize } from '../files/fileSize.js';
 import { defineTool } from './tool.js';
 
 export const writeFile = defineTool({

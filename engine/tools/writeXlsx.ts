@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { sheetNamesProblem } from '../tables/sheetNames.js';
-import { sheetToWrite } from '../tables/sheetPlans.js';
-import { withTables } from '../tables/tableRun.js';
-import { plural } from '../tables/tableText.js';
-import { xlsxTypes } from '../tables/workbookCells.js';
-import { writeWorkbook, type WrittenSheet } from '../tables/workbookWriter.js';
-import { formatSize } from './fileKind.js';
+import { sheetNamesProblem } from './tables/sheetNames.js';
+import { sheetToWrite } from './tables/sheetPlans.js';
+import { withTables } from './tables/tableRun.js';
+import { plural } from './tables/tableText.js';
+import { xlsxTypes } from './tables/workbookCells.js';
+import { writeWorkbook, type WrittenSheet } from './tables/workbookWriter.js';
+import { formatSize } from '../files/fileSize.js';
 import { ToolError, defineTool } from './tool.js';
 
 const cell = z.union([z.string(), z.number(), z.boolean(), z.null()]);

@@ -2,7 +2,7 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunPanel } from '../../renderer/src/components/run/RunPanel.js';
-import { tablePreviewOf } from '../../engine/tables/tablePreview.js';
+import { tablePreviewOf } from '../../engine/tools/tables/tablePreview.js';
 import { midRun, runId } from './runViewFixture.js';
 import { runViewHarness } from './runViewHarness.js';
 

@@ -19,6 +19,6 @@ export const deleteFile = defineTool({
         ? `folder ${target.rel}/ (${(await workspace.list(target)).length} entries)`
         : `${target.rel} (${formatSize(info.size)})`;
     await workspace.remove(target);
-    return `Deleted ${what}.`;
+    return { text: `Deleted ${what}.` };
   },
 });

@@ -24,7 +24,7 @@ export const editFile = defineTool({
     const text = await readEditableText(workspace, target, path);
     const edit = replaceOnce(text, { path, oldText, newText });
     await workspace.writeFile(target, edit.text);
-    return `Edited ${target.rel}: replaced ${lineCount(edit.from)} line(s) at line ${edit.line} with ${lineCount(edit.to)} line(s).`;
+    return { text: `Edited ${target.rel}: replaced ${lineCount(edit.from)} line(s) at line ${edit.line} with ${lineCount(edit.to)} line(s).` };
   },
 });
 

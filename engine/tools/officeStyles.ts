@@ -26,7 +26,7 @@ function stylesTool({ name, what, extensions, example, gives, summarise }: Style
     async run({ path }, { workspace }) {
       if (!extensions.test(path)) throw new ToolError(`${name} reads ${what}; "${path}" does not have that extension.`);
       const file = await checkedFile(workspace, path);
-      return summarise(await openOfficeZip(workspace, file), path);
+      return { text: await summarise(await openOfficeZip(workspace, file), path) };
     },
   });
 }

@@ -53,7 +53,7 @@ export function searchFilesTool(limits: Partial<SearchLimits> = {}) {
         const kind = await searchableKind(workspace, target);
         const files = kind === 'folder' ? candidateFiles({ root: workspace.root, from: target.rel, glob: args.glob, signal }) : oneFile(target.rel);
         const outcome = await runSearch({ root: workspace.root, files, regex, maxResults: args.max_results ?? defaultMaxResults, signal, limits });
-        return report(args, { kind, where: target.rel === '' ? 'the project folder' : target.requested }, outcome);
+        return { text: report(args, { kind, where: target.rel === '' ? 'the project folder' : target.requested }, outcome) };
       } catch (error) {
         if (error instanceof SearchError) throw new ToolError(error.message);
         throw error;

@@ -32,7 +32,7 @@ export const tableGetMap = defineTool({
       if (found.length === maxFiles) more += 1;
       else found.push(relPath);
     }
-    if (found.length === 0) return `No table files under ${path} (looked for ${readableExtensions}; .gitignore honoured).`;
+    if (found.length === 0) return { text: `No table files under ${path} (looked for ${readableExtensions}; .gitignore honoured).` };
     const lines = await withTables(context, async (tables) => {
       const budget = { exactCountBytes };
       const summaries: string[] = [];
@@ -40,7 +40,7 @@ export const tableGetMap = defineTool({
       return summaries;
     });
     const heading = `${plural(found.length + more, 'table file')} under ${path} (.gitignore honoured):`;
-    return [heading, ...lines, ...(more > 0 ? [`… and ${plural(more, 'more file')}: call table_get_map on a subfolder to see them.`] : [])].join('\n');
+    return { text: [heading, ...lines, ...(more > 0 ? [`… and ${plural(more, 'more file')}: call table_get_map on a subfolder to see them.`] : [])].join('\n') };
   },
 });
 

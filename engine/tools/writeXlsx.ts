@@ -52,7 +52,7 @@ export const writeXlsx = defineTool({
     const target = await context.workspace.resolve(path, 'write');
     const { data, sheets: written } = await withTables(context, (tables) => writeWorkbook(sheets.map((args) => () => sheetToWrite(tables, args))));
     const { created } = await context.workspace.writeFile(target, data);
-    return `${created ? 'Created' : 'Replaced'} ${target.rel} (${formatSize(data.length)}): ${written.map(sheetSummary).join('; ')}.`;
+    return { text: `${created ? 'Created' : 'Replaced'} ${target.rel} (${formatSize(data.length)}): ${written.map(sheetSummary).join('; ')}.` };
   },
 });
 

@@ -1,7 +1,7 @@
 import { runCheckedQuery } from './tableRun.js';
 import { sqlIdentifier } from './sqlText.js';
 import type { TableSources } from './tableSources.js';
-import { count, tableText } from './tableText.js';
+import { count, type TextTable } from './tableText.js';
 
 export interface ProfiledColumn {
   name: string;
@@ -20,8 +20,8 @@ export interface ProfileOptions {
 
 export interface Profile {
   rows: number;
-  /** The per-column table, ready to print. */
-  text: string;
+  /** One row per column: its name, type, nulls, distinct values, min and max (and mean, median, sum). */
+  table: TextTable;
 }
 
 const numberTypes = new Set(['integer', 'decimal']);
@@ -51,7 +51,7 @@ export async function profileColumns(tables: TableSources, options: ProfileOptio
     return numbers ? [...stats, mean ?? '', median ?? '', sum ?? ''] : stats;
   });
   const headings = ['column', 'type', 'nulls', 'distinct', 'min', 'max', ...(numbers ? ['mean', 'median', 'sum'] : [])];
-  return { rows, text: tableText({ columns: headings.map((name) => ({ name })), rows: lines.map((line) => line.map((cell) => (cell === 'NULL' ? '' : cell))) }) };
+  return { rows, table: { columns: headings.map((name) => ({ name })), rows: lines.map((line) => line.map((cell) => (cell === 'NULL' ? '' : cell))) } };
 }
 
 function short(text: string): string {

@@ -19,7 +19,7 @@ void (async () => {
   const [folder, pattern] = process.argv.slice(-2);
   const workspace = await Workspace.at(folder!);
   const context = { workspace, signal: new AbortController().signal, recall: async () => null, childEnv: {}, log: () => {}, maskSecrets: (text: string) => text };
-  process.stdout.write(await searchFiles.run(searchFiles.parameters.parse({ pattern }), context));
+  process.stdout.write((await searchFiles.run(searchFiles.parameters.parse({ pattern }), context)).text);
 })();
 `;
 

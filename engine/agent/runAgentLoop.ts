@@ -270,8 +270,7 @@ class LoopRun {
       extraTools: this.turnExtras,
       ...(this.config.guard ? { guard: this.config.guard } : {}),
     });
-    const { preview } = done;
-    emit({ type: 'tool-finished', runId, callId, ok: done.ok, summary: firstLine(done.result), durationMs: done.durationMs, ...(preview ? { table: preview } : {}) });
+    emit({ type: 'tool-finished', runId, callId, ok: done.ok, summary: firstLine(done.result), durationMs: done.durationMs, ...(done.preview ? { table: done.preview } : {}) });
     // A "no" from the user is an answer, not a mistake of the model: it does not count against the limits.
     if (done.refused !== 'denied' && done.refused !== 'expired') this.budget.record(done.ok, done.result);
     return done;

@@ -5,7 +5,6 @@ import { correctionMessage, parseTextReply, textToolInstructions, textToolResult
 import { promptWasCut } from '../llm/contextWindow/promptWasCut.js';
 import { maskStrings } from '../secrets/secretMask.js';
 import type { ToolLog } from '../store/toolLog.js';
-import { tablePreviewOf } from '../tables/tablePreview.js';
 import { executeToolCall, parseArguments, type ExecutedToolCall, type ToolGuard } from '../tools/executeToolCall.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
 import type { ToolSource } from '../tools/toolSource.js';
@@ -271,8 +270,7 @@ class LoopRun {
       extraTools: this.turnExtras,
       ...(this.config.guard ? { guard: this.config.guard } : {}),
     });
-    const table = tablePreviewOf(call.name, done.ok, done.result);
-    emit({ type: 'tool-finished', runId, callId, ok: done.ok, summary: firstLine(done.result), durationMs: done.durationMs, ...(table ? { table } : {}) });
+    emit({ type: 'tool-finished', runId, callId, ok: done.ok, summary: firstLine(done.result), durationMs: done.durationMs, ...(done.preview ? { table: done.preview } : {}) });
     // A "no" from the user is an answer, not a mistake of the model: it does not count against the limits.
     if (done.refused !== 'denied' && done.refused !== 'expired') this.budget.record(done.ok, done.result);
     return done;

@@ -324,7 +324,7 @@ class Orchestrator {
 
   /** The project's file map as the get_file_map tool shows it; the manifest each phase starts from. */
   private async manifest(depth: number): Promise<string> {
-    return getFileMap.run({ path: '.', depth }, { ...this.run.toolContext, signal: this.run.signal });
+    return (await getFileMap.run({ path: '.', depth }, { ...this.run.toolContext, signal: this.run.signal })).text;
   }
 
   private textOrStop(phase: Phase, result: AgentLoopResult): string {

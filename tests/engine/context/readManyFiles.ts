@@ -59,7 +59,7 @@ export interface ResearchLoop {
 export async function runResearch({ root, baseUrl, contextWindow }: { root: string; baseUrl: string; contextWindow: number }): Promise<ResearchLoop> {
   const { signal, ...toolContext } = await toolContextFor(root);
   const toolLog = await openToolLog(path.join(root, '.workbench'));
-  const manifest = await getFileMap.run({ path: '.', depth: 3 }, { ...toolContext, signal, recall: (id) => toolLog.recall(id) });
+  const manifest = (await getFileMap.run({ path: '.', depth: 3 }, { ...toolContext, signal, recall: (id) => toolLog.recall(id) })).text;
   const events: UnsequencedEvent[] = [];
   let calls = 0;
   const result = await runAgentLoop({

@@ -25,10 +25,10 @@ async function within<T>(ms: number, probe: () => T | Promise<T>, done: (value: 
   return value;
 }
 
-function callOf(tools: readonly Tool[], name: string, args: Record<string, unknown> = {}, signal = new AbortController().signal): Promise<string> {
+async function callOf(tools: readonly Tool[], name: string, args: Record<string, unknown> = {}, signal = new AbortController().signal): Promise<string> {
   const tool = tools.find((candidate) => candidate.name === name);
   if (!tool) throw new Error(`no tool ${name} among ${tools.map((candidate) => candidate.name).join(', ')}`);
-  return tool.run(args, { signal, log: () => {} } as never);
+  return (await tool.run(args, { signal, log: () => {} } as never)).text;
 }
 
 describe('the MCP hub, against real servers', () => {

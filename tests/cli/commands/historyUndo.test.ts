@@ -3,10 +3,10 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { historyOf as historyOfFolder, parseJsonEvents, useCli } from '../support/cliProcess.js';
-import { useFakeLlm } from '../support/fakeLlm/useFakeLlm.js';
-import { call, firstUserText, phaseOfRequest, planText, say } from '../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../support/tempFolder.js';
+import { historyOf as historyOfFolder, parseJsonEvents, useCli } from '../../support/cliProcess.js';
+import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
+import { call, firstUserText, phaseOfRequest, planText, say } from '../../support/rpiScript.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 
 /** Every file of the folder (outside .workbench/) with the hash of its content. */

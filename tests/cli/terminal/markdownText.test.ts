@@ -1,9 +1,9 @@
 /* eslint-disable no-control-regex -- these tests look for control characters on the screen */
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { writeStyled, type StyledLine } from '../../cli/terminal/diffText.js';
-import { markdownLines } from '../../cli/terminal/markdownText.js';
-import { ShownStream } from '../../cli/terminal/shownStream.js';
+import { writeStyled, type StyledLine } from '../../../cli/terminal/diffText.js';
+import { markdownLines } from '../../../cli/terminal/markdownText.js';
+import { ShownStream } from '../../../cli/terminal/shownStream.js';
 
 /** Each line as text, every styled piece marked `<style>text</>`. */
 const marked = (lines: readonly StyledLine[]) => lines.map((line) => line.map((piece) => (piece.colour ? `<${piece.colour}>${piece.text}</>` : piece.text)).join(''));

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { bridgeSocket, type SocketBridgeOptions } from '../../cli/serve/socketBridge.js';
-import type { SocketServerMessage } from '../../engine/contract/index.js';
-import { EventBus } from '../../engine/workbench/eventBus.js';
+import { bridgeSocket, type SocketBridgeOptions } from '../../../cli/serve/socketBridge.js';
+import type { SocketServerMessage } from '../../../engine/contract/index.js';
+import { EventBus } from '../../../engine/workbench/eventBus.js';
 
 const servers: WebSocketServer[] = [];
 afterEach(async () => {

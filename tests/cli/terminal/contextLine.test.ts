@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatContextLine } from '../../cli/terminal/contextLine.js';
+import { formatContextLine } from '../../../cli/terminal/contextLine.js';
 
 const event = { type: 'context-trimmed', seq: 9, runId: 'r', phase: 'research', setAside: 12, condensed: 0, cut: 1, promptTokens: 47_210, budget: 96_000, contextWindow: 128_000 } as const;
 

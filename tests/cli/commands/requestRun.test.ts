@@ -1,13 +1,13 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { watchInterrupts } from '../../cli/commands/interrupts.js';
-import { runRequest, type RequestRunOptions } from '../../cli/commands/requestRun.js';
-import { LiveLine } from '../../cli/terminal/liveLine.js';
-import { ShownStream } from '../../cli/terminal/shownStream.js';
-import { useFakeLlm } from '../support/fakeLlm/useFakeLlm.js';
-import { useOpenedWorkbenches } from '../support/openedWorkbenches.js';
-import { call, fakeModelOptions, planText, say } from '../support/rpiScript.js';
-import { useTempFolders } from '../support/tempFolder.js';
+import { watchInterrupts } from '../../../cli/commands/interrupts.js';
+import { runRequest, type RequestRunOptions } from '../../../cli/commands/requestRun.js';
+import { LiveLine } from '../../../cli/terminal/liveLine.js';
+import { ShownStream } from '../../../cli/terminal/shownStream.js';
+import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
+import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
+import { call, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
+import { useTempFolders } from '../../support/tempFolder.js';
 
 const writes = (file: string) => [say('Looked.'), say(planText(`Write ${file}`)), call('write_file', { path: file, content: `${file}\n` }), say('Written.'), say(`Wrote ${file}.`)];
 

@@ -1,10 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bankJobTurns, bankRequest, bankSummary, expenseCategories, readExpensesWorkbook, statementCsv, statementLines, toolResultsSeen } from '../support/bankStatementJob.js';
-import { parseJsonEvents, useCli } from '../support/cliProcess.js';
-import { useFakeLlm } from '../support/fakeLlm/useFakeLlm.js';
-import { useTempFolders } from '../support/tempFolder.js';
+import { bankJobTurns, bankRequest, bankSummary, expenseCategories, readExpensesWorkbook, statementCsv, statementLines, toolResultsSeen } from '../../support/bankStatementJob.js';
+import { parseJsonEvents, useCli } from '../../support/cliProcess.js';
+import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
+import { useTempFolders } from '../../support/tempFolder.js';
 
 describe('the bank statement job through the CLI', () => {
   const tempFolder = useTempFolders('rpi-cli-bank-');

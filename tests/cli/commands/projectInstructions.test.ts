@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonEvents, useCli } from '../support/cliProcess.js';
-import { useFakeLlm } from '../support/fakeLlm/useFakeLlm.js';
-import { call, phaseOfRequest, requestText, say } from '../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../support/tempFolder.js';
+import { parseJsonEvents, useCli } from '../../support/cliProcess.js';
+import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
+import { call, phaseOfRequest, requestText, say } from '../../support/rpiScript.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 const rootRules = 'Run `make check` before calling a step done.';
 const apiRules = 'Handlers in src/api return Result values, never throw.';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { historyOf as historyOfFolder, useCli } from '../support/cliProcess.js';
-import { useFakeLlm } from '../support/fakeLlm/useFakeLlm.js';
-import { greetingDoneWorkbookFailed, planText, say } from '../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../support/tempFolder.js';
+import { historyOf as historyOfFolder, useCli } from '../../support/cliProcess.js';
+import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
+import { greetingDoneWorkbookFailed, planText, say } from '../../support/rpiScript.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 
 describe('history shows each request’s plan outcome, and prints an earlier plan', () => {

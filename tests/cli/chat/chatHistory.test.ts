@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../engine/contract/index.js';
-import { describeRequest, historyText, latestRequest, recalledRequests, requestOf } from '../../cli/chat/chatHistory.js';
+import type { Message } from '../../../engine/contract/index.js';
+import { describeRequest, historyText, latestRequest, recalledRequests, requestOf } from '../../../cli/chat/chatHistory.js';
 
 const message = (id: string, role: Message['role'], text: string): Message => ({ id, role, text, ts: Date.UTC(2025, 2, 14, 9, 26, 53) });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PendingContext } from '../../cli/chat/pendingContext.js';
-import { contextItemLimits } from '../../engine/contract/contextItemLimits.js';
-import { useTempFolders, writeTree } from '../support/tempFolder.js';
+import { PendingContext } from '../../../cli/chat/pendingContext.js';
+import { contextItemLimits } from '../../../engine/contract/contextItemLimits.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 const { maxItems } = contextItemLimits;
 const names = (count: number) => Array.from({ length: count }, (_, index) => `f${index + 1}.txt`);

@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import { appendFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseJsonEvents, useCli, writeSettingsFile } from '../support/cliProcess.js';
-import { useFakeLlm } from '../support/fakeLlm/useFakeLlm.js';
-import { call, eventTrail, phaseOfRequest, planText, requestText, say } from '../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../support/tempFolder.js';
-import { closedPortUrl } from '../support/closedPort.js';
+import { parseJsonEvents, useCli, writeSettingsFile } from '../../support/cliProcess.js';
+import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
+import { call, eventTrail, phaseOfRequest, planText, requestText, say } from '../../support/rpiScript.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { closedPortUrl } from '../../support/closedPort.js';
 
 describe('rpi-workbench run', () => {
   const tempFolder = useTempFolders('rpi-cli-run-');

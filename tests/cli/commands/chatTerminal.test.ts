@@ -4,10 +4,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
-import { cliBin, useCli, watched } from '../support/cliProcess.js';
-import { useFakeLlm, useFakeLlmStarter } from '../support/fakeLlm/useFakeLlm.js';
-import { call, firstUserText, phaseOfRequest, planText, say } from '../support/rpiScript.js';
-import { useTempFolders } from '../support/tempFolder.js';
+import { cliBin, useCli, watched } from '../../support/cliProcess.js';
+import { useFakeLlm, useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
+import { call, firstUserText, phaseOfRequest, planText, say } from '../../support/rpiScript.js';
+import { useTempFolders } from '../../support/tempFolder.js';
 
 /** util-linux `script` gives the CLI a real pseudo-terminal for stdin, stdout and stderr. */
 const scriptBin = '/usr/bin/script';

@@ -3,10 +3,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliBin, useCli, watched } from '../support/cliProcess.js';
-import { useFakeLlm } from '../support/fakeLlm/useFakeLlm.js';
-import { call, firstUserText, phaseOfRequest, planText, say } from '../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../support/tempFolder.js';
+import { cliBin, useCli, watched } from '../../support/cliProcess.js';
+import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
+import { call, firstUserText, phaseOfRequest, planText, say } from '../../support/rpiScript.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 /** A whole run that writes one file: research, plan, the write, the step's answer, the summary. */
 const writesFile = (file: string, summary: string) => [

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { markdownLimits, printSummaryMarkdown, summaryMarkdownLines } from '../../cli/chat/summaryMarkdown.js';
-import { ShownStream } from '../../cli/terminal/shownStream.js';
+import { markdownLimits, printSummaryMarkdown, summaryMarkdownLines } from '../../../cli/chat/summaryMarkdown.js';
+import { ShownStream } from '../../../cli/terminal/shownStream.js';
 
 /** What a terminal receives when the summary is printed in colour. */
 function printed(summary: string): string {

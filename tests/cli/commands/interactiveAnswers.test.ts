@@ -2,14 +2,14 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { answerApprovals } from '../../cli/commands/answerApprovals.js';
-import type { ApprovalSettings } from '../../engine/contract/index.js';
-import type { Workbench } from '../../engine/index.js';
-import { scriptedPrompter, type ScriptedAnswer } from '../support/cliPrompter.js';
-import { useFakeLlm } from '../support/fakeLlm/useFakeLlm.js';
-import { useOpenedWorkbenches } from '../support/openedWorkbenches.js';
-import { call, fakeModelOptions, planText, recordEvents, say } from '../support/rpiScript.js';
-import { useTempFolders } from '../support/tempFolder.js';
+import { answerApprovals } from '../../../cli/commands/answerApprovals.js';
+import type { ApprovalSettings } from '../../../engine/contract/index.js';
+import type { Workbench } from '../../../engine/index.js';
+import { scriptedPrompter, type ScriptedAnswer } from '../../support/cliPrompter.js';
+import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
+import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
+import { call, fakeModelOptions, planText, recordEvents, say } from '../../support/rpiScript.js';
+import { useTempFolders } from '../../support/tempFolder.js';
 
 const asking: ApprovalSettings = { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false };
 

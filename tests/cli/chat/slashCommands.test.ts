@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chatCommands, chatHelp, parseChatLine } from '../../cli/chat/slashCommands.js';
+import { chatCommands, chatHelp, parseChatLine } from '../../../cli/chat/slashCommands.js';
 
 describe('a line typed in the chat', () => {
   it('is a request unless it starts with /word: paths and empty lines are not commands', () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRequestView, Message } from '../../engine/contract/index.js';
-import { deniedNote } from '../../cli/commands/answerApprovals.js';
-import { endingLines, resumeCommand } from '../../cli/commands/runEnding.js';
-import { parseApprovalAnswer, parsePlanAnswer } from '../../cli/terminal/answerParser.js';
-import { approvalDetails, approvalHeadline, approvalMenu } from '../../cli/terminal/approvalText.js';
-import { firstLine, historyJsonLines, historyTable, localTime } from '../../cli/terminal/historyFormat.js';
-import { formatToolLine, shortArgs } from '../../cli/terminal/toolLines.js';
+import type { ApprovalRequestView, Message } from '../../../engine/contract/index.js';
+import { deniedNote } from '../../../cli/commands/answerApprovals.js';
+import { endingLines, resumeCommand } from '../../../cli/commands/runEnding.js';
+import { parseApprovalAnswer, parsePlanAnswer } from '../../../cli/terminal/answerParser.js';
+import { approvalDetails, approvalHeadline, approvalMenu } from '../../../cli/terminal/approvalText.js';
+import { firstLine, historyJsonLines, historyTable, localTime } from '../../../cli/terminal/historyFormat.js';
+import { formatToolLine, shortArgs } from '../../../cli/terminal/toolLines.js';
 
 const request: ApprovalRequestView = {
   requestId: 'approval-1',

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseJsonEvents, useCli } from '../support/cliProcess.js';
-import { useFakeLlm } from '../support/fakeLlm/useFakeLlm.js';
-import { firstUserText, phaseOfRequest, say } from '../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../support/tempFolder.js';
+import { parseJsonEvents, useCli } from '../../support/cliProcess.js';
+import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
+import { firstUserText, phaseOfRequest, say } from '../../support/rpiScript.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 const plan = '# Execution Plan\n\n## Items\n- [ ] 1. Port — change the port in src/config.ts\n';
 

@@ -4,11 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { startBrowserHost, type BrowserHost } from '../../cli/serve/browserHost.js';
-import type { SocketServerMessage } from '../../engine/contract/index.js';
-import { openWorkbench } from '../../engine/index.js';
-import { startFakeLlm } from '../support/fakeLlm/index.js';
-import { call, planText, say } from '../support/rpiScript.js';
+import { startBrowserHost, type BrowserHost } from '../../../cli/serve/browserHost.js';
+import type { SocketServerMessage } from '../../../engine/contract/index.js';
+import { openWorkbench } from '../../../engine/index.js';
+import { startFakeLlm } from '../../support/fakeLlm/index.js';
+import { call, planText, say } from '../../support/rpiScript.js';
 
 let root: string;
 let folder: string;

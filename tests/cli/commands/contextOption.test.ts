@@ -1,9 +1,9 @@
 import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { atWords, resolveContextItems } from '../../cli/commands/contextOption.js';
-import { CliError } from '../../cli/commands/cliError.js';
-import { useTempFolders, writeTree } from '../support/tempFolder.js';
+import { atWords, resolveContextItems } from '../../../cli/commands/contextOption.js';
+import { CliError } from '../../../cli/commands/cliError.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 describe('resolveContextItems (--context and @path words)', () => {
   const tempFolder = useTempFolders('rpi-cli-context-');

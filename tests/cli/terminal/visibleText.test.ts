@@ -3,15 +3,15 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRequestView, Message, PlanReviewView } from '../../engine/contract/index.js';
-import { approvalDetails, approvalHeadline } from '../../cli/terminal/approvalText.js';
-import { historyJsonLines, historyTable } from '../../cli/terminal/historyFormat.js';
-import { LiveLine } from '../../cli/terminal/liveLine.js';
-import { planForReview } from '../../cli/terminal/planReviewText.js';
-import { ShownStream } from '../../cli/terminal/shownStream.js';
-import { formatStatusLine } from '../../cli/terminal/statusLine.js';
-import { formatToolLine } from '../../cli/terminal/toolLines.js';
-import { terminalJson, visibleLine, visibleText } from '../../cli/terminal/visibleText.js';
+import type { ApprovalRequestView, Message, PlanReviewView } from '../../../engine/contract/index.js';
+import { approvalDetails, approvalHeadline } from '../../../cli/terminal/approvalText.js';
+import { historyJsonLines, historyTable } from '../../../cli/terminal/historyFormat.js';
+import { LiveLine } from '../../../cli/terminal/liveLine.js';
+import { planForReview } from '../../../cli/terminal/planReviewText.js';
+import { ShownStream } from '../../../cli/terminal/shownStream.js';
+import { formatStatusLine } from '../../../cli/terminal/statusLine.js';
+import { formatToolLine } from '../../../cli/terminal/toolLines.js';
+import { terminalJson, visibleLine, visibleText } from '../../../cli/terminal/visibleText.js';
 
 const esc = '\x1b';
 
@@ -115,7 +115,7 @@ describe('every writer shows model text, whatever the call site', () => {
   });
 
   it('nothing in cli/ writes to stdout or stderr but a shown stream (the editor and readline aside)', () => {
-    const cliRoot = fileURLToPath(new URL('../../cli/', import.meta.url));
+    const cliRoot = fileURLToPath(new URL('../../../cli/', import.meta.url));
     const allowed = new Map([
       ['terminal/shownStream.ts', 'the writer itself'],
       ['terminal/askLine.ts', "readline's line end when a question is withdrawn"],

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { PlanItem, WorkbenchEvent } from '../../engine/contract/index.js';
-import { progressBar } from '../../cli/terminal/progressBar.js';
-import { applyToProgress, initialProgress, type RunProgress } from '../../cli/terminal/runProgress.js';
-import { formatStatusLine, phaseText } from '../../cli/terminal/statusLine.js';
-import { formatDuration, formatElapsed, formatTokens } from '../../cli/terminal/units.js';
+import type { PlanItem, WorkbenchEvent } from '../../../engine/contract/index.js';
+import { progressBar } from '../../../cli/terminal/progressBar.js';
+import { applyToProgress, initialProgress, type RunProgress } from '../../../cli/terminal/runProgress.js';
+import { formatStatusLine, phaseText } from '../../../cli/terminal/statusLine.js';
+import { formatDuration, formatElapsed, formatTokens } from '../../../cli/terminal/units.js';
 
 const item = (index: number, status: PlanItem['status']): PlanItem => ({
   index,

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChatTerminal } from '../../cli/chat/chatTerminal.js';
+import { ChatTerminal } from '../../../cli/chat/chatTerminal.js';
 
 /** The chat's terminal on streams: keys written to `type`, what it draws in `screen()`. */
 function chatTerminal() {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FileChange } from '../../engine/contract/changes.js';
-import { patchLines, statLines, totalsLine } from '../../cli/terminal/diffText.js';
+import type { FileChange } from '../../../engine/contract/changes.js';
+import { patchLines, statLines, totalsLine } from '../../../cli/terminal/diffText.js';
 
 const change = (path: string, added: number, removed: number, extra: Partial<FileChange> = {}): FileChange => ({
   path,

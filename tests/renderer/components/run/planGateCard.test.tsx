@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Result } from '../../engine/contract/index.js';
-import { ChatRunCards } from '../../renderer/src/components/run/ChatRunCards.js';
-import { item, runId } from './runViewFixture.js';
-import { runViewHarness } from './runViewHarness.js';
+import type { Result } from '../../../../engine/contract/index.js';
+import { ChatRunCards } from '../../../../renderer/src/components/run/ChatRunCards.js';
+import { item, runId } from '../../../support/runViewFixture.js';
+import { runViewHarness } from '../../../support/runViewHarness.js';
 
 afterEach(cleanup);
 

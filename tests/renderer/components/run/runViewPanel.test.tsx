@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RunPanel } from '../../renderer/src/components/run/RunPanel.js';
-import { idleSnapshot, item, midRun, restOfRun, runId } from './runViewFixture.js';
-import { runViewHarness } from './runViewHarness.js';
+import { RunPanel } from '../../../../renderer/src/components/run/RunPanel.js';
+import { idleSnapshot, item, midRun, restOfRun, runId } from '../../../support/runViewFixture.js';
+import { runViewHarness } from '../../../support/runViewHarness.js';
 
 afterEach(() => {
   cleanup();

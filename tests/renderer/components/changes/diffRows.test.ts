@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { FileDiff } from '../../engine/contract/changes.js';
-import { diffFiles } from '../../engine/diff/index.js';
-import { diffRows, type DiffRow } from '../../renderer/src/components/changes/diffRows.js';
+import type { FileDiff } from '../../../../engine/contract/changes.js';
+import { diffFiles } from '../../../../engine/diff/index.js';
+import { diffRows, type DiffRow } from '../../../../renderer/src/components/changes/diffRows.js';
 
 const text = (content: string) => ({ kind: 'file' as const, mode: 0o644, size: content.length, bytes: Buffer.from(content) });
 const lines = (count: number) => Array.from({ length: count }, (_, index) => `line ${index + 1}\n`).join('');

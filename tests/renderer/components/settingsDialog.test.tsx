@@ -3,9 +3,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useFakeLlmStarter } from '../support/fakeLlm/useFakeLlm.js';
-import { serveApp } from '../support/servedApp.js';
-import { useTempFolders } from '../support/tempFolder.js';
+import { useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
+import { serveApp } from '../../support/servedApp.js';
+import { useTempFolders } from '../../support/tempFolder.js';
 
 afterEach(cleanup);
 

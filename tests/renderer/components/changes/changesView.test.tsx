@@ -3,10 +3,10 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useFakeLlm } from '../support/fakeLlm/useFakeLlm.js';
-import { autoApprovals, call, planText, say } from '../support/rpiScript.js';
-import { serveApp, useFakeChatLayout } from '../support/servedApp.js';
-import { useTempFolders, writeTree } from '../support/tempFolder.js';
+import { useFakeLlm } from '../../../support/fakeLlm/useFakeLlm.js';
+import { autoApprovals, call, planText, say } from '../../../support/rpiScript.js';
+import { serveApp, useFakeChatLayout } from '../../../support/servedApp.js';
+import { useTempFolders, writeTree } from '../../../support/tempFolder.js';
 
 useFakeChatLayout();
 

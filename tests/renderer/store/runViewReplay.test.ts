@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Snapshot, UnsequencedEvent } from '../../engine/contract/index.js';
-import { applyEvent } from '../../renderer/src/store/applyEvent.js';
-import { applySnapshot, initialState } from '../../renderer/src/store/state.js';
-import { idleSnapshot, message, midRun, play, ready, restOfRun, runId, sequenced } from './runViewFixture.js';
+import type { Snapshot, UnsequencedEvent } from '../../../engine/contract/index.js';
+import { applyEvent } from '../../../renderer/src/store/applyEvent.js';
+import { applySnapshot, initialState } from '../../../renderer/src/store/state.js';
+import { idleSnapshot, message, midRun, play, ready, restOfRun, runId, sequenced } from '../../support/runViewFixture.js';
 
 /** The snapshot a reloaded page gets after `events`, recording them as the engine does. */
 function snapshotAfter(events: UnsequencedEvent[], extra: Partial<Snapshot> = {}): Snapshot {

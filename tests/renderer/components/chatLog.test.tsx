@@ -3,12 +3,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Message } from '../../engine/contract/index.js';
-import { createWorkbenchStore } from '../../renderer/src/store/workbenchStore.js';
-import { browserHostBridge } from '../support/dispatchBridge.js';
-import { useOpenedWorkbenches } from '../support/openedWorkbenches.js';
-import { renderStarted, useFakeChatLayout } from '../support/servedApp.js';
-import { useTempFolders } from '../support/tempFolder.js';
+import type { Message } from '../../../engine/contract/index.js';
+import { createWorkbenchStore } from '../../../renderer/src/store/workbenchStore.js';
+import { browserHostBridge } from '../../support/dispatchBridge.js';
+import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
+import { renderStarted, useFakeChatLayout } from '../../support/servedApp.js';
+import { useTempFolders } from '../../support/tempFolder.js';
 
 useFakeChatLayout();
 afterEach(() => {

@@ -3,11 +3,11 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { FakeLlm } from '../support/fakeLlm/index.js';
-import { useFakeLlm } from '../support/fakeLlm/useFakeLlm.js';
-import { autoApprovals, call, planText, say } from '../support/rpiScript.js';
-import { serveApp, useFakeChatLayout } from '../support/servedApp.js';
-import { useTempFolders, writeTree } from '../support/tempFolder.js';
+import type { FakeLlm } from '../../../support/fakeLlm/index.js';
+import { useFakeLlm } from '../../../support/fakeLlm/useFakeLlm.js';
+import { autoApprovals, call, planText, say } from '../../../support/rpiScript.js';
+import { serveApp, useFakeChatLayout } from '../../../support/servedApp.js';
+import { useTempFolders, writeTree } from '../../../support/tempFolder.js';
 
 useFakeChatLayout();
 

@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RunPanel } from '../../renderer/src/components/run/RunPanel.js';
-import { tablePreviewOf } from '../../engine/tables/tablePreview.js';
-import { midRun, runId } from './runViewFixture.js';
-import { runViewHarness } from './runViewHarness.js';
+import { RunPanel } from '../../../../renderer/src/components/run/RunPanel.js';
+import { tablePreviewOf } from '../../../../engine/tables/tablePreview.js';
+import { midRun, runId } from '../../../support/runViewFixture.js';
+import { runViewHarness } from '../../../support/runViewHarness.js';
 
 afterEach(cleanup);
 

@@ -2,7 +2,7 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { useLayoutEffect } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useStickToBottom } from '../../renderer/src/components/chat/useStickToBottom.js';
+import { useStickToBottom } from '../../../../renderer/src/components/chat/useStickToBottom.js';
 
 const lineHeight = 100;
 const viewHeight = 300;

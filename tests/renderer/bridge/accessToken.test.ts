@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { takeAccessToken, type TokenSources } from '../../renderer/src/bridge/accessToken.js';
+import { takeAccessToken, type TokenSources } from '../../../renderer/src/bridge/accessToken.js';
 
 /** A tab: its address bar and its sessionStorage, which survives reloads but no other origin sees. */
 function tab(address: string) {

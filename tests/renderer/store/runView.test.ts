@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { UnsequencedEvent } from '../../engine/contract/index.js';
-import { checklistStatus } from '../../renderer/src/store/runStatus.js';
-import type { RunView } from '../../renderer/src/store/runView.js';
-import type { WorkbenchState } from '../../renderer/src/store/state.js';
-import { item, message, midRun, play, ready, restOfRun, runId } from './runViewFixture.js';
+import type { UnsequencedEvent } from '../../../engine/contract/index.js';
+import { checklistStatus } from '../../../renderer/src/store/runStatus.js';
+import type { RunView } from '../../../renderer/src/store/runView.js';
+import type { WorkbenchState } from '../../../renderer/src/store/state.js';
+import { item, message, midRun, play, ready, restOfRun, runId } from '../../support/runViewFixture.js';
 
 const runOf = (state: WorkbenchState): RunView => {
   if (!state.run) throw new Error('no run view');

@@ -1,11 +1,11 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApprovalPreview, Result, UnsequencedEvent } from '../../engine/contract/index.js';
-import { diffFiles } from '../../engine/diff/index.js';
-import { ChatRunCards } from '../../renderer/src/components/run/ChatRunCards.js';
-import { runId } from './runViewFixture.js';
-import { runViewHarness } from './runViewHarness.js';
+import type { ApprovalPreview, Result, UnsequencedEvent } from '../../../../engine/contract/index.js';
+import { diffFiles } from '../../../../engine/diff/index.js';
+import { ChatRunCards } from '../../../../renderer/src/components/run/ChatRunCards.js';
+import { runId } from '../../../support/runViewFixture.js';
+import { runViewHarness } from '../../../support/runViewHarness.js';
 
 afterEach(cleanup);
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { EventOf, UnsequencedEvent } from '../../engine/contract/index.js';
-import { activityRows, groupActivity } from '../../renderer/src/components/run/activityGroups.js';
-import { contextNoteText } from '../../renderer/src/components/run/contextNoteText.js';
-import type { ContextNote } from '../../renderer/src/store/runView.js';
-import { play, ready, runId } from './runViewFixture.js';
+import type { EventOf, UnsequencedEvent } from '../../../../engine/contract/index.js';
+import { activityRows, groupActivity } from '../../../../renderer/src/components/run/activityGroups.js';
+import { contextNoteText } from '../../../../renderer/src/components/run/contextNoteText.js';
+import type { ContextNote } from '../../../../renderer/src/store/runView.js';
+import { play, ready, runId } from '../../../support/runViewFixture.js';
 
 const trimmed = (fields: Partial<EventOf<'context-trimmed'>> = {}): UnsequencedEvent => ({
   type: 'context-trimmed',

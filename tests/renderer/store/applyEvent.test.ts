@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Snapshot, UnsequencedEvent, WorkbenchEventType } from '../../engine/contract/index.js';
-import { applyEvent } from '../../renderer/src/store/applyEvent.js';
-import { applySnapshot, initialState, type WorkbenchState } from '../../renderer/src/store/state.js';
-import { message, midRun, play, restOfRun } from './runViewFixture.js';
+import type { Snapshot, UnsequencedEvent, WorkbenchEventType } from '../../../engine/contract/index.js';
+import { applyEvent } from '../../../renderer/src/store/applyEvent.js';
+import { applySnapshot, initialState, type WorkbenchState } from '../../../renderer/src/store/state.js';
+import { message, midRun, play, restOfRun } from '../../support/runViewFixture.js';
 
 const snapshot: Snapshot = {
   folder: '/work/demo',

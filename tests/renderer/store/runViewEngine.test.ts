@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { WorkbenchEvent } from '../../engine/contract/index.js';
-import type { Workbench } from '../../engine/index.js';
-import { createWorkbenchStore, type WorkbenchStore } from '../../renderer/src/store/workbenchStore.js';
-import { browserHostBridge } from '../support/dispatchBridge.js';
-import { useFakeLlm } from '../support/fakeLlm/useFakeLlm.js';
-import { useOpenedWorkbenches } from '../support/openedWorkbenches.js';
-import { call, fakeModelOptions, planText, say } from '../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../support/tempFolder.js';
+import type { WorkbenchEvent } from '../../../engine/contract/index.js';
+import type { Workbench } from '../../../engine/index.js';
+import { createWorkbenchStore, type WorkbenchStore } from '../../../renderer/src/store/workbenchStore.js';
+import { browserHostBridge } from '../../support/dispatchBridge.js';
+import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
+import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
+import { call, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 /** Resolves once the store satisfies `done`. */
 function until(store: WorkbenchStore, done: (state: ReturnType<WorkbenchStore['getState']>) => boolean): Promise<void> {

@@ -4,17 +4,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { browserHandlers } from '../../cli/serve/browserHandlers.js';
-import { fuzzyMatch, rankPaths } from '../../engine/contract/fuzzyPath.js';
-import { createDispatch, type ParsedPayload } from '../../engine/contract/index.js';
-import { openWorkbench, type Workbench } from '../../engine/index.js';
-import { RecentFolders, SettingsStore, noKeyStorage } from '../../engine/settings/index.js';
-import { addItem, isLongPaste, pathInFolder, removeItem } from '../../renderer/src/components/composer/attachments.js';
-import { completeMention, mentionAt } from '../../renderer/src/components/composer/mention.js';
-import { createWorkbenchStore } from '../../renderer/src/store/workbenchStore.js';
-import { dispatchBridge } from '../support/dispatchBridge.js';
-import { renderStarted } from '../support/servedApp.js';
-import { writeTree } from '../support/tempFolder.js';
+import { browserHandlers } from '../../../../cli/serve/browserHandlers.js';
+import { fuzzyMatch, rankPaths } from '../../../../engine/contract/fuzzyPath.js';
+import { createDispatch, type ParsedPayload } from '../../../../engine/contract/index.js';
+import { openWorkbench, type Workbench } from '../../../../engine/index.js';
+import { RecentFolders, SettingsStore, noKeyStorage } from '../../../../engine/settings/index.js';
+import { addItem, isLongPaste, pathInFolder, removeItem } from '../../../../renderer/src/components/composer/attachments.js';
+import { completeMention, mentionAt } from '../../../../renderer/src/components/composer/mention.js';
+import { createWorkbenchStore } from '../../../../renderer/src/store/workbenchStore.js';
+import { dispatchBridge } from '../../../support/dispatchBridge.js';
+import { renderStarted } from '../../../support/servedApp.js';
+import { writeTree } from '../../../support/tempFolder.js';
 
 describe('@ mentions', () => {
   it('finds the mention the caret is in: after white space or at the start, never inside a word', () => {

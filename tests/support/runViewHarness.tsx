@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { requestsOver, type WorkbenchBridge } from '../../engine/contract/bridge.js';
 import type { PublicSettings, RequestChannel, Result, Snapshot, UnsequencedEvent, WorkbenchEvent } from '../../engine/contract/index.js';
 import { createWorkbenchStore } from '../../renderer/src/store/workbenchStore.js';
-import { renderStarted } from '../support/servedApp.js';
+import { renderStarted } from './servedApp.js';
 import { idleSnapshot } from './runViewFixture.js';
 
 const settings: PublicSettings = {

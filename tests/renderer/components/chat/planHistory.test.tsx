@@ -1,11 +1,11 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../engine/contract/index.js';
-import { RunFilesLine } from '../../renderer/src/components/chat/RunFilesLine.js';
-import { applySnapshot, initialState } from '../../renderer/src/store/state.js';
-import { idleSnapshot, item, message, play, runId } from './runViewFixture.js';
-import { runViewHarness } from './runViewHarness.js';
+import type { Snapshot } from '../../../../engine/contract/index.js';
+import { RunFilesLine } from '../../../../renderer/src/components/chat/RunFilesLine.js';
+import { applySnapshot, initialState } from '../../../../renderer/src/store/state.js';
+import { idleSnapshot, item, message, play, runId } from '../../../support/runViewFixture.js';
+import { runViewHarness } from '../../../support/runViewHarness.js';
 
 afterEach(cleanup);
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach } from 'vitest';
 
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The engine's entry point, for child scripts to `await import(process.env.ENGINE_URL)`. */
 const engineUrl = pathToFileURL(path.join(repoRoot, 'engine', 'index.ts')).href;

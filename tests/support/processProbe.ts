@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { writeTree } from '../../support/tempFolder.js';
+import { writeTree } from './tempFolder.js';
 
 /** Whether a process is gone: no such pid, or a zombie that runs nothing and only waits to be reaped. */
 export function isGone(pid: number): boolean {

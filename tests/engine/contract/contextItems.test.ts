@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contextItemSchema, messageSchema, validateRequest } from '../../engine/contract/index.js';
-import { contextItemLabel } from '../../engine/contract/contextItemLabel.js';
+import { contextItemSchema, messageSchema, validateRequest } from '../../../engine/contract/index.js';
+import { contextItemLabel } from '../../../engine/contract/contextItemLabel.js';
 
 describe('context items in the contract', () => {
   it('accepts files, folders and notes with folder-relative paths', () => {

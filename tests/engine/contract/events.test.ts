@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { workbenchEventSchema, type EventOf, type WorkbenchEventType } from '../../engine/contract/index.js';
+import { workbenchEventSchema, type EventOf, type WorkbenchEventType } from '../../../engine/contract/index.js';
 
 const item = { index: 0, number: 1, label: 'Parse statement', description: 'read bank.csv', status: 'pending', rawLine: '- [ ] 1. Parse statement — read bank.csv' } as const;
 const message = { id: 'msg-1', role: 'user', text: 'Categorise my bank statement', ts: 1_700_000_000_000 } as const;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fuzzyMatch, placementScore, rankPaths } from '../../engine/contract/fuzzyPath.js';
+import { fuzzyMatch, placementScore, rankPaths } from '../../../engine/contract/fuzzyPath.js';
 
 /** Every placement of `query` in `path` (ascending positions of equal characters, case ignored). */
 function* placements(query: string, path: string, from = 0, chosen: number[] = []): Generator<number[]> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateRequest } from '../../engine/contract/index.js';
+import { validateRequest } from '../../../engine/contract/index.js';
 
 describe('MCP requests at the boundary', () => {
   it('fills in the defaults of a saved server', () => {

@@ -7,7 +7,7 @@ import {
   type RequestChannel,
   type RequestHandlers,
   type RequestPayload,
-} from '../../engine/contract/index.js';
+} from '../../../engine/contract/index.js';
 
 /** The smallest payload each channel accepts. Typed per channel, so a new channel without one fails to compile. */
 const minimalPayloads: { [C in RequestChannel]: RequestPayload<C> } = {

@@ -10,7 +10,7 @@ import { noKeyStorage } from '../../../engine/settings/keyCipher.js';
 import { ToolError, type Tool } from '../../../engine/tools/tool.js';
 import { everythingScript, filesystemScript, stdioServer, toolListScript, useEverythingHttp, writeMcpConfig } from '../../support/mcpServers.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { isGone } from '../process/processProbe.js';
+import { isGone } from '../../support/processProbe.js';
 
 const noCipher = noKeyStorage('no keychain in tests');
 

@@ -2,8 +2,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { everythingScript } from '../../support/mcpServers.js';
 import { useTempFolders } from '../../support/tempFolder.js';
-import { isGone } from '../process/processProbe.js';
-import { useEngineChildren } from '../workbench/engineChild.js';
+import { isGone } from '../../support/processProbe.js';
+import { useEngineChildren } from '../../support/engineChild.js';
 
 /** An engine that starts one MCP server over stdio, prints its pid, and keeps running. */
 const engineWithServer = `

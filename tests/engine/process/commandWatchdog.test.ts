@@ -1,8 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { useTempFolders } from '../../support/tempFolder.js';
-import { useEngineChildren } from '../workbench/engineChild.js';
-import { recordedPids, survivors, useProcessCleanup } from './processProbe.js';
+import { useEngineChildren } from '../../support/engineChild.js';
+import { recordedPids, survivors, useProcessCleanup } from '../../support/processProbe.js';
 
 /** An engine that starts one command (a background sleep, a double-forked daemon, then waits) and keeps running. */
 const engineWithCommand = `

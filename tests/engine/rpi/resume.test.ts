@@ -7,7 +7,7 @@ import { useFakeLlm, useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, firstUserText, phaseOfRequest, planText, recordEvents, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { useEngineChildren } from '../workbench/engineChild.js';
+import { useEngineChildren } from '../../support/engineChild.js';
 
 /** How many chat requests worked on the given step (first attempts, retries and their later turns). */
 function requestsForStep(requests: FakeLlm['chatRequests'], step: number): number {

@@ -17,7 +17,7 @@ import {
 } from '../../../engine/rpi/rpiState.js';
 import { designPlanExample as plan } from '../../support/planExample.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { useEngineChildren } from '../workbench/engineChild.js';
+import { useEngineChildren } from '../../support/engineChild.js';
 
 const nothing = { hasResearch: false, hasPlan: false, items: [], originalCount: null, allDone: false };
 

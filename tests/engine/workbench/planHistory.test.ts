@@ -7,7 +7,7 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, greetingDoneWorkbookFailed, phaseOfRequest } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { useEngineChildren } from './engineChild.js';
+import { useEngineChildren } from '../../support/engineChild.js';
 import { cancelledAtStepTwo } from './stoppedRun.js';
 import { keptFile, keptRuns, oneStep, request } from '../../support/planHistory.js';
 

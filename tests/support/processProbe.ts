@@ -1,8 +1,16 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { writeTree } from './tempFolder.js';
+
+/** A pid no process has: that of a child that has already exited. */
+export function deadPid(): number {
+  const { pid } = spawnSync(process.execPath, ['-e', '']);
+  if (pid === undefined) throw new Error('could not start a child node process');
+  return pid;
+}
 
 /** Whether a process is gone: no such pid, or a zombie that runs nothing and only waits to be reaped. */
 export function isGone(pid: number): boolean {

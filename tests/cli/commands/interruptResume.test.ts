@@ -2,15 +2,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseJsonEvents, useCli } from '../../support/cliProcess.js';
-import type { FakeLlm } from '../../support/fakeLlm/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
-import { call, firstUserText, phaseOfRequest, planText, say } from '../../support/rpiScript.js';
+import { call, phaseOfRequest, planText, requestsForStep, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
-
-/** How many chat requests worked on the given plan step. */
-function requestsForStep(llm: FakeLlm, step: number): number {
-  return llm.chatRequests().filter((request) => phaseOfRequest(request) === 'implement' && firstUserText(request).includes(`## Current item (step ${step} of`)).length;
-}
 
 describe('Ctrl-C and resume', () => {
   const tempFolder = useTempFolders('rpi-cli-interrupt-');

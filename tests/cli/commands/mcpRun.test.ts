@@ -1,14 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
 import { parseJsonEvents, useCli } from '../../support/cliProcess.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { everythingScript, stdioServer, writeMcpConfig } from '../../support/mcpServers.js';
-import { call, eventTrail, phaseOfRequest, planText, say } from '../../support/rpiScript.js';
+import { call, eventTrail, phaseOfRequest, planText, say, toolNames } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-
-const toolNames = (request: ChatCompletionCreateParams | undefined) => (request?.tools ?? []).map((tool) => (tool.type === 'function' ? tool.function.name : ''));
 
 describe('rpi-workbench run with MCP servers', () => {
   const tempFolder = useTempFolders('rpi-cli-mcp-');

@@ -1,10 +1,11 @@
-import { chmod, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
-import { call, fakeModelOptions, planText, recordEvents, say } from '../../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { folderAfterOneRun } from '../../support/folderAfterOneRun.js';
+import { call, planText, say } from '../../support/rpiScript.js';
+import { useTempFolders } from '../../support/tempFolder.js';
 
 const exists = (file: string) => stat(file).then(() => true, () => false);
 
@@ -14,32 +15,30 @@ describe('undo and regenerate through the facade', () => {
   const open = useOpenedWorkbenches();
 
   /** A project, then one full run that edits, creates, deletes and changes files by a command. */
-  async function afterOneRun() {
-    const root = await tempFolder();
-    await writeTree(root, { 'keep.txt': 'keep\n', 'edit.txt': 'before\n', 'gone.txt': 'will be deleted\n', 'script.sh': 'echo hi\n' });
-    await chmod(path.join(root, 'script.sh'), 0o644);
-    llm().enqueue(
-      say('research'),
-      say(planText('Change')),
-      call('edit_file', { path: 'edit.txt', old_text: 'before', new_text: 'after' }),
-      call('write_file', { path: 'new/created.txt', content: 'new\n' }),
-      call('run_command', { command: 'rm gone.txt && chmod +x script.sh && echo made > by-command.txt' }),
-      say('done'),
-      say('Changed four files.'),
-    );
-    const workbench = await open(root, fakeModelOptions(llm()));
-    const events = recordEvents(workbench);
-    const first = await workbench.send('Change things');
-    expect((await first.finished).status).toBe('done');
-    const [user, assistant] = (await workbench.snapshot()).conversation;
-    return { root, workbench, events, user: user!, assistant: assistant! };
-  }
+  const afterOneRun = async () =>
+    folderAfterOneRun({
+      root: await tempFolder(),
+      llm: llm(),
+      open,
+      files: { 'keep.txt': 'keep\n', 'edit.txt': 'before\n', 'gone.txt': 'will be deleted\n', 'script.sh': 'echo hi\n' },
+      modes: { 'script.sh': 0o644 },
+      turns: [
+        say('research'),
+        say(planText('Change')),
+        call('edit_file', { path: 'edit.txt', old_text: 'before', new_text: 'after' }),
+        call('write_file', { path: 'new/created.txt', content: 'new\n' }),
+        call('run_command', { command: 'rm gone.txt && chmod +x script.sh && echo made > by-command.txt' }),
+        say('done'),
+        say('Changed four files.'),
+      ],
+      request: 'Change things',
+    });
 
   it('undo restores every file exactly, cuts the conversation and clears the run state', async () => {
-    const { root, workbench, events, user } = await afterOneRun();
+    const { root, workbench, events, messageId } = await afterOneRun();
     expect(await exists(path.join(root, 'by-command.txt'))).toBe(true);
 
-    const preview = await workbench.previewUndo(user.id);
+    const preview = await workbench.previewUndo(messageId);
     expect(preview.map(({ path: file, change }) => `${change} ${file}`).sort()).toEqual([
       'recreated gone.txt',
       'removed by-command.txt',
@@ -49,7 +48,7 @@ describe('undo and regenerate through the facade', () => {
       'restored script.sh',
     ]);
 
-    const restored = await workbench.undo(user.id);
+    const restored = await workbench.undo(messageId);
 
     expect(restored.sort()).toEqual(['by-command.txt', 'edit.txt', 'gone.txt', 'new/created.txt', 'script.sh']);
     expect(await readFile(path.join(root, 'edit.txt'), 'utf8')).toBe('before\n');
@@ -65,10 +64,11 @@ describe('undo and regenerate through the facade', () => {
   });
 
   it('regenerate from the summary undoes the run and sends the same request again', async () => {
-    const { root, workbench, assistant } = await afterOneRun();
+    const { root, workbench } = await afterOneRun();
+    const [, answer] = (await workbench.snapshot()).conversation;
     llm().enqueue(say('research again'), say(planText('Smaller')), call('write_file', { path: 'only.txt', content: 'only\n' }), say('done'), say('Wrote only.txt.'));
 
-    const again = await workbench.regenerate(assistant.id);
+    const again = await workbench.regenerate(answer!.id);
     const result = await again.finished;
 
     expect(result).toMatchObject({ status: 'done', summary: 'Wrote only.txt.' });
@@ -80,11 +80,11 @@ describe('undo and regenerate through the facade', () => {
   });
 
   it('refuses undo and regenerate while a run is active, and an unknown message', async () => {
-    const { workbench, user } = await afterOneRun();
+    const { workbench, messageId } = await afterOneRun();
     llm().enqueue(say('slow research', { delayMs: 150 }), say('# Execution Plan\n\n## Items\n'), say('Nothing.'));
     const running = await workbench.send('Another');
-    await expect(workbench.undo(user.id)).rejects.toThrow('A run is in progress in this folder');
-    await expect(workbench.regenerate(user.id)).rejects.toThrow('A run is in progress in this folder');
+    await expect(workbench.undo(messageId)).rejects.toThrow('A run is in progress in this folder');
+    await expect(workbench.regenerate(messageId)).rejects.toThrow('A run is in progress in this folder');
     await running.finished;
     await expect(workbench.undo('m-nope')).rejects.toThrow('There is no message "m-nope"');
   });

@@ -11,7 +11,7 @@ import { EventBus } from './eventBus.js';
 import { checkFolder } from './folderCheck.js';
 import { acquireFolderLock, type FolderLock } from './folderLock.js';
 import { endOrphanedCommands } from '../process/orphanedCommands.js';
-import { PendingWrites } from '../workspace/pendingWrites.js';
+import { PendingWrites } from '../store/pendingWrites.js';
 import { ApprovalBroker, type ApprovalAnswer } from '../approvals/approvalBroker.js';
 import { PlanGate, type PlanDecision } from '../approvals/planGate.js';
 import { CheckpointStore, type RestoreChange } from '../checkpoints/checkpointStore.js';

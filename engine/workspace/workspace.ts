@@ -2,7 +2,7 @@ import { constants, type Stats } from 'node:fs';
 import { lstat, readlink, realpath, rename, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../files/atomicWrite.js';
-import type { PendingWrites } from './pendingWrites.js';
+import type { PendingWrites } from '../store/pendingWrites.js';
 import { IgnoreRules } from './ignoreRules.js';
 import { HeldFolder, NotAPlainFolderError, openEntry, sameIdentity, specialKind, type FolderIdentity } from './heldFolder.js';
 import { PathRefusedError, hiddenDirectories, isInside, lexicalPath, protectedWriteReason } from './pathRules.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { AppendLog } from '../store/appendLog.js';
-import type { Workspace } from './workspace.js';
+import type { Workspace } from '../workspace/workspace.js';
+import { AppendLog } from './appendLog.js';
 
 const recordSchema = z.object({ op: z.enum(['begin', 'end']), path: z.string().min(1) });
 type PendingWriteRecord = z.infer<typeof recordSchema>;

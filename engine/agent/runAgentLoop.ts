@@ -1,4 +1,4 @@
-import { ContextKeeper, resultOrigin, type FittedRequest } from '../context/contextKeeper.js';
+import { ContextKeeper, resultOrigin, type FittedRequest } from './history/contextKeeper.js';
 import type { Phase, UnsequencedEvent } from '../contract/index.js';
 import { LlmError, type ChatMessage, type LlmClient, type LlmReply, type LlmToolCall } from '../llm/llmTypes.js';
 import { correctionMessage, parseTextReply, textToolInstructions, textToolResultMessage } from '../llm/textToolProtocol.js';

@@ -1,5 +1,5 @@
-import { contextResultChars } from '../tools/resultCap.js';
-import { minRecallChars } from '../tools/recallToolResult.js';
+import { contextResultChars } from '../../tools/resultCap.js';
+import { minRecallChars } from '../../tools/recallToolResult.js';
 import { formatCount, type HistoryEntry, type ResultOrigin } from './historyEntry.js';
 import type { RequestSize } from './requestSize.js';
 

@@ -1,7 +1,7 @@
-import type { ChatMessage, LlmRequest } from '../llm/llmTypes.js';
-import { parseArguments, type ExecutedToolCall } from '../tools/executeToolCall.js';
+import type { ChatMessage, LlmRequest } from '../../llm/llmTypes.js';
+import { parseArguments, type ExecutedToolCall } from '../../tools/executeToolCall.js';
+import { budgetFor, lowWaterShare, shrunkBudget } from '../../context/contextBudget.js';
 import { collapseOlderTurns, shortenOlderTexts } from './condense.js';
-import { budgetFor, lowWaterShare, shrunkBudget } from './contextBudget.js';
 import { cutLatestResults } from './cutToFit.js';
 import type { HistoryEntry, ResultOrigin } from './historyEntry.js';
 import { RequestSize } from './requestSize.js';

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../llm/llmTypes.js';
+import type { ChatMessage } from '../../llm/llmTypes.js';
 import { oneLine, textOf, type HistoryEntry } from './historyEntry.js';
 import type { RequestSize } from './requestSize.js';
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { budgetFor, shrunkBudget } from '../../../engine/context/contextBudget.js';
-import { ContextKeeper, resultOrigin } from '../../../engine/context/contextKeeper.js';
-import type { ChatMessage, LlmRequest } from '../../../engine/llm/llmTypes.js';
-import { estimatePromptTokens } from '../../../engine/llm/tokenEstimate.js';
-import { textToolResultMessage } from '../../../engine/llm/textToolProtocol.js';
-import { recallToolResult } from '../../../engine/tools/recallToolResult.js';
-import { resultForContext } from '../../../engine/tools/resultCap.js';
-import { runTool, toolContextFor } from '../../support/toolContext.js';
+import { ContextKeeper, resultOrigin } from '../../../../engine/agent/history/contextKeeper.js';
+import { budgetFor, shrunkBudget } from '../../../../engine/context/contextBudget.js';
+import type { ChatMessage, LlmRequest } from '../../../../engine/llm/llmTypes.js';
+import { estimatePromptTokens } from '../../../../engine/llm/tokenEstimate.js';
+import { textToolResultMessage } from '../../../../engine/llm/textToolProtocol.js';
+import { recallToolResult } from '../../../../engine/tools/recallToolResult.js';
+import { resultForContext } from '../../../../engine/tools/resultCap.js';
+import { runTool, toolContextFor } from '../../../support/toolContext.js';
 
 const system: ChatMessage = { role: 'system', content: 'You are a careful researcher.' };
 const request: ChatMessage = { role: 'user', content: 'Find where totals are computed.' };

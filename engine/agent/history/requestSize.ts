@@ -1,5 +1,5 @@
-import type { ChatMessage, LlmRequest } from '../llm/llmTypes.js';
-import { estimatePromptTokens } from '../llm/tokenEstimate.js';
+import type { ChatMessage, LlmRequest } from '../../llm/llmTypes.js';
+import { estimatePromptTokens } from '../../llm/tokenEstimate.js';
 
 /**
  * Token counts of whole requests, message by message, so each message is counted once however many turns

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { removeStaleTempFiles, writeFileAtomic } from '../../../engine/store/atomicWrite.js';
+import { removeStaleTempFiles, writeFileAtomic } from '../../../engine/files/atomicWrite.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 describe('writeFileAtomic', () => {

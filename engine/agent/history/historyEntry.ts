@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../llm/llmTypes.js';
+import type { ChatMessage } from '../../llm/llmTypes.js';
 
 /** Where a tool result in the history came from, so it can be set aside or cut and found again by id. */
 export interface ResultOrigin {

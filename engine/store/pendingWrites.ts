@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { AppendLog } from '../store/appendLog.js';
-import type { Workspace } from './workspace.js';
+import type { TempFileJournal, Workspace } from '../workspace/workspace.js';
+import { AppendLog } from './appendLog.js';
 
 const recordSchema = z.object({ op: z.enum(['begin', 'end']), path: z.string().min(1) });
 type PendingWriteRecord = z.infer<typeof recordSchema>;
@@ -16,7 +16,7 @@ const tempFilePattern = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
  * again once it is gone, so the next engine on the folder can remove what a crash left (sweep), without
  * walking the folder to find it.
  */
-export class PendingWrites {
+export class PendingWrites implements TempFileJournal {
   private readonly log: AppendLog<PendingWriteRecord>;
 
   constructor(stateDir: string) {

@@ -1,18 +1,18 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
-import type { UnsequencedEvent } from '../../../engine/contract/index.js';
-import { runAgentLoop, type AgentLoopResult } from '../../../engine/agent/runAgentLoop.js';
-import { defaultLoopLimits } from '../../../engine/agent/loopLimits.js';
-import { ToolModeState } from '../../../engine/agent/toolMode.js';
-import { createLlmClient } from '../../../engine/llm/openaiClient.js';
-import { estimatePromptTokens } from '../../../engine/llm/tokenEstimate.js';
-import { researchPhase } from '../../../engine/rpi/phases.js';
-import { openToolLog, type ToolLog } from '../../../engine/store/toolLog.js';
-import { getFileMap } from '../../../engine/tools/getFileMap.js';
-import type { ToolDefinition } from '../../../engine/tools/toolCatalog.js';
-import type { ScriptedTurn } from '../../support/fakeLlm/index.js';
-import { toolContextFor } from '../../support/toolContext.js';
+import type { UnsequencedEvent } from '../../engine/contract/index.js';
+import { runAgentLoop, type AgentLoopResult } from '../../engine/agent/runAgentLoop.js';
+import { defaultLoopLimits } from '../../engine/agent/loopLimits.js';
+import { ToolModeState } from '../../engine/agent/toolMode.js';
+import { createLlmClient } from '../../engine/llm/openaiClient.js';
+import { estimatePromptTokens } from '../../engine/llm/tokenEstimate.js';
+import { researchPhase } from '../../engine/rpi/phases.js';
+import { openToolLog, type ToolLog } from '../../engine/store/toolLog.js';
+import { getFileMap } from '../../engine/tools/getFileMap.js';
+import type { ToolDefinition } from '../../engine/tools/toolCatalog.js';
+import type { ScriptedTurn } from './fakeLlm/index.js';
+import { toolContextFor } from './toolContext.js';
 
 /**
  * The job the context budget is measured on: a research phase that reads 40 source files of 60 KB whole,

@@ -1,4 +1,4 @@
-import type { ScriptedTurn } from '../../support/fakeLlm/index.js';
+import type { ScriptedTurn } from './fakeLlm/index.js';
 
 /** A turn of the fake model that answers as OpenAI does a request longer than the window: 400, code `context_length_exceeded`. */
 export function refusedAsTooLong(limit: number): ScriptedTurn {

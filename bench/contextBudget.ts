@@ -5,7 +5,7 @@ import type { ChatCompletionCreateParams } from 'openai/resources/chat/completio
 import { budgetFor } from '../engine/context/contextBudget.js';
 import { startFakeLlm } from '../tests/support/fakeLlm/index.js';
 import { say } from '../tests/support/rpiScript.js';
-import { fileChars, fileCount, readsPerTurn, readTurns, requestTokens, runResearch, sharedPrefixTokens, writeManyFiles } from '../tests/engine/context/readManyFiles.js';
+import { fileChars, fileCount, readsPerTurn, readTurns, requestTokens, runResearch, sharedPrefixTokens, writeManyFiles } from '../tests/support/readManyFiles.js';
 
 /**
  * Context budget: the research phase as RPI runs it (its prompt, file map, tools and turn cap) reading 40

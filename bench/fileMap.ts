@@ -38,7 +38,7 @@ export async function benchFileMap(): Promise<void> {
   try {
     await generateTree(root);
     const context = await benchToolContext(root);
-    const map = () => getFileMap.run(getFileMap.parameters.parse({}), context);
+    const map = async () => (await getFileMap.run(getFileMap.parameters.parse({}), context)).text;
     const rgFiles = () => spawnSync(rg, ['--files', '--hidden', '--no-require-git', '-g', '!.git', root], { maxBuffer: 1 << 28 });
     const sample = await map();
     rgFiles();

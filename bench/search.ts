@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { candidateFiles } from '../engine/search/candidateFiles.js';
+import { candidateFiles } from '../engine/tools/search/candidateFiles.js';
 import { searchFiles } from '../engine/tools/searchFiles.js';
 import { benchToolContext, ensureRipgrep, format, interleavedMedians, seededRandom } from './tools.js';
 
@@ -119,7 +119,7 @@ export async function benchSearch(): Promise<void> {
   const reference = () => spawnSync(rg, rgArgs, { encoding: 'utf8', maxBuffer: 1 << 28 });
 
   const coldStart = performance.now();
-  const ours = Number(/^([\d,]+) matching lines? in/.exec(await engine())?.[1]?.replace(/,/g, '') ?? NaN);
+  const ours = Number(/^([\d,]+) matching lines? in/.exec((await engine()).text)?.[1]?.replace(/,/g, '') ?? NaN);
   const coldMs = performance.now() - coldStart;
   const theirs = reference().stdout.split('\n').filter(Boolean).length;
   const [engineMs = 0, rgMs = 0] = await interleavedMedians(5, [engine, reference]);

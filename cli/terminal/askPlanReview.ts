@@ -1,6 +1,5 @@
-import type { PlanReviewView } from '../../engine/contract/index.js';
+import type { PlanDecision, PlanReviewView } from '../../engine/contract/index.js';
 import type { Workbench } from '../../engine/index.js';
-import type { PlanDecision } from '../../engine/approvals/planGate.js';
 import { messageOf } from '../commands/cliError.js';
 import { parsePlanAnswer } from './answerParser.js';
 import { planForReview, planMenu } from './planReviewText.js';

@@ -1,11 +1,10 @@
-import { ContextKeeper, resultOrigin, type FittedRequest } from '../context/contextKeeper.js';
+import { ContextKeeper, resultOrigin, type FittedRequest } from './history/contextKeeper.js';
 import type { Phase, UnsequencedEvent } from '../contract/index.js';
 import { LlmError, type ChatMessage, type LlmClient, type LlmReply, type LlmToolCall, type LlmUsage } from '../llm/llmTypes.js';
 import { correctionMessage, parseTextReply, textToolInstructions, textToolResultMessage } from '../llm/textToolProtocol.js';
 import { promptWasCut } from '../llm/contextWindow/promptWasCut.js';
 import { maskStrings } from '../secrets/secretMask.js';
 import type { ToolLog } from '../store/toolLog.js';
-import { tablePreviewOf } from '../tables/tablePreview.js';
 import { executeToolCall, parseArguments, type ExecutedToolCall, type ToolGuard } from '../tools/executeToolCall.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
 import type { ToolSource } from '../tools/toolSource.js';
@@ -269,8 +268,7 @@ class LoopRun {
       extraTools: this.turnExtras,
       ...(this.config.guard ? { guard: this.config.guard } : {}),
     });
-    const table = tablePreviewOf(call.name, done.ok, done.result);
-    emit({ type: 'tool-finished', runId, callId, ok: done.ok, summary: firstLine(done.result), durationMs: done.durationMs, ...(table ? { table } : {}) });
+    emit({ type: 'tool-finished', runId, callId, ok: done.ok, summary: firstLine(done.result), durationMs: done.durationMs, ...(done.preview ? { table: done.preview } : {}) });
     // A "no" from the user is an answer, not a mistake of the model: it does not count against the limits.
     if (done.refused !== 'denied' && done.refused !== 'expired') this.budget.record(done.ok, done.result);
     return done;

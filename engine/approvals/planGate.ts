@@ -1,9 +1,7 @@
-import type { PlanItem, PlanReviewView, UnsequencedEvent } from '../contract/index.js';
+import type { PlanDecision, PlanItem, PlanReviewView, UnsequencedEvent } from '../contract/index.js';
 import { parsePlan } from '../rpi/planFile.js';
 import { ApprovalAnswerError } from './approvalBroker.js';
 import { riskOfPlanItem } from './riskyPlanItems.js';
-
-export type PlanDecision = { decision: 'approve' } | { decision: 'edit'; plan: string } | { decision: 'reject' };
 
 interface Waiting {
   view: PlanReviewView;

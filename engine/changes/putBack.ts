@@ -5,7 +5,7 @@ import { HeldFolder, NotAPlainFolderError, openEntry } from '../workspace/heldFo
 import { PathRefusedError, protectedWriteReason } from '../workspace/pathRules.js';
 import path from 'node:path';
 import type { RevertedFile } from '../contract/changes.js';
-import type { PendingWrites } from '../workspace/pendingWrites.js';
+import type { PendingWrites } from '../store/pendingWrites.js';
 
 /** What a path must hold after a revert: a file's bytes and mode, a symlink, or nothing. */
 export type WantedEntry = { kind: 'file'; mode: number; bytes: Uint8Array } | { kind: 'symlink'; target: string } | null;

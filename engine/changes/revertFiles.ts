@@ -1,8 +1,8 @@
 import type { RevertResult, RevertedFile } from '../contract/changes.js';
 import type { CheckpointContents, CheckpointStore, CheckpointTag } from '../checkpoints/checkpointStore.js';
 import { CheckpointError } from '../checkpoints/checkpointTypes.js';
+import type { PendingWrites } from '../store/pendingWrites.js';
 import { lexicalPath } from '../workspace/pathRules.js';
-import type { PendingWrites } from '../workspace/pendingWrites.js';
 import { putBack, type WantedEntry } from './putBack.js';
 import { sha256 } from './sideSources.js';
 

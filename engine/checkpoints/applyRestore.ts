@@ -8,7 +8,7 @@ import { writeAll, type HashedFiles } from './hashedFiles.js';
 import type { RestorePlan, WritableRecord } from './restorePlan.js';
 import type { FileContentRecord } from './workspaceState.js';
 import { NotAPlainFolderError, inParentFolder } from '../workspace/heldFolder.js';
-import type { PendingWrites } from '../workspace/pendingWrites.js';
+import type { PendingWrites } from '../store/pendingWrites.js';
 
 export interface ApplyRestoreOptions {
   root: string;

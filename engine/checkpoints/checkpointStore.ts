@@ -1,4 +1,4 @@
-import type { PendingWrites } from '../workspace/pendingWrites.js';
+import type { PendingWrites } from '../store/pendingWrites.js';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { SerialQueue } from '../store/serialQueue.js';

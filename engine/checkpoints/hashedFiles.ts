@@ -4,7 +4,7 @@ import { lstat, open, readdir, rename, rm, type FileHandle } from 'node:fs/promi
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createGunzip, createGzip, gunzip, gzipSync, type Gzip } from 'node:zlib';
-import { removeStaleTempFiles } from '../store/atomicWrite.js';
+import { removeStaleTempFiles } from '../files/atomicWrite.js';
 import { openStateFile, readStateFile } from '../store/stateFile.js';
 
 /** gzip's fastest level: most of the size saving of the default at a fraction of its time (bench checkpoints). */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { removeStaleTempFiles, writeFileAtomic } from '../store/atomicWrite.js';
+import { removeStaleTempFiles, writeFileAtomic } from '../files/atomicWrite.js';
 import { readStateText } from '../store/stateFile.js';
 import { checkpointTagSchema, type CheckpointInfo } from './checkpointTypes.js';
 import { hashSchema } from './treeNode.js';

@@ -1,6 +1,7 @@
 import { contextItemLabel } from '../contract/contextItemLabel.js';
 import type { ContextItem } from '../contract/index.js';
-import { fileKindOf, formatSize } from '../tools/fileKind.js';
+import { fileKindOf } from '../files/fileKind.js';
+import { formatSize } from '../files/fileSize.js';
 import { getFileMap } from '../tools/getFileMap.js';
 import type { ToolContext } from '../tools/tool.js';
 import { hiddenDirectories, PathRefusedError } from '../workspace/pathRules.js';
@@ -108,7 +109,7 @@ async function readFolder(path: string, { toolContext, signal }: ReadContextItem
   try {
     const refusal = await refusalOf(toolContext, path);
     if (refusal) return { kind: 'status', heading, line: refusal };
-    const map = await getFileMap.run({ path, depth: folderMapDepth }, { ...toolContext, signal });
+    const map = (await getFileMap.run({ path, depth: folderMapDepth }, { ...toolContext, signal })).text;
     const cutNote = () => `[… map cut to fit; call get_file_map {"path": ${JSON.stringify(path)}} to see it whole]`;
     return { kind: 'content', heading: `${heading} (its map)`, content: map.replace(/\s+$/, ''), partial: false, cutNote };
   } catch (error) {

@@ -184,6 +184,9 @@ export interface RequestResults {
 export type RequestPayload<C extends RequestChannel> = z.input<(typeof requestSchemas)[C]>;
 export type ParsedPayload<C extends RequestChannel> = z.output<(typeof requestSchemas)[C]>;
 
+/** The user's answer at the plan review gate: approve, approve an edited plan, or reject. */
+export type PlanDecision = ParsedPayload<'session:review-plan'>;
+
 /** Errors are values at the boundary: a host never throws across it. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 

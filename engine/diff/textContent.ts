@@ -1,5 +1,6 @@
 import type { LineEndings } from '../contract/changes.js';
-import { fileKindOf, formatSize, sniffLength } from '../tools/fileKind.js';
+import { fileKindOf, sniffLength } from '../files/fileKind.js';
+import { formatSize } from '../files/fileSize.js';
 
 /** Larger files are shown by their sizes only: a line diff of them would take too long to be worth it. */
 export const maxComparedBytes = 32 * 1024 * 1024;

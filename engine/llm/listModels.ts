@@ -1,6 +1,6 @@
 import type { LearnedContextWindow } from '../contract/index.js';
 import { discoverContextWindow } from './contextWindow/discoverContextWindow.js';
-import { llmErrorFrom, shownUrl } from './llmErrors.js';
+import { llmErrorFrom, shownUrl } from './llmErrorMessages.js';
 import { LlmError } from './llmTypes.js';
 import { openAiSdk } from './openaiSdk.js';
 

@@ -1,7 +1,7 @@
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { StreamedReply } from './chunkReader.js';
-import { cancelledError, llmErrorFrom, streamFailureError, type ErrorContext } from './llmErrors.js';
+import { cancelledError, llmErrorFrom, streamFailureError, type ErrorContext } from './llmErrorMessages.js';
 import { type LlmError, type CompleteOptions, type LlmClient, type LlmReply, type LlmRequest, type LlmStatus, type LlmUsage } from './llmTypes.js';
 import { openAiSdk } from './openaiSdk.js';
 import { requestCost } from './prices/requestCost.js';

@@ -1,5 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
-import { saysContextExceeded, saysOutOfQuota, saysToolsUnsupported } from './llmErrors.js';
+import { saysContextExceeded, saysOutOfQuota, saysToolsUnsupported } from './serverErrorWords.js';
 import type { AttemptFailure } from './streamAttempt.js';
 
 /** How a turn is tried again. */

@@ -2,7 +2,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation/types.js';
 import { z } from 'zod';
 import { secretMask, type KnownSecret, type SecretMask } from '../secrets/secretMask.js';
-import type { Tool, ToolContext } from '../tools/tool.js';
+import type { Tool, ToolContext, ToolResult } from '../tools/tool.js';
 
 /** A tool as its server lists it, with the name the model calls it by. */
 export interface McpToolInfo {
@@ -52,9 +52,9 @@ export class McpTool implements Tool<Record<string, unknown>> {
     this.maskServerSecrets = secretMask(serverSecrets);
   }
 
-  async run(args: Record<string, unknown>, context: ToolContext): Promise<string> {
+  async run(args: Record<string, unknown>, context: ToolContext): Promise<ToolResult> {
     const text = await this.caller.call(this.info.name, args, { signal: context.signal, log: context.log });
-    return this.maskServerSecrets(text);
+    return { text: this.maskServerSecrets(text) };
   }
 }
 

@@ -2,7 +2,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { readJsonl } from '../store/jsonl.js';
 import { toolLogFile, toolLogRecordSchema, type ToolLogRecord } from '../store/toolLog.js';
-import { formatSize } from '../tools/fileKind.js';
+import { formatSize } from '../files/fileSize.js';
 import { walkFiles } from '../workspace/walkFiles.js';
 
 export interface FileChange {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { PlanItem, PlanItemStatus, RpiState } from '../contract/index.js';
-import { isProcessAlive, removeStaleTempFiles, writeFileAtomic } from '../store/atomicWrite.js';
+import { isProcessAlive, removeStaleTempFiles, writeFileAtomic } from '../files/atomicWrite.js';
 import { SerialQueue } from '../store/serialQueue.js';
 import { readStateText } from '../store/stateFile.js';
 import { HeldFolder } from '../workspace/heldFolder.js';

@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import type { RpiFile, RunSummary } from '../contract/index.js';
 import { tallyPlan } from '../contract/runHistory.js';
-import { removeStaleTempFiles, writeFileAtomic } from '../store/atomicWrite.js';
+import { removeStaleTempFiles, writeFileAtomic } from '../files/atomicWrite.js';
 import { notPlain, readStateText, StateFileError } from '../store/stateFile.js';
 import { HeldFolder, kindOf, NotAPlainFolderError } from '../workspace/heldFolder.js';
 import { parsePlan } from './planFile.js';

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { z } from 'zod';
 import { contextItemsSchema, type Message } from '../contract/index.js';
-import { writeFileAtomic } from '../store/atomicWrite.js';
+import { writeFileAtomic } from '../files/atomicWrite.js';
 import { readStateText } from '../store/stateFile.js';
 import { rpiPaths } from './rpiState.js';
 

@@ -1,6 +1,6 @@
 import { contextItemsBudget, readContextItems } from '../context/contextItems.js';
 import { pathsNamedIn, readProjectInstructions } from '../context/projectInstructions.js';
-import type { ContextItem, Phase, PlanItem, UnsequencedEvent } from '../contract/index.js';
+import type { ContextItem, Phase, PlanDecision, PlanItem, UnsequencedEvent } from '../contract/index.js';
 import { runAgentLoop, type AgentLoopResult } from '../agent/runAgentLoop.js';
 import type { LoopLimits } from '../agent/loopLimits.js';
 import type { ToolModeState } from '../agent/toolMode.js';
@@ -10,7 +10,6 @@ import { getFileMap } from '../tools/getFileMap.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { ToolGuard } from '../tools/executeToolCall.js';
 import type { ToolSource } from '../tools/toolSource.js';
-import type { PlanDecision } from '../approvals/planGate.js';
 import { changedFilesSince, describeChanges } from './changedFiles.js';
 import { implementPhase, planPhase, researchPhase, summaryPhase, type PhaseSpec } from './phases.js';
 import { extractNewPlanItems, withoutOriginalCount } from './planFile.js';
@@ -324,7 +323,7 @@ class Orchestrator {
 
   /** The project's file map as the get_file_map tool shows it; the manifest each phase starts from. */
   private async manifest(depth: number): Promise<string> {
-    return getFileMap.run({ path: '.', depth }, { ...this.run.toolContext, signal: this.run.signal });
+    return (await getFileMap.run({ path: '.', depth }, { ...this.run.toolContext, signal: this.run.signal })).text;
   }
 
   private textOrStop(phase: Phase, result: AgentLoopResult): string {

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
-import { removeStaleTempFiles, writeFileAtomic } from '../store/atomicWrite.js';
+import { removeStaleTempFiles, writeFileAtomic } from '../files/atomicWrite.js';
 
 /**
  * One JSON file in the config directory, validated on read. A file that is not valid is moved aside

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatSize } from './fileKind.js';
+import { formatSize } from '../files/fileSize.js';
 import { ToolError, defineTool } from './tool.js';
 
 export const deleteFile = defineTool({
@@ -19,6 +19,6 @@ export const deleteFile = defineTool({
         ? `folder ${target.rel}/ (${(await workspace.list(target)).length} entries)`
         : `${target.rel} (${formatSize(info.size)})`;
     await workspace.remove(target);
-    return `Deleted ${what}.`;
+    return { text: `Deleted ${what}.` };
   },
 });

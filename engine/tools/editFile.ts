@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fileKindOf, sniffLength } from './fileKind.js';
+import { fileKindOf, sniffLength } from '../files/fileKind.js';
 import { refuseEmptyEdit, replaceOnce } from './textEdit.js';
 import { ToolError, defineTool } from './tool.js';
 import type { Workspace, WorkspacePath } from '../workspace/workspace.js';
@@ -24,7 +24,7 @@ export const editFile = defineTool({
     const text = await readEditableText(workspace, target, path);
     const edit = replaceOnce(text, { path, oldText, newText });
     await workspace.writeFile(target, edit.text);
-    return `Edited ${target.rel}: replaced ${lineCount(edit.from)} line(s) at line ${edit.line} with ${lineCount(edit.to)} line(s).`;
+    return { text: `Edited ${target.rel}: replaced ${lineCount(edit.from)} line(s) at line ${edit.line} with ${lineCount(edit.to)} line(s).` };
   },
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Phase } from '../contract/index.js';
+import type { TablePreview } from '../contract/tablePreview.js';
 import type { ToolLog } from '../store/toolLog.js';
 import { hiddenPrefix, maskStrings } from '../secrets/secretMask.js';
 import { PathRefusedError } from '../workspace/pathRules.js';
@@ -23,6 +24,8 @@ export interface ExecutedToolCall {
   result: string;
   /** What the model reads: the result, or its head and a note naming recall_tool_result and the id. */
   contextText: string;
+  /** The rows a table tool handed back for the activity feed, masked like the result. */
+  preview?: TablePreview;
   durationMs: number;
   /** Set when the call never reached the tool: not allowed in this phase, arguments that don't fit, or the user said no. */
   refused?: Refusal;
@@ -57,7 +60,12 @@ export async function executeToolCall(call: ToolCallRequest, options: ExecuteOpt
   const started = performance.now();
   const { maskSecrets } = options.context;
   const unmasked = await outcomeOf(call, options);
-  const outcome = { ...unmasked, result: maskSecrets(unmasked.result), args: maskStrings(unmasked.args, maskSecrets) };
+  const outcome = {
+    ...unmasked,
+    result: maskSecrets(unmasked.result),
+    args: maskStrings(unmasked.args, maskSecrets),
+    ...(unmasked.preview ? { preview: maskStrings(unmasked.preview, maskSecrets) } : {}),
+  };
   const durationMs = Math.round(performance.now() - started);
   const { id } = await options.log.append({
     runId: options.runId,
@@ -70,12 +78,21 @@ export async function executeToolCall(call: ToolCallRequest, options: ExecuteOpt
     ts: Date.now(),
   });
   const contextText = call.name === 'recall_tool_result' ? outcome.result : resultForContext(outcome.result, id);
-  return { id, ok: outcome.ok, result: outcome.result, contextText, durationMs, ...(outcome.refused ? { refused: outcome.refused } : {}) };
+  return {
+    id,
+    ok: outcome.ok,
+    result: outcome.result,
+    contextText,
+    durationMs,
+    ...(outcome.preview ? { preview: outcome.preview } : {}),
+    ...(outcome.refused ? { refused: outcome.refused } : {}),
+  };
 }
 
 interface Outcome {
   ok: boolean;
   result: string;
+  preview?: TablePreview;
   args: unknown;
   refused?: Refusal;
 }
@@ -114,7 +131,8 @@ async function outcomeOf(call: ToolCallRequest, { phase, context, catalog = tool
         input = tool.parameters.parse(args);
       }
     }
-    return { ok: true, result: await tool.run(input, context), args };
+    const { text, preview } = await tool.run(input, context);
+    return { ok: true, result: text, ...(preview ? { preview } : {}), args };
   } catch (error) {
     return { ok: false, result: failureText(tool, error, context.signal), args };
   }

@@ -1,6 +1,6 @@
 import type { FileTreeEntry, FileTreeFolder } from '../workspace/fileTree.js';
 import { counted } from './counted.js';
-import { formatSize } from './fileKind.js';
+import { formatSize } from '../files/fileSize.js';
 import { type FileMapLayout, type ShownEntry } from './fileMapLayout.js';
 import type { LineCount } from './lineCounts.js';
 

@@ -61,7 +61,7 @@ export function getFileMapTool(costs: Partial<FileMapCosts> = {}) {
         countLinesOf({ workspace, files: measured(files), byteBudget: lineCountBytes, signal }),
         linkTargetsOf(workspace.root, shown),
       ]);
-      return fileMapText({ requested, top, layout, shown, lineCounts, linkTargets, depth, maxDepth, maxLines, ignored, sizedFilesLimit });
+      return { text: fileMapText({ requested, top, layout, shown, lineCounts, linkTargets, depth, maxDepth, maxLines, ignored, sizedFilesLimit }) };
     },
   });
 }

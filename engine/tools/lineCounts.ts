@@ -1,6 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { Workspace } from '../workspace/workspace.js';
-import { sniffFileKind } from './fileKind.js';
+import { sniffFileKind } from '../files/fileKind.js';
 import { countLines } from './lineReader.js';
 
 /** 'uncounted': a text file left out of the byte budget, or one that could not be read. */

@@ -32,7 +32,7 @@ export const listFiles = defineTool({
     const folder = await listableFolder(workspace, requested);
     const lines = recursive ? await allFiles(workspace, folder, signal) : await directEntries(workspace, folder);
     const note = folder.ignored ? [`Note: ${requested} is ignored by .gitignore; it is listed because it was asked for by name.`] : [];
-    return [...lines, ...note].join('\n');
+    return { text: [...lines, ...note].join('\n') };
   },
 });
 

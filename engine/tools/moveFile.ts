@@ -18,6 +18,6 @@ export const moveFile = defineTool({
     if (!(await workspace.statIfExists(source))) throw new ToolError(`${from} does not exist, so it cannot be moved.`);
     if (destination.real.startsWith(source.real + path.sep)) throw new ToolError(`${to} is inside ${from}; a folder cannot be moved into itself.`);
     await workspace.move(source, destination);
-    return `Moved ${source.rel} to ${destination.rel}.`;
+    return { text: `Moved ${source.rel} to ${destination.rel}.` };
   },
 });

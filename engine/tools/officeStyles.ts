@@ -1,10 +1,10 @@
 import type JSZip from 'jszip';
 import { z } from 'zod';
-import { docxStylesText } from '../tables/docxStyles.js';
-import { openOfficeZip } from '../tables/officeZip.js';
-import { pptxStylesText } from '../tables/pptxStyles.js';
-import { checkedFile } from '../tables/tableFiles.js';
-import { xlsxStylesText } from '../tables/xlsxStyles.js';
+import { docxStylesText } from './tables/docxStyles.js';
+import { openOfficeZip } from './tables/officeZip.js';
+import { pptxStylesText } from './tables/pptxStyles.js';
+import { checkedFile } from './tables/tableFiles.js';
+import { xlsxStylesText } from './tables/xlsxStyles.js';
 import { ToolError, defineTool } from './tool.js';
 
 interface StylesToolSpec {
@@ -26,7 +26,7 @@ function stylesTool({ name, what, extensions, example, gives, summarise }: Style
     async run({ path }, { workspace }) {
       if (!extensions.test(path)) throw new ToolError(`${name} reads ${what}; "${path}" does not have that extension.`);
       const file = await checkedFile(workspace, path);
-      return summarise(await openOfficeZip(workspace, file), path);
+      return { text: await summarise(await openOfficeZip(workspace, file), path) };
     },
   });
 }

@@ -1,6 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
-import { formatSize, sniffFileKind } from './fileKind.js';
+import { sniffFileKind } from '../files/fileKind.js';
+import { formatSize } from '../files/fileSize.js';
 import { readLines } from './lineReader.js';
 import { ToolError, defineTool } from './tool.js';
 
@@ -34,8 +35,8 @@ export const readFile = defineTool({
       if (kind.binary) {
         throw new ToolError(`${path} is a binary file (${kind.description}, ${formatSize(info.size)}); read_file shows text files only.`);
       }
-      if (info.size === 0) return `${path} is empty (0 lines).`;
-      return await numberedLines(handle, { path, offset, limit });
+      if (info.size === 0) return { text: `${path} is empty (0 lines).` };
+      return { text: await numberedLines(handle, { path, offset, limit }) };
     } finally {
       await handle.close();
     }

@@ -32,6 +32,6 @@ export const recallToolResult = defineTool({
     const header = `Result ${id} (${entry.tool}, ${entry.ok ? 'succeeded' : 'failed'}), characters ${offset}–${end} of ${result.length}`;
     const page = limit === contextResultChars ? '' : ` and limit ${limit}`;
     const more = end < result.length ? `\n[More follows: call recall_tool_result with id ${id} and offset ${end}${page}.]` : '';
-    return `${header}:\n${result.slice(offset, end)}${more}`;
+    return { text: `${header}:\n${result.slice(offset, end)}${more}` };
   },
 });

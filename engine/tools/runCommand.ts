@@ -34,10 +34,10 @@ export const runCommand = defineTool({
     const info = await workspace.statIfExists(folder);
     if (!info) throw new ToolError(`The folder ${cwd} does not exist. Give cwd relative to the project folder, or leave it out to run in the project folder.`);
     if (!info.isDirectory()) throw new ToolError(`${cwd} is a file, not a folder. Give a folder as cwd.`);
-    if (signal.aborted) return 'cancelled by the user before it started; nothing was run';
+    if (signal.aborted) return { text: 'cancelled by the user before it started; nothing was run' };
     try {
       const outcome = await runShellCommand({ command, cwd: folder.real, env: childEnv, timeoutMs: timeout_s * 1000, signal, log, output: outputLimits });
-      return describeOutcome(outcome, timeout_s);
+      return { text: describeOutcome(outcome, timeout_s) };
     } catch (error) {
       if (error instanceof CommandStartError) throw new ToolError(error.message);
       throw error;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { candidateFiles } from '../search/candidateFiles.js';
-import { runSearch, type SearchLimits, type SearchOutcome } from '../search/runSearch.js';
-import { SearchError } from '../search/searchErrors.js';
-import { compilePattern } from '../search/searchPattern.js';
+import { candidateFiles } from './search/candidateFiles.js';
+import { runSearch, type SearchLimits, type SearchOutcome } from './search/runSearch.js';
+import { SearchError } from './search/searchErrors.js';
+import { compilePattern } from './search/searchPattern.js';
 import { refuseHiddenFolder } from '../workspace/pathRules.js';
 import type { Workspace, WorkspacePath } from '../workspace/workspace.js';
 import { counted } from './counted.js';
@@ -53,7 +53,7 @@ export function searchFilesTool(limits: Partial<SearchLimits> = {}) {
         const kind = await searchableKind(workspace, target);
         const files = kind === 'folder' ? candidateFiles({ root: workspace.root, from: target.rel, glob: args.glob, signal }) : oneFile(target.rel);
         const outcome = await runSearch({ root: workspace.root, files, regex, maxResults: args.max_results ?? defaultMaxResults, signal, limits });
-        return report(args, { kind, where: target.rel === '' ? 'the project folder' : target.requested }, outcome);
+        return { text: report(args, { kind, where: target.rel === '' ? 'the project folder' : target.requested }, outcome) };
       } catch (error) {
         if (error instanceof SearchError) throw new ToolError(error.message);
         throw error;

@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import { profileColumns } from '../tables/columnProfile.js';
-import { openOfficeZip } from '../tables/officeZip.js';
-import { csvNotes, sheetNotes } from '../tables/sourceNotes.js';
-import { formatNames } from '../tables/tableFormats.js';
-import { fileReference, runCheckedQuery, sheetArgument, withTables } from '../tables/tableRun.js';
-import type { TableSource } from '../tables/tableSources.js';
-import { plural, tableText } from '../tables/tableText.js';
-import { scanSheet } from '../tables/xlsxStructure.js';
+import { profileColumns } from './tables/columnProfile.js';
+import { openOfficeZip } from './tables/officeZip.js';
+import { csvNotes, sheetNotes } from './tables/sourceNotes.js';
+import { formatNames } from './tables/tableFormats.js';
+import { fileReference, runCheckedQuery, sheetArgument, withTables } from './tables/tableRun.js';
+import type { TableSource } from './tables/tableSources.js';
+import { tablePreview } from './tables/tablePreview.js';
+import { plural, tableText } from './tables/tableText.js';
+import { scanSheet } from './tables/xlsxStructure.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { formatSize } from './fileKind.js';
+import { formatSize } from '../files/fileSize.js';
 import { defineTool } from './tool.js';
 
 const sampleRows = 5;
@@ -36,16 +37,17 @@ export const tableDescribe = defineTool({
       const columns = sample.columns.map(({ name, type }) => ({ name, type: type ?? 'other' }));
       const profile = await profileColumns(tables, { from, columns, exactDistinct: size <= exactDistinctBytes, numbers: false });
       const what = source.files.length === 1 ? path : `${path} (${plural(source.files.length, 'file')})`;
-      return [
+      const text = [
         `${what} — ${formatNames[source.files[0]!.format]}, ${formatSize(size)}, ${plural(profile.rows, 'row')} × ${plural(columns.length, 'column')}`,
         ...(await notesFor(context.workspace, path, source)),
         '',
         'Columns:',
-        profile.text,
+        tableText(profile.table),
         '',
         sample.rows.length === 0 ? 'The table has no rows.' : `First ${plural(sample.rows.length, 'row')}:`,
         ...(sample.rows.length === 0 ? [] : [tableText(sample)]),
       ].join('\n');
+      return { text, preview: tablePreview(profile.table) };
     });
   },
 });

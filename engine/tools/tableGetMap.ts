@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { checkedTableFile } from '../tables/tableFiles.js';
-import { readableExtensions, tableFormatOf, unreadableTableReason } from '../tables/tableFormats.js';
-import { withTables } from '../tables/tableRun.js';
-import { summariseTableFile, type SummaryBudget } from '../tables/tableSummary.js';
-import type { TableSources } from '../tables/tableSources.js';
-import { plural } from '../tables/tableText.js';
+import { checkedTableFile } from './tables/tableFiles.js';
+import { readableExtensions, tableFormatOf, unreadableTableReason } from './tables/tableFormats.js';
+import { withTables } from './tables/tableRun.js';
+import { summariseTableFile, type SummaryBudget } from './tables/tableSummary.js';
+import type { TableSources } from './tables/tableSources.js';
+import { plural } from './tables/tableText.js';
 import { walkFiles } from '../workspace/walkFiles.js';
 import { PathRefusedError } from '../workspace/pathRules.js';
 import { listableFolder } from './folderArgument.js';
@@ -32,7 +32,7 @@ export const tableGetMap = defineTool({
       if (found.length === maxFiles) more += 1;
       else found.push(relPath);
     }
-    if (found.length === 0) return `No table files under ${path} (looked for ${readableExtensions}; .gitignore honoured).`;
+    if (found.length === 0) return { text: `No table files under ${path} (looked for ${readableExtensions}; .gitignore honoured).` };
     const lines = await withTables(context, async (tables) => {
       const budget = { exactCountBytes };
       const summaries: string[] = [];
@@ -40,7 +40,7 @@ export const tableGetMap = defineTool({
       return summaries;
     });
     const heading = `${plural(found.length + more, 'table file')} under ${path} (.gitignore honoured):`;
-    return [heading, ...lines, ...(more > 0 ? [`… and ${plural(more, 'more file')}: call table_get_map on a subfolder to see them.`] : [])].join('\n');
+    return { text: [heading, ...lines, ...(more > 0 ? [`… and ${plural(more, 'more file')}: call table_get_map on a subfolder to see them.`] : [])].join('\n') };
   },
 });
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { capNote } from '../tables/cappedRows.js';
-import { runCheckedQuery, withTables } from '../tables/tableRun.js';
-import { plural, tableText } from '../tables/tableText.js';
+import { capNote } from './tables/cappedRows.js';
+import { runCheckedQuery, withTables } from './tables/tableRun.js';
+import { tablePreview } from './tables/tablePreview.js';
+import { plural, tableText } from './tables/tableText.js';
 import { defineTool } from './tool.js';
 
 const maxRows = 100;
@@ -26,7 +27,7 @@ export const tableQuery = defineTool({
       const rows = await runCheckedQuery(tables, sql, { maxRows, maxChars });
       const note = capNote(rows, 'Narrow the query with WHERE, aggregate with GROUP BY, or page with LIMIT and OFFSET.');
       const size = `${plural(rows.total, 'row')}${rows.totalExact ? '' : ' or more'}, ${plural(rows.columns.length, 'column')}`;
-      return [size, tableText(rows), ...(note ? [note] : [])].join('\n');
+      return { text: [size, tableText(rows), ...(note ? [note] : [])].join('\n'), preview: tablePreview(rows, rows.total) };
     });
   },
 });

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { columnsOf, pickColumns } from '../tables/columnNames.js';
-import { sqlIdentifier } from '../tables/sqlText.js';
-import { fileReference, runCheckedQuery, sheetArgument, withTables } from '../tables/tableRun.js';
-import { count, tableText } from '../tables/tableText.js';
+import { columnsOf, pickColumns } from './tables/columnNames.js';
+import { sqlIdentifier } from './tables/sqlText.js';
+import { fileReference, runCheckedQuery, sheetArgument, withTables } from './tables/tableRun.js';
+import { tablePreview } from './tables/tablePreview.js';
+import { count, tableText } from './tables/tableText.js';
 import { defineTool } from './tool.js';
 
 const defaultLimit = 50;
@@ -37,9 +38,10 @@ export const tableReadRows = defineTool({
       const total = Number(matching.rows[0]?.[0] ?? 0);
       const last = offset + page.rows.length;
       const which = where ? ` matching ${where}` : '';
-      if (page.rows.length === 0) return `${path}: no rows${which} after offset ${offset} (${count(total)} ${total === 1 ? 'row' : 'rows'}${which} in all).\n${tableText(page)}`;
+      const preview = tablePreview(page);
+      if (page.rows.length === 0) return { text: `${path}: no rows${which} after offset ${offset} (${count(total)} ${total === 1 ? 'row' : 'rows'}${which} in all).\n${tableText(page)}`, preview };
       const more = last < total ? `\n[${count(total - last)} more: call again with offset ${last}.]` : '';
-      return `${path}: rows ${count(offset + 1)}–${count(last)} of ${count(total)}${which}\n${tableText(page)}${more}`;
+      return { text: `${path}: rows ${count(offset + 1)}–${count(last)} of ${count(total)}${which}\n${tableText(page)}${more}`, preview };
     });
   },
 });

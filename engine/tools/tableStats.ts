@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { capNote } from '../tables/cappedRows.js';
-import { columnsOf, pickColumns } from '../tables/columnNames.js';
-import { profileColumns, type ProfiledColumn } from '../tables/columnProfile.js';
-import { sqlIdentifier } from '../tables/sqlText.js';
-import { fileReference, runCheckedQuery, sheetArgument, withTables } from '../tables/tableRun.js';
-import type { TableSources } from '../tables/tableSources.js';
-import { plural, tableText } from '../tables/tableText.js';
-import { ToolError, defineTool } from './tool.js';
+import { capNote } from './tables/cappedRows.js';
+import { columnsOf, pickColumns } from './tables/columnNames.js';
+import { profileColumns, type ProfiledColumn } from './tables/columnProfile.js';
+import { sqlIdentifier } from './tables/sqlText.js';
+import { fileReference, runCheckedQuery, sheetArgument, withTables } from './tables/tableRun.js';
+import type { TableSources } from './tables/tableSources.js';
+import { tablePreview } from './tables/tablePreview.js';
+import { plural, tableText } from './tables/tableText.js';
+import { ToolError, defineTool, type ToolResult } from './tool.js';
 
 const maxGroups = 100;
 const numberTypes = new Set(['integer', 'decimal']);
@@ -33,7 +34,7 @@ export const tableStats = defineTool({
       if (groupBy) return groupedStats(tables, { path, sheet, groups: pickColumns(all, groupBy, 'group_by'), chosen, all: columns === undefined });
       const size = source.files.reduce((sum, file) => sum + file.size, 0);
       const profile = await profileColumns(tables, { from: fileReference(path, sheet), columns: chosen, exactDistinct: size <= exactDistinctBytes, numbers: true });
-      return [`${path}: statistics of ${plural(profile.rows, 'row')}`, profile.text].join('\n');
+      return { text: [`${path}: statistics of ${plural(profile.rows, 'row')}`, tableText(profile.table)].join('\n'), preview: tablePreview(profile.table) };
     });
   },
 });
@@ -47,7 +48,7 @@ interface GroupedOptions {
   all: boolean;
 }
 
-async function groupedStats(tables: TableSources, { path, sheet, groups, chosen, all }: GroupedOptions): Promise<string> {
+async function groupedStats(tables: TableSources, { path, sheet, groups, chosen, all }: GroupedOptions): Promise<ToolResult> {
   const groupNames = new Set(groups.map((group) => group.name));
   const summed = chosen.filter((column) => !groupNames.has(column.name) && numberTypes.has(column.type));
   const notNumbers = all ? [] : chosen.filter((column) => !numberTypes.has(column.type));
@@ -59,9 +60,8 @@ async function groupedStats(tables: TableSources, { path, sheet, groups, chosen,
   const totals = await runCheckedQuery(tables, `SELECT ${measures.join(', ')} FROM ${from}`, { maxRows: 1, maxChars: 4000 });
   const totalLine = [...groups.map((_, index) => (index === 0 ? '(all rows)' : '')), ...(totals.rows[0] ?? [])];
   const note = capNote(grouped, 'Use table_query to filter or order the groups another way.');
-  return [
-    `${path}: ${plural(grouped.total, 'group')} by ${groups.map((group) => group.name).join(', ')}`,
-    tableText({ columns: grouped.columns, rows: [...grouped.rows, totalLine] }),
-    ...(note ? [note] : []),
-  ].join('\n');
+  const table = { columns: grouped.columns, rows: [...grouped.rows, totalLine] };
+  const text = [`${path}: ${plural(grouped.total, 'group')} by ${groups.map((group) => group.name).join(', ')}`, tableText(table), ...(note ? [note] : [])].join('\n');
+  // The rows in all: every group, shown or not, and the totals line.
+  return { text, preview: tablePreview(table, grouped.total + 1) };
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { TablePreview } from '../contract/tablePreview.js';
 import type { SecretMask } from '../secrets/secretMask.js';
 import type { Workspace } from '../workspace/workspace.js';
 
@@ -18,6 +19,13 @@ export interface ToolContext {
    * applies it to every result and argument before they are logged or reach the model.
    */
   readonly maskSecrets: SecretMask;
+}
+
+/** What a tool hands back: the text the model reads (and the tool log keeps), and structure for the UI beside it. */
+export interface ToolResult {
+  readonly text: string;
+  /** The rows a table tool read, as the activity feed shows them: handed over as read, never parsed back out of `text`. */
+  readonly preview?: TablePreview;
 }
 
 export interface RecalledResult {
@@ -44,8 +52,8 @@ export interface Tool<Params = unknown> {
   readonly jsonSchema?: Record<string, unknown>;
   /** Whether it changes the folder or runs a program (needs approval, never in Research or Plan). */
   readonly mutates: boolean;
-  /** Returns the result text the model reads; throws ToolError or PathRefusedError for failures. */
-  run(args: Params, context: ToolContext): Promise<string>;
+  /** Returns the result the model reads; throws ToolError or PathRefusedError for failures. */
+  run(args: Params, context: ToolContext): Promise<ToolResult>;
 }
 
 /** Defines a tool with its parameter type inferred from the schema. */

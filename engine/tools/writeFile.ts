@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatSize } from './fileKind.js';
+import { formatSize } from '../files/fileSize.js';
 import { defineTool } from './tool.js';
 
 export const writeFile = defineTool({
@@ -15,7 +15,7 @@ export const writeFile = defineTool({
   async run({ path, content }, { workspace }) {
     const target = await workspace.resolve(path, 'write');
     const { created } = await workspace.writeFile(target, content);
-    return `${created ? 'Created' : 'Replaced'} ${target.rel} (${describeText(content)}).`;
+    return { text: `${created ? 'Created' : 'Replaced'} ${target.rel} (${describeText(content)}).` };
   },
 });
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { sheetNamesProblem } from '../tables/sheetNames.js';
-import { sheetToWrite } from '../tables/sheetPlans.js';
-import { withTables } from '../tables/tableRun.js';
-import { plural } from '../tables/tableText.js';
-import { xlsxTypes } from '../tables/workbookCells.js';
-import { writeWorkbook, type WrittenSheet } from '../tables/workbookWriter.js';
-import { formatSize } from './fileKind.js';
+import { sheetNamesProblem } from './tables/sheetNames.js';
+import { sheetToWrite } from './tables/sheetPlans.js';
+import { withTables } from './tables/tableRun.js';
+import { plural } from './tables/tableText.js';
+import { xlsxTypes } from './tables/workbookCells.js';
+import { writeWorkbook, type WrittenSheet } from './tables/workbookWriter.js';
+import { formatSize } from '../files/fileSize.js';
 import { ToolError, defineTool } from './tool.js';
 
 const cell = z.union([z.string(), z.number(), z.boolean(), z.null()]);
@@ -52,7 +52,7 @@ export const writeXlsx = defineTool({
     const target = await context.workspace.resolve(path, 'write');
     const { data, sheets: written } = await withTables(context, (tables) => writeWorkbook(sheets.map((args) => () => sheetToWrite(tables, args))));
     const { created } = await context.workspace.writeFile(target, data);
-    return `${created ? 'Created' : 'Replaced'} ${target.rel} (${formatSize(data.length)}): ${written.map(sheetSummary).join('; ')}.`;
+    return { text: `${created ? 'Created' : 'Replaced'} ${target.rel} (${formatSize(data.length)}): ${written.map(sheetSummary).join('; ')}.` };
   },
 });
 

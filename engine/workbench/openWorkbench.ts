@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ApprovalPreview, ChangeList, ChangeRange, FileDiff, PathMatches, RevertResult, RpiFile, RunFileAnswer, Snapshot, WorkbenchEvent } from '../contract/index.js';
+import type { ApprovalPreview, ChangeList, ChangeRange, FileDiff, PathMatches, PlanDecision, RevertResult, RpiFile, RunFileAnswer, Snapshot, WorkbenchEvent } from '../contract/index.js';
 import { ChangesService } from '../changes/changesService.js';
 import { followLiveChanges, type LiveChanges } from '../changes/liveChanges.js';
 import { readPlan, readResearch, readRpiState } from '../rpi/rpiState.js';
@@ -11,9 +11,9 @@ import { EventBus } from './eventBus.js';
 import { checkFolder } from './folderCheck.js';
 import { acquireFolderLock, type FolderLock } from './folderLock.js';
 import { endOrphanedCommands } from '../process/orphanedCommands.js';
-import { PendingWrites } from '../workspace/pendingWrites.js';
+import { PendingWrites } from '../store/pendingWrites.js';
 import { ApprovalBroker, type ApprovalAnswer } from '../approvals/approvalBroker.js';
-import { PlanGate, type PlanDecision } from '../approvals/planGate.js';
+import { PlanGate } from '../approvals/planGate.js';
 import { CheckpointStore, type RestoreChange } from '../checkpoints/checkpointStore.js';
 import { memoryAllowList, RunController, type RunOptions, type SendOptions, type StartedRun } from './runController.js';
 import { PathSearch } from '../context/pathSearch.js';

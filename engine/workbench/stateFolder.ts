@@ -1,7 +1,7 @@
 import { readlink } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from '../files/atomicWrite.js';
 import { sweepClearedRpi } from '../rpi/rpiState.js';
-import { writeFileAtomic } from '../store/atomicWrite.js';
 import { notPlain, readStateText } from '../store/stateFile.js';
 import { HeldFolder, NotAPlainFolderError, type FolderIdentity } from '../workspace/heldFolder.js';
 import { FolderError } from './folderCheck.js';

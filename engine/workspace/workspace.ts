@@ -1,8 +1,7 @@
 import { constants, type Stats } from 'node:fs';
 import { lstat, readlink, realpath, rename, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../store/atomicWrite.js';
-import type { PendingWrites } from './pendingWrites.js';
+import { writeFileAtomic } from '../files/atomicWrite.js';
 import { IgnoreRules } from './ignoreRules.js';
 import { HeldFolder, NotAPlainFolderError, openEntry, sameIdentity, specialKind, type FolderIdentity } from './heldFolder.js';
 import { PathRefusedError, hiddenDirectories, isInside, lexicalPath, protectedWriteReason } from './pathRules.js';
@@ -22,6 +21,12 @@ export interface WorkspacePath {
   readonly keepsLink: boolean;
 }
 
+/** Where the workspace journals each temp file a write puts beside its target, by its path from the root (PendingWrites keeps one). */
+export interface TempFileJournal {
+  begin(tempRel: string): Promise<void>;
+  end(tempRel: string): Promise<void>;
+}
+
 const protectedAliasReason = 'it is .git/ or .workbench/ under another name, which tools never write';
 
 /**
@@ -35,9 +40,9 @@ export class Workspace {
   private constructor(readonly root: string) {}
 
   /** Where temp files are journaled while they exist, so a crash's leftovers can be swept (set once the state folder is open). */
-  private pending: PendingWrites | null = null;
+  private pending: TempFileJournal | null = null;
 
-  keepJournal(pending: PendingWrites): void {
+  keepJournal(pending: TempFileJournal): void {
     this.pending = pending;
   }
 

@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { Workbench } from '../../engine/index.js';
+import type { FakeLlm } from './fakeLlm/index.js';
 import { planText, say } from './rpiScript.js';
 
 /** The model's turns for a request of one step that is done: research, plan, the step, the summary. */
@@ -22,4 +23,10 @@ export async function request(workbench: Workbench, text: string): Promise<strin
   const started = await workbench.send(text);
   expect((await started.finished).status).toBe('done');
   return started.messageId;
+}
+
+/** Three requests of one step each ('One', 'Two', 'Three'), sent in turn and done; gives their message ids. */
+export async function threeRequests(workbench: Workbench, llm: FakeLlm): Promise<[string, string, string]> {
+  llm.enqueue(...oneStep('First'), ...oneStep('Second'), ...oneStep('Third'));
+  return [await request(workbench, 'One'), await request(workbench, 'Two'), await request(workbench, 'Three')];
 }

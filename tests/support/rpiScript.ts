@@ -84,3 +84,13 @@ export function firstUserText(request: ChatCompletionCreateParams): string {
   const user = request.messages.find((message) => message.role === 'user');
   return typeof user?.content === 'string' ? user.content : '';
 }
+
+/** The names of the tools a request offered the model (none for no request). */
+export function toolNames(request: ChatCompletionCreateParams | undefined): string[] {
+  return (request?.tools ?? []).map((tool) => (tool.type === 'function' ? tool.function.name : ''));
+}
+
+/** How many chat requests worked on the given plan step (first attempts, retries and their later turns). */
+export function requestsForStep(llm: FakeLlm, step: number): number {
+  return llm.chatRequests().filter((request) => phaseOfRequest(request) === 'implement' && firstUserText(request).includes(`## Current item (step ${step} of`)).length;
+}

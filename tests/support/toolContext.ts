@@ -1,5 +1,5 @@
 import type { SecretMask } from '../../engine/secrets/secretMask.js';
-import type { RecalledResult, Tool, ToolContext } from '../../engine/tools/tool.js';
+import type { RecalledResult, Tool, ToolContext, ToolResult } from '../../engine/tools/tool.js';
 import { Workspace } from '../../engine/workspace/workspace.js';
 
 export interface TestToolContext extends ToolContext {
@@ -24,7 +24,12 @@ export async function toolContextFor(
   };
 }
 
-/** Runs a tool the way the executor does after validation: arguments parsed by its own schema first. */
+/** Runs a tool the way the executor does after validation (arguments parsed by its own schema first); the text the model reads. */
 export async function runTool<Params>(tool: Tool<Params>, args: unknown, context: ToolContext): Promise<string> {
+  return (await runToolForResult(tool, args, context)).text;
+}
+
+/** As runTool, with the whole result: the text and the preview beside it. */
+export async function runToolForResult<Params>(tool: Tool<Params>, args: unknown, context: ToolContext): Promise<ToolResult> {
   return tool.run(tool.parameters.parse(args), context);
 }

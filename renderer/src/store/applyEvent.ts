@@ -1,5 +1,5 @@
 import type { WorkbenchEvent } from '../../../engine/contract/index.js';
-import { reduceRun } from './runView.js';
+import { reduceRun } from './reduceRun.js';
 import { emptyRpi, type WorkbenchState } from './state.js';
 
 /**

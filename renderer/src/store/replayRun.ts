@@ -1,5 +1,6 @@
 import type { Snapshot, WorkbenchEvent } from '../../../engine/contract/index.js';
-import { reduceRun, withPendingRequests, type RunView } from './runView.js';
+import { reduceRun, withPendingRequests } from './reduceRun.js';
+import type { RunView } from './runView.js';
 
 /**
  * The run view a snapshot rebuilds: its recorded run events replayed through the live reducer (no seq

@@ -6,8 +6,8 @@ import type { RecordedRequest, ScriptedTurn } from '../../support/fakeLlm/index.
 import { useFakeLlm, useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
 import { call, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
-import { filePath, readTurns, requestTokens, runResearch, writeManyFiles } from '../context/readManyFiles.js';
-import { refusedAsTooLong } from '../context/contextRefusal.js';
+import { filePath, readTurns, requestTokens, runResearch, writeManyFiles } from '../../support/readManyFiles.js';
+import { refusedAsTooLong } from '../../support/contextRefusal.js';
 
 const trims = (events: readonly UnsequencedEvent[]) => events.filter((event): event is EventOf<'context-trimmed'> => event.type === 'context-trimmed');
 

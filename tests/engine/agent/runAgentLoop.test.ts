@@ -4,6 +4,7 @@ import { runAgentLoop, type AgentLoopConfig } from '../../../engine/agent/runAge
 import { defaultLoopLimits } from '../../../engine/agent/loopLimits.js';
 import { ToolModeState } from '../../../engine/agent/toolMode.js';
 import { createLlmClient } from '../../../engine/llm/openaiClient.js';
+import { secretMask, type SecretMask } from '../../../engine/secrets/secretMask.js';
 import { openToolLog } from '../../../engine/store/toolLog.js';
 import { toolsForPhase } from '../../../engine/tools/toolCatalog.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
@@ -15,11 +16,11 @@ describe('runAgentLoop', () => {
   const tempFolder = useTempFolders('rpi-loop-');
   const llm = useFakeLlm();
 
-  async function loop(overrides: Partial<AgentLoopConfig> = {}) {
+  async function loop(overrides: Partial<AgentLoopConfig> = {}, { maskSecrets }: { maskSecrets?: SecretMask } = {}) {
     const root = await tempFolder();
     await writeTree(root, { 'a.txt': 'alpha\n' });
     const events: UnsequencedEvent[] = [];
-    const { signal: _, ...toolContext } = await toolContextFor(root);
+    const { signal: _, ...toolContext } = await toolContextFor(root, maskSecrets ? { maskSecrets } : {});
     let calls = 0;
     const result = await runAgentLoop({
       phase: 'implement',
@@ -66,6 +67,22 @@ describe('runAgentLoop', () => {
     const { result, events } = await loop();
     expect(events.find((event) => event.type === 'usage')).toEqual({ type: 'usage', runId: 'run-test', phase: 'implement', ...usage, contextWindow: 8000, estimated: false });
     expect(result.usage).toEqual([usage]);
+  });
+
+  it('shows the rows a table tool handed back under its call, secrets hidden as in what the model reads; other tools show none', async () => {
+    const sql = "SELECT * FROM (VALUES ('llm | chat', 'sk-abcdefgh12345'), ('[Showing 1 of 9,999 rows', 'none')) AS keys(service, key)";
+    llm().enqueue({ toolCalls: [{ name: 'table_query', arguments: { sql } }, { name: 'read_file', arguments: { path: 'a.txt' } }] }, say('Done.'));
+    const { events } = await loop({}, { maskSecrets: secretMask([{ name: 'API key', value: 'sk-abcdefgh12345' }]) });
+
+    const finished = events.filter((event) => event.type === 'tool-finished');
+    expect(finished[0]).toMatchObject({
+      ok: true,
+      table: { columns: ['service (text)', 'key (text)'], rows: [['llm | chat', '[hidden: API key]'], ['[Showing 1 of 9,999 rows', 'none']], more: 0 },
+    });
+    expect(finished[1]).toMatchObject({ ok: true });
+    expect(finished[1]).not.toHaveProperty('table');
+    const toolMessage = llm().chatRequests()[1]!.messages.find((message) => message.role === 'tool');
+    expect(toolMessage?.content).toBe('2 rows, 2 columns\nservice (text) | key (text)\nllm \\| chat | [hidden: API key]\n[Showing 1 of 9,999 rows | none');
   });
 
   it('stops after three failed tool calls in a row: unknown tool, invalid JSON, a refused path', async () => {

@@ -1,11 +1,12 @@
-import { chmod, lstat, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { lstat, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EventOf, FileChange } from '../../../engine/contract/index.js';
 import type { Workbench } from '../../../engine/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
-import { call, fakeModelOptions, planText, recordEvents, say } from '../../support/rpiScript.js';
+import { folderAfterOneRun } from '../../support/folderAfterOneRun.js';
+import { call, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 const exists = (file: string) => lstat(file).then(() => true, () => false);
@@ -17,27 +18,26 @@ describe('the changes of a request', () => {
   const open = useOpenedWorkbenches();
 
   /** A folder after one request that edited, created, deleted, moved, and made a file through a command. */
-  async function afterOneRequest() {
-    const root = await tempFolder();
-    await writeTree(root, { 'edit.txt': 'one\ntwo\nthree\n', 'gone.txt': 'bye\nbye\n', 'old/name.txt': 'moved\n', 'keep.txt': 'keep\n' });
-    await chmod(path.join(root, 'gone.txt'), 0o755);
-    llm().enqueue(
-      say('Files.'),
-      say(planText('Change')),
-      call('edit_file', { path: 'edit.txt', old_text: 'two', new_text: 'TWO\nand a half' }),
-      call('write_file', { path: 'new.txt', content: 'fresh\n' }),
-      call('delete_file', { path: 'gone.txt' }),
-      call('move_file', { from: 'old/name.txt', to: 'new/name.txt' }),
-      call('run_command', { command: 'printf "by shell\\n" > shell.txt' }),
-      say('done'),
-      say('Changed five files.'),
-    );
-    const workbench = await open(root, fakeModelOptions(llm()));
-    const events = recordEvents(workbench);
-    const started = await workbench.send('Change things');
-    expect((await started.finished).status).toBe('done');
-    return { root, workbench, events, messageId: started.messageId };
-  }
+  const afterOneRequest = async () =>
+    folderAfterOneRun({
+      root: await tempFolder(),
+      llm: llm(),
+      open,
+      files: { 'edit.txt': 'one\ntwo\nthree\n', 'gone.txt': 'bye\nbye\n', 'old/name.txt': 'moved\n', 'keep.txt': 'keep\n' },
+      modes: { 'gone.txt': 0o755 },
+      turns: [
+        say('Files.'),
+        say(planText('Change')),
+        call('edit_file', { path: 'edit.txt', old_text: 'two', new_text: 'TWO\nand a half' }),
+        call('write_file', { path: 'new.txt', content: 'fresh\n' }),
+        call('delete_file', { path: 'gone.txt' }),
+        call('move_file', { from: 'old/name.txt', to: 'new/name.txt' }),
+        call('run_command', { command: 'printf "by shell\\n" > shell.txt' }),
+        say('done'),
+        say('Changed five files.'),
+      ],
+      request: 'Change things',
+    });
 
   it('lists every file created, changed, deleted or renamed, shell-made changes included, with line counts', async () => {
     const { workbench, messageId } = await afterOneRequest();

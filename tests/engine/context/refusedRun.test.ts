@@ -5,7 +5,7 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { refusedAsTooLong } from './contextRefusal.js';
+import { refusedAsTooLong } from '../../support/contextRefusal.js';
 
 describe('a run whose model server refuses a request as too long, twice', () => {
   const tempFolder = useTempFolders('rpi-refused-');

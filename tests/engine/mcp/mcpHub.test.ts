@@ -10,25 +10,15 @@ import { noKeyStorage } from '../../../engine/settings/keyCipher.js';
 import { ToolError, type Tool } from '../../../engine/tools/tool.js';
 import { everythingScript, filesystemScript, stdioServer, toolListScript, useEverythingHttp, writeMcpConfig } from '../../support/mcpServers.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { isGone } from '../process/processProbe.js';
+import { isGone } from '../../support/processProbe.js';
+import { within } from '../../support/within.js';
 
 const noCipher = noKeyStorage('no keychain in tests');
 
-/** Polls a condition a test observes, within a bound. */
-async function within<T>(ms: number, probe: () => T | Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = performance.now() + ms;
-  let value = await probe();
-  while (!done(value) && performance.now() < deadline) {
-    await delay(25);
-    value = await probe();
-  }
-  return value;
-}
-
-function callOf(tools: readonly Tool[], name: string, args: Record<string, unknown> = {}, signal = new AbortController().signal): Promise<string> {
+async function callOf(tools: readonly Tool[], name: string, args: Record<string, unknown> = {}, signal = new AbortController().signal): Promise<string> {
   const tool = tools.find((candidate) => candidate.name === name);
   if (!tool) throw new Error(`no tool ${name} among ${tools.map((candidate) => candidate.name).join(', ')}`);
-  return tool.run(args, { signal, log: () => {} } as never);
+  return (await tool.run(args, { signal, log: () => {} } as never)).text;
 }
 
 describe('the MCP hub, against real servers', () => {

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalSettings, EventOf, WorkbenchEvent } from '../../../engine/contract/index.js';
 import type { Workbench } from '../../../engine/index.js';
@@ -10,7 +9,7 @@ import { noKeyStorage } from '../../../engine/settings/keyCipher.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { everythingScript, filesystemScript, stdioServer, writeMcpConfig } from '../../support/mcpServers.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
-import { call, fakeModelOptions, phaseOfRequest, planText, recordEvents, requestText, say } from '../../support/rpiScript.js';
+import { call, fakeModelOptions, phaseOfRequest, planText, recordEvents, requestText, say, toolNames } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 const askAll: ApprovalSettings = { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false };
@@ -32,8 +31,6 @@ async function toolLog(root: string): Promise<LoggedCall[]> {
     .filter(Boolean)
     .map((line) => JSON.parse(line) as LoggedCall);
 }
-
-const toolNames = (request: ChatCompletionCreateParams | undefined) => (request?.tools ?? []).map((tool) => (tool.type === 'function' ? tool.function.name : ''));
 
 /** Answers each approval request as `answer` says, as a person at the UI would. */
 function answerApprovals(workbench: Workbench, answer: (request: EventOf<'approval-requested'>) => Parameters<Workbench['approve']>[1]): EventOf<'approval-requested'>[] {

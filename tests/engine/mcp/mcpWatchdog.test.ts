@@ -1,9 +1,9 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { everythingScript } from '../../support/mcpServers.js';
 import { useTempFolders } from '../../support/tempFolder.js';
-import { isGone } from '../process/processProbe.js';
-import { useEngineChildren } from '../workbench/engineChild.js';
+import { isGone } from '../../support/processProbe.js';
+import { useEngineChildren } from '../../support/engineChild.js';
+import { within } from '../../support/within.js';
 
 /** An engine that starts one MCP server over stdio, prints its pid, and keeps running. */
 const engineWithServer = `
@@ -33,8 +33,6 @@ describe.skipIf(process.platform === 'win32')('MCP servers and the engine’s wa
     engine.kill('SIGKILL');
     await engine.exited;
 
-    const deadline = performance.now() + 10_000;
-    while (!isGone(pid) && performance.now() < deadline) await delay(50);
-    expect(isGone(pid)).toBe(true);
+    expect(await within(10_000, () => isGone(pid), Boolean)).toBe(true);
   });
 });

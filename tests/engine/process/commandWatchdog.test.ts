@@ -1,8 +1,8 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { useTempFolders } from '../../support/tempFolder.js';
-import { useEngineChildren } from '../workbench/engineChild.js';
-import { recordedPids, survivors, useProcessCleanup } from './processProbe.js';
+import { useEngineChildren } from '../../support/engineChild.js';
+import { recordedPids, survivors, useProcessCleanup } from '../../support/processProbe.js';
+import { within } from '../../support/within.js';
 
 /** An engine that starts one command (a background sleep, a double-forked daemon, then waits) and keeps running. */
 const engineWithCommand = `
@@ -26,17 +26,6 @@ void runShellCommand({
 });
 setInterval(() => {}, 1000);
 `;
-
-/** Polls for a condition a test observes, within a bound; never a sleep standing in for it. */
-async function within<T>(ms: number, probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = performance.now() + ms;
-  let value = await probe();
-  while (!done(value) && performance.now() < deadline) {
-    await delay(50);
-    value = await probe();
-  }
-  return value;
-}
 
 describe.skipIf(process.platform === 'win32')('the command watchdog', () => {
   const tempFolder = useTempFolders('rpi-watchdog-');

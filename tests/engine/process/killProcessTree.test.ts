@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { killProcessTree } from '../../../engine/process/killProcessTree.js';
 import { useTempFolders } from '../../support/tempFolder.js';
-import { processTreeScript, recordedPids, survivors, useProcessCleanup } from './processProbe.js';
+import { processTreeScript, recordedPids, survivors, useProcessCleanup } from '../../support/processProbe.js';
 
 /** Starts the tree of processTreeScript the way runShellCommand does (own group) and resolves once it is complete. */
 async function startTree(root: string, ignoreTerm: boolean): Promise<number> {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { useTempFolders } from '../../support/tempFolder.js';
-import { isGone, useProcessCleanup } from './processProbe.js';
+import { isGone, useProcessCleanup } from '../../support/processProbe.js';
 
 /** A process as a crashed engine's command left it: its marker in the environment, its working folder `cwd`. */
 async function leftRunning(cwd: string, engine: string): Promise<number> {

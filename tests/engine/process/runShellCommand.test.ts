@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CommandStartError, runShellCommand, type RunShellCommandOptions } from '../../../engine/process/runShellCommand.js';
 import { useTempFolders } from '../../support/tempFolder.js';
-import { processTreeScript, recordedPids, survivors, useProcessCleanup, watchedLog } from './processProbe.js';
+import { processTreeScript, recordedPids, survivors, useProcessCleanup, watchedLog } from '../../support/processProbe.js';
 
 function options(cwd: string, command: string, overrides: Partial<RunShellCommandOptions> = {}): RunShellCommandOptions {
   return {

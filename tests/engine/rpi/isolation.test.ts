@@ -4,11 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { phaseTools } from '../../../engine/tools/phaseTools.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
-import { call, fakeModelOptions, phaseOfRequest, planText, recordEvents, requestText, say } from '../../support/rpiScript.js';
+import { call, fakeModelOptions, phaseOfRequest, planText, recordEvents, requestText, say, toolNames } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-
-const toolNames = (request: { tools?: { type: string; function?: { name: string } }[] }) =>
-  (request.tools ?? []).map((tool) => tool.function?.name ?? '');
 
 describe('each phase and each item starts from a fresh context with its own tools', () => {
   const tempFolder = useTempFolders('rpi-isolation-');

@@ -2,17 +2,12 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { WorkbenchEvent } from '../../../engine/contract/index.js';
-import type { FakeLlm, ScriptedTurn } from '../../support/fakeLlm/index.js';
+import type { ScriptedTurn } from '../../support/fakeLlm/index.js';
 import { useFakeLlm, useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
-import { call, fakeModelOptions, firstUserText, phaseOfRequest, planText, recordEvents, say } from '../../support/rpiScript.js';
+import { call, fakeModelOptions, firstUserText, phaseOfRequest, planText, recordEvents, requestsForStep, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { useEngineChildren } from '../workbench/engineChild.js';
-
-/** How many chat requests worked on the given step (first attempts, retries and their later turns). */
-function requestsForStep(requests: FakeLlm['chatRequests'], step: number): number {
-  return requests().filter((request) => phaseOfRequest(request) === 'implement' && firstUserText(request).includes(`## Current item (step ${step} of`)).length;
-}
+import { useEngineChildren } from '../../support/engineChild.js';
 
 function waitForEvent(events: WorkbenchEvent[], workbench: { subscribe(listener: (event: WorkbenchEvent) => void): () => void }, match: (event: WorkbenchEvent) => boolean): Promise<void> {
   if (events.some(match)) return Promise.resolve();
@@ -65,8 +60,8 @@ describe('stopping and resuming a run', () => {
 
     plan = await readFile(path.join(root, '.workbench/rpi/plan.md'), 'utf8');
     expect(plan).toContain('- [x] 2. Second');
-    expect(requestsForStep(() => llm().chatRequests(), 1)).toBe(2);
-    expect(requestsForStep(() => llm().chatRequests(), 2)).toBe(3);
+    expect(requestsForStep(llm(), 1)).toBe(2);
+    expect(requestsForStep(llm(), 2)).toBe(3);
     expect(llm().chatRequests().map(phaseOfRequest).filter((phase) => phase === 'research' || phase === 'plan')).toEqual(['research', 'plan']);
     const summary = llm().chatRequests().at(-1)!;
     expect(firstUserText(summary)).toMatch(/one\.txt \(created/);
@@ -117,9 +112,9 @@ describe('stopping and resuming a run', () => {
     const result = await (await workbench.resume()).finished;
 
     expect(result).toMatchObject({ status: 'done', summary: 'All three done.' });
-    expect(requestsForStep(() => fake.chatRequests(), 1)).toBe(2);
-    expect(requestsForStep(() => fake.chatRequests(), 2)).toBe(3);
-    expect(requestsForStep(() => fake.chatRequests(), 3)).toBe(1);
+    expect(requestsForStep(fake, 1)).toBe(2);
+    expect(requestsForStep(fake, 2)).toBe(3);
+    expect(requestsForStep(fake, 3)).toBe(1);
     expect(fake.chatRequests().filter((request) => phaseOfRequest(request) === 'research')).toHaveLength(1);
     expect(await readFile(path.join(root, '.workbench/rpi/plan.md'), 'utf8')).toMatch(/- \[x\] 1\. First[\s\S]*- \[x\] 2\. Second[\s\S]*- \[x\] 3\. Third/);
     expect((await workbench.snapshot()).conversation.map((message) => message.role)).toEqual(['user', 'assistant']);

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { open, readdir, readFile, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,13 +6,7 @@ import { StateFileError } from '../../../engine/store/stateFile.js';
 import { openStateFolder } from '../../../engine/workbench/stateFolder.js';
 import { planText } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-
-/** A pid no process has: that of a child that has already exited. */
-const deadPid = (): number => {
-  const { pid } = spawnSync(process.execPath, ['-e', '']);
-  if (pid === undefined) throw new Error('could not start a child node process');
-  return pid;
-};
+import { deadPid } from '../../support/processProbe.js';
 
 describe('clearing rpi/', () => {
   const tempFolder = useTempFolders('rpi-clear-');

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,16 +16,10 @@ import {
 } from '../../../engine/rpi/rpiState.js';
 import { designPlanExample as plan } from '../../support/planExample.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { useEngineChildren } from '../workbench/engineChild.js';
+import { useEngineChildren } from '../../support/engineChild.js';
+import { deadPid } from '../../support/processProbe.js';
 
 const nothing = { hasResearch: false, hasPlan: false, items: [], originalCount: null, allDone: false };
-
-/** A pid no process has: that of a child that has already exited. */
-const deadPid = (): number => {
-  const { pid } = spawnSync(process.execPath, ['-e', '']);
-  if (pid === undefined) throw new Error('could not start a child node process');
-  return pid;
-};
 
 describe('rpi state on disk', () => {
   const tempFolder = useTempFolders();

@@ -3,19 +3,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDispatch, type Dispatch, type RequestHandlers } from '../../../engine/contract/index.js';
 import { sharedHandlers } from '../../../engine/host/sharedHandlers.js';
-import { RecentFolders, SettingsStore, type KeyCipher } from '../../../engine/settings/index.js';
+import { RecentFolders, SettingsStore } from '../../../engine/settings/index.js';
 import { useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
 import { useTempFolders } from '../../support/tempFolder.js';
+import { xorCipher } from '../../support/xorCipher.js';
 
 /**
  * A key is sent only to the base URL it was saved for. "Test connection" takes unsaved form values, so
  * without this any page that reached the host could have the saved key sent to a server of its choosing.
  */
-
-function xorCipher(): KeyCipher {
-  const xor = (bytes: Buffer) => Buffer.from(bytes.map((byte, i) => byte ^ (0x5a + i) % 256));
-  return { availability: () => ({ ok: true }), encrypt: (plain) => xor(Buffer.from(plain, 'utf8')), decrypt: (data) => xor(data).toString('utf8') };
-}
 
 const hostOnly = async (): Promise<never> => {
   throw new Error('a host channel, not a shared one');

@@ -3,16 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SettingsStore, defaultBaseUrl, noKeyStorage, type KeyCipher } from '../../../engine/settings/index.js';
 import { useTempFolders } from '../../support/tempFolder.js';
-
-/** A reversible stand-in for the OS keychain: XOR with a fixed pad. Enough to prove the store never writes the key itself. */
-function xorCipher(): KeyCipher {
-  const xor = (bytes: Buffer) => Buffer.from(bytes.map((byte, i) => byte ^ (0x5a + i) % 256));
-  return {
-    availability: () => ({ ok: true }),
-    encrypt: (plain) => xor(Buffer.from(plain, 'utf8')),
-    decrypt: (data) => xor(data).toString('utf8'),
-  };
-}
+import { xorCipher } from '../../support/xorCipher.js';
 
 const secret = 'sk-test-1234567890abcdef';
 

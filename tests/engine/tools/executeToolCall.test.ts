@@ -52,6 +52,30 @@ describe('executeToolCall', () => {
     expect(record).toMatchObject({ args: { path: '[hidden: API key].txt' }, result: executed.result });
   });
 
+  it('hands on the preview of a table tool with the secrets in its cells hidden, as in the text', async () => {
+    const mask = secretMask([{ name: 'API key', value: 'sk-abcdefgh12345' }]);
+    const { call, logged } = await project(tempFolder, { 'keys.csv': 'service,key\nllm | chat,sk-abcdefgh12345\n' }, mask);
+
+    const executed = await call('research', { name: 'table_read_rows', arguments: { path: 'keys.csv' } });
+
+    expect(executed.result).toBe('keys.csv: rows 1–1 of 1\nservice (text) | key (text)\nllm \\| chat | [hidden: API key]');
+    expect(executed.preview).toEqual({ columns: ['service (text)', 'key (text)'], rows: [['llm | chat', '[hidden: API key]']], more: 0 });
+    const [record] = await logged();
+    expect(record.result).toBe(executed.result);
+    expect(record).not.toHaveProperty('preview');
+  });
+
+  it('gives no preview for a tool that shows no table, nor for a table tool that failed or was refused', async () => {
+    const { call } = await project(tempFolder, { 'a.txt': 'hello\n', 'a.csv': 'x,y\n1,2\n' });
+    expect(await call('research', { name: 'read_file', arguments: { path: 'a.txt' } })).not.toHaveProperty('preview');
+    const failed = await call('research', { name: 'table_read_rows', arguments: { path: 'missing.csv' } });
+    expect(failed.ok).toBe(false);
+    expect(failed).not.toHaveProperty('preview');
+    const refused = await call('summary', { name: 'table_read_rows', arguments: { path: 'a.csv' } });
+    expect(refused.refused).toBe('phase');
+    expect(refused).not.toHaveProperty('preview');
+  });
+
   it('refuses a change whose arguments carry a hidden-secret placeholder, so the real value is never overwritten with it', async () => {
     const { root, call } = await project(tempFolder, { '.env.local': 'KEY=sk-real\n' });
 

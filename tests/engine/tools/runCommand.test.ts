@@ -7,7 +7,7 @@ import { resultForContext } from '../../../engine/tools/resultCap.js';
 import { runCommand } from '../../../engine/tools/runCommand.js';
 import { ToolError } from '../../../engine/tools/tool.js';
 import { PathRefusedError } from '../../../engine/workspace/pathRules.js';
-import { processTreeScript, recordedPids, survivors, useProcessCleanup, watchedLog } from '../process/processProbe.js';
+import { processTreeScript, recordedPids, survivors, useProcessCleanup, watchedLog } from '../../support/processProbe.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { runTool, toolContextFor } from '../../support/toolContext.js';
 

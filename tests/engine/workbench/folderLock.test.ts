@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { FolderLockedError, openWorkbench } from '../../../engine/index.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { useTempFolders } from '../../support/tempFolder.js';
-import { useEngineChildren } from './engineChild.js';
+import { useEngineChildren } from '../../support/engineChild.js';
 
 const holdLockScript = `
 const { openWorkbench } = await import(process.env.ENGINE_URL as string);

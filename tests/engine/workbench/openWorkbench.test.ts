@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { FolderError, openWorkbench } from '../../../engine/index.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { useEngineChildren } from './engineChild.js';
+import { useEngineChildren } from '../../support/engineChild.js';
 
 describe('openWorkbench', () => {
   const tempFolder = useTempFolders();

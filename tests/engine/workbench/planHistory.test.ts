@@ -7,9 +7,9 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, greetingDoneWorkbookFailed, phaseOfRequest } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { useEngineChildren } from './engineChild.js';
+import { useEngineChildren } from '../../support/engineChild.js';
 import { cancelledAtStepTwo } from './stoppedRun.js';
-import { keptFile, keptRuns, oneStep, request } from '../../support/planHistory.js';
+import { keptFile, keptRuns, oneStep, request, threeRequests } from '../../support/planHistory.js';
 
 const rpiFile = (root: string, name: string) => path.join(root, '.workbench', 'rpi', name);
 
@@ -77,10 +77,7 @@ describe('plan history: each request keeps its research and plan', () => {
   it('undo removes the kept runs of the requests it cuts, and keeps those before', async () => {
     const root = await tempFolder();
     const workbench = await open(root, fakeModelOptions(llm()));
-    llm().enqueue(...oneStep('First'), ...oneStep('Second'), ...oneStep('Third'));
-    const first = await request(workbench, 'One');
-    const second = await request(workbench, 'Two');
-    await request(workbench, 'Three');
+    const [first, second] = await threeRequests(workbench, llm());
     expect(await keptRuns(root)).toEqual([first, second].sort());
 
     await workbench.undo(second);

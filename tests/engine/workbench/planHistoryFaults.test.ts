@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -13,16 +12,10 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, phaseOfRequest, planText } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
-import { keptFile, keptRuns, oneStep, request } from '../../support/planHistory.js';
+import { keptFile, keptRuns, oneStep, request, threeRequests } from '../../support/planHistory.js';
+import { deadPid } from '../../support/processProbe.js';
 
 const stateOf = (root: string) => path.join(root, '.workbench');
-
-/** A pid no process has: that of a child that has already exited. */
-const deadPid = (): number => {
-  const { pid } = spawnSync(process.execPath, ['-e', '']);
-  if (pid === undefined) throw new Error('could not start a child node process');
-  return pid;
-};
 
 /** How a clear of rpi/ cut short by a crash can leave `.workbench/`, each simulated on disk. */
 const partialClears: { name: string; clear: (stateDir: string) => Promise<void> }[] = [
@@ -100,10 +93,7 @@ describe('the plan history when things go wrong', () => {
   it.each(removalFailures)('undo completes when a kept run it cuts cannot be removed ($name): a warning says what was left', async ({ error, reason }) => {
     const root = await tempFolder();
     const workbench = await open(root, fakeModelOptions(llm()));
-    llm().enqueue(...oneStep('First'), ...oneStep('Second'), ...oneStep('Third'));
-    const first = await request(workbench, 'One');
-    const second = await request(workbench, 'Two');
-    await request(workbench, 'Three');
+    const [first, second] = await threeRequests(workbench, llm());
     expect(await keptRuns(root)).toEqual([first, second].sort());
     // The removal of runs/<second> fails the way the file system can make it fail, whoever runs the test.
     const removeEntry = HeldFolder.prototype.removeEntry;
@@ -140,10 +130,7 @@ describe('the plan history when things go wrong', () => {
   it('undo keeps the kept runs of requests on lines the history cannot read, and removes those of no message', async () => {
     const root = await tempFolder();
     const workbench = await open(root, fakeModelOptions(llm()));
-    llm().enqueue(...oneStep('First'), ...oneStep('Second'), ...oneStep('Third'));
-    const first = await request(workbench, 'One');
-    const second = await request(workbench, 'Two');
-    const third = await request(workbench, 'Three');
+    const [first, second, third] = await threeRequests(workbench, llm());
     expect(await keptRuns(root)).toEqual([first, second].sort());
     // The first request's line no longer parses (its id is still on it); the history skips it, the file keeps it.
     const file = path.join(stateOf(root), 'conversation.jsonl');

@@ -3,7 +3,8 @@ import { snapshotSchema, type Snapshot, type WorkbenchEvent } from '../../../eng
 import type { Workbench } from '../../../engine/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
-import { call, fakeModelOptions, planText, recordEvents, say } from '../../support/rpiScript.js';
+import { folderAfterOneRun } from '../../support/folderAfterOneRun.js';
+import { call, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 import { cancelledAtStepTwo, researchText } from './stoppedRun.js';
 
@@ -23,27 +24,21 @@ describe('what a snapshot says about the run', () => {
   const llm = useFakeLlm();
   const open = useOpenedWorkbenches();
 
+  const content = `${'x'.repeat(4_999)}\n`;
+
   /** One whole run that writes a 5,000-character file. */
-  async function afterBigWrite() {
-    const root = await tempFolder();
-    const content = `${'x'.repeat(4_999)}\n`;
-    llm().enqueue(
-      say('research'),
-      say(planText('Write')),
-      call('write_file', { path: 'big.txt', content }),
-      say('Written.'),
-      say('Wrote big.txt, 5,000 characters.'),
-    );
-    const workbench = await open(root, fakeModelOptions(llm()));
-    const events = recordEvents(workbench);
-    const started = await workbench.send('Write a big file');
-    expect((await started.finished).status).toBe('done');
-    return { workbench, events, started, content };
-  }
+  const afterBigWrite = async () =>
+    folderAfterOneRun({
+      root: await tempFolder(),
+      llm: llm(),
+      open,
+      turns: [say('research'), say(planText('Write')), call('write_file', { path: 'big.txt', content }), say('Written.'), say('Wrote big.txt, 5,000 characters.')],
+      request: 'Write a big file',
+    });
 
   describe('runEvents', () => {
     it('replays the run: its events from run-started, the summary as its message, long tool arguments shortened', async () => {
-      const { workbench, events, started, content } = await afterBigWrite();
+      const { workbench, events, runId, messageId } = await afterBigWrite();
       const snapshot = await workbench.snapshot();
 
       const shortened = `${'x'.repeat(400)}… (5000 chars)`;
@@ -51,12 +46,12 @@ describe('what a snapshot says about the run', () => {
       const latestOnly = new Set(['plan-updated', 'plan-ready', 'model-status', 'context-window']);
       const isLatest = (event: WorkbenchEvent, index: number) => !latestOnly.has(event.type) || !events.slice(index + 1).some((later) => later.type === event.type && later.runId === event.runId);
       const expected = events
-        .filter((event, index) => event.runId === started.runId && event.type !== 'summary-delta' && isLatest(event, index))
+        .filter((event, index) => event.runId === runId && event.type !== 'summary-delta' && isLatest(event, index))
         .map((event): WorkbenchEvent => (event.type === 'tool-started' && event.tool === 'write_file' ? { ...event, args: { path: 'big.txt', content: shortened } } : event));
       expect(events.some((event) => event.type === 'summary-delta')).toBe(true);
       expect(events.find((event) => event.type === 'tool-started')).toMatchObject({ args: { content } });
       expect(snapshot.runEvents).toEqual(expected);
-      expect(snapshot.runEvents?.[0]).toMatchObject({ type: 'run-started', messageId: started.messageId });
+      expect(snapshot.runEvents?.[0]).toMatchObject({ type: 'run-started', messageId });
       expect(snapshot.runEvents?.at(-1)).toMatchObject({ type: 'run-finished', status: 'done', seq: snapshot.lastSeq });
     });
 
@@ -82,9 +77,9 @@ describe('what a snapshot says about the run', () => {
     });
 
     it('is forgotten by undo, already in a snapshot taken on its conversation-reset, and replaced by the next run', async () => {
-      const { workbench, started } = await afterBigWrite();
+      const { workbench, messageId } = await afterBigWrite();
       const onReset = snapshotOn(workbench, 'conversation-reset');
-      await workbench.undo(started.messageId);
+      await workbench.undo(messageId);
       expect((await onReset).runEvents).toEqual([]);
       expect((await workbench.snapshot()).runEvents).toEqual([]);
 
@@ -96,9 +91,9 @@ describe('what a snapshot says about the run', () => {
     });
 
     it('starts again with the run regenerate starts', async () => {
-      const { workbench, started } = await afterBigWrite();
+      const { workbench, messageId } = await afterBigWrite();
       llm().enqueue(say('research'), say('# Execution Plan\n\n## Items\n'), say('Nothing to do.'));
-      const again = await workbench.regenerate(started.messageId);
+      const again = await workbench.regenerate(messageId);
       await again.finished;
       const { runEvents } = await workbench.snapshot();
       expect(runEvents?.[0]).toMatchObject({ type: 'run-started', runId: again.runId });

@@ -1,0 +1,90 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { quote } from 'shell-quote';
+import { describe, expect, it } from 'vitest';
+import { cliBin, useCli, watched } from '../../support/cliProcess.js';
+import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
+import { call, planText, say } from '../../support/rpiScript.js';
+import { useTempFolders } from '../../support/tempFolder.js';
+
+/** util-linux `script` gives the CLI a real pseudo-terminal for stdin, stdout and stderr. */
+const scriptBin = '/usr/bin/script';
+
+describe.skipIf(!existsSync(scriptBin))('the CLI on a terminal (a pseudo-terminal through `script`)', () => {
+  const tempFolder = useTempFolders('rpi-cli-tty-');
+  const llm = useFakeLlm();
+  const cli = useCli();
+
+  function onTerminal(args: string[], env: Record<string, string> = {}) {
+    const command = quote(['stty', 'cols', '120']) + ' && ' + quote([process.execPath, cliBin, ...args]);
+    const child = spawn(scriptBin, ['-qefc', command, '/dev/null'], { env: cli.environment(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    cli.track(child);
+    const terminal = watched(child);
+    return {
+      ...terminal,
+      /** Waits for the screen to show `pattern`, then types `keys`. */
+      async answer(pattern: RegExp | string, keys: string) {
+        await terminal.waitFor('stdout', pattern);
+        child.stdin.write(keys);
+      },
+    };
+  }
+
+  const writeNotes = () =>
+    llm().enqueue(say('Empty.'), say(planText('Notes')), call('write_file', { path: 'notes.txt', content: 'original\n' }), say('Notes written.'), say('Wrote **notes.txt**.'));
+
+  it('shows the live status line and asks for an approval: view, a refused edit, then an edit the engine accepts', async () => {
+    const root = await tempFolder();
+    const editor = path.join(root, '..', `${path.basename(root)}-editor.sh`);
+    const mark = `${editor}.used`;
+    // The first edit drops the content (the engine refuses it), the second changes it.
+    await writeFile(
+      editor,
+      `#!/bin/sh\nif [ -e '${mark}' ]; then printf '{"path":"notes.txt","content":"edited\\\\n"}' > "$1"; else : > '${mark}'; printf '{"path":"notes.txt"}' > "$1"; fi\n`,
+    );
+    await chmod(editor, 0o755);
+    writeNotes();
+
+    const terminal = onTerminal(['run', root, 'Write notes', '--base-url', llm().baseUrl, '--model', 'fake-model'], { EDITOR: editor });
+    await terminal.answer('[v]iew details > ', 'v\r');
+    await terminal.answer(`real path: ${path.join(root, 'notes.txt')}`, 'e\r');
+    await terminal.answer('The edited arguments do not fit write_file: content:', 'e\r');
+    await terminal.answer('With your edits, approving does what is shown above.', 'a\r');
+    const done = await terminal.exited;
+
+    expect(done.code).toBe(0);
+    expect(await readFile(path.join(root, 'notes.txt'), 'utf8')).toBe('edited\n');
+    const screen = done.stdout;
+    expect(screen).toMatch(/\? Approve write_file notes\.txt\? File changes need your approval \(expires in (10m 00s|9m \d\ds)\)\.\r\n/);
+    expect(screen).toContain('Approved with your edits.');
+    // Each state of the status line is drawn over the last: carriage return, clear the line, redraw.
+    const drawn = screen.split('\r\u001b[2K');
+    expect(drawn).toContainEqual(expect.stringMatching(/^Implement: step 1\/1: Notes · \[░{12}\] 0\/1 · \d+s · [\d.]+k? tokens$/));
+    expect(drawn).toContainEqual(expect.stringMatching(/^Implement: step 1\/1: Notes · \[█{12}\] 1\/1 · \d+s · [\d.]+k? tokens$/));
+    expect(screen).toContain('Wrote **notes.txt**.');
+    expect(screen).toMatch(/Done in \d+s · [\d.]+k? tokens\./);
+    // The diff in the question, coloured as git colours it, and the run's --stat view last.
+    expect(screen).toContain('\u001b[32m+original\u001b[m');
+    expect(screen).toContain('\u001b[32m+edited\u001b[m');
+    expect(screen.trimEnd().split('\r\n').slice(-2)).toEqual([' notes.txt | 1 \u001b[32m+\u001b[m', ' 1 file changed, 1 insertion(+)']);
+  });
+
+  it('--review-plan shows the plan for approval; Ctrl-C at a question cancels cleanly and the run stays resumable', async () => {
+    const root = await tempFolder();
+    llm().enqueue(say('Empty.'), say(planText('Notes')), call('write_file', { path: 'notes.txt', content: 'original\n' }));
+
+    const terminal = onTerminal(['run', root, 'Write notes', '--review-plan', '--base-url', llm().baseUrl, '--model', 'fake-model']);
+    await terminal.answer('[r]eject  [v]iew again > ', 'a\r');
+    await terminal.answer('[v]iew details > ', '\x03');
+    const stopped = await terminal.exited;
+
+    expect(stopped.code).toBe(1);
+    expect(stopped.stdout).toContain('── The plan is ready for review ──\r\n# Execution Plan');
+    expect(stopped.stdout).toContain('- [ ] 1. Notes — do notes');
+    expect(stopped.stdout).toContain(`Cancelled; the run is resumable: rpi-workbench resume ${root}`);
+    expect(existsSync(path.join(root, 'notes.txt'))).toBe(false);
+    expect(existsSync(path.join(root, '.workbench', 'lock'))).toBe(false);
+  });
+});

@@ -119,6 +119,10 @@ export type PlanReviewView = z.infer<typeof planReviewSchema>;
 export const toolModeSchema = z.enum(['native', 'text', 'auto'], { error: 'must be "native", "text" or "auto"' });
 export type ToolMode = z.infer<typeof toolModeSchema>;
 
+/** `auto`: cache hints go to the servers that document them (README, "Prompt caching"); `off`: none at all. */
+export const promptCachingSchema = z.enum(['auto', 'off'], { error: 'must be "auto" or "off"' });
+export type PromptCaching = z.infer<typeof promptCachingSchema>;
+
 export const fileApprovalSchema = z.enum(['ask', 'auto'], { error: 'must be "ask" or "auto"' });
 export const commandApprovalSchema = z.enum(['ask', 'allow-list', 'auto'], { error: 'must be "ask", "allow-list" or "auto"' });
 

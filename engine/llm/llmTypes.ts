@@ -3,8 +3,13 @@ import type { ToolMode } from '../contract/index.js';
 import type { ToolDefinition } from '../tools/toolCatalog.js';
 import type { TokenUsage } from './usage/tokenUsage.js';
 
-/** A message as the Chat Completions API takes it. */
-export type ChatMessage = ChatCompletionMessageParam;
+/**
+ * A message as the Chat Completions API takes it. `cacheBreakpoint: true` marks a message that ends the
+ * request's stable prefix (the system message, the stable user message): the client turns the mark into
+ * a `cache_control` breakpoint for servers that cache only up to one (Claude through OpenRouter) and
+ * removes it for every other, so the mark itself never reaches a server.
+ */
+export type ChatMessage = ChatCompletionMessageParam & { cacheBreakpoint?: true };
 
 /** Where and how to reach the model; resolved by the host from its settings before each run. */
 export interface LlmSettings {

@@ -1,5 +1,9 @@
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { PromptCaching } from '../contract/index.js';
+import { wireMessages } from './cacheHints/cacheBreakpoints.js';
+import { hintsRefusedBy, rememberHintRefusal } from './cacheHints/hintRefusals.js';
+import { cacheHintsFor, carriesHints, noCacheHints, type CacheHints } from './cacheHints/serverCacheHints.js';
 import type { StreamedReply } from './chunkReader.js';
 import { cancelledError, llmErrorFrom, streamFailureError, type ErrorContext } from './llmErrorMessages.js';
 import { type LlmError, type CompleteOptions, type LlmClient, type LlmReply, type LlmRequest, type LlmStatus, type LlmUsage } from './llmTypes.js';
@@ -8,7 +12,7 @@ import { requestCost } from './prices/requestCost.js';
 import type { UserPrice } from './prices/tokenPrices.js';
 import { defaultRetrySettings, retryDelayMs, verdictOnError, verdictOnFailure, type RetrySettings, type RetryVerdict } from './retryPolicy.js';
 import { streamAttempt, type AttemptFailure } from './streamAttempt.js';
-import { createTextRelay } from './textRelay.js';
+import { createTextRelay, type AttemptText } from './textRelay.js';
 import { estimateCompletionTokens, estimatePromptTokens } from './tokenEstimate.js';
 import type { ReportedUsage } from './usage/tokenUsage.js';
 
@@ -29,6 +33,10 @@ export interface LlmClientOptions {
   retryBaseDelayMs?: number;
   /** The user's price for this model (Settings), which overrides the server's reported cost and the catalog's price. */
   price?: UserPrice | null;
+  /** The folder's random prompt cache key, sent to the servers that document one (serverCacheHints.ts); none when absent. */
+  cacheKey?: string | null;
+  /** `off` sends no cache hints at all; `auto` (the default) what the server documents. */
+  promptCaching?: PromptCaching;
   fetch?: typeof fetch;
 }
 
@@ -55,7 +63,10 @@ async function reportedOrEstimated(streamed: StreamedReply, request: LlmRequest)
   return { promptTokens, cachedTokens: 0, cacheWriteTokens: 0, completionTokens, reasoningTokens: 0, costUsd: null, estimated: true };
 }
 
-type AttemptResult = { ok: true; reply: StreamedReply } | { ok: false; verdict: RetryVerdict; error: () => LlmError };
+type AttemptResult =
+  | { ok: true; reply: StreamedReply }
+  /** `badRequest`: the server refused the request itself (HTTP 400/422, not for its length or its tools). */
+  | { ok: false; verdict: RetryVerdict; error: () => LlmError; badRequest: boolean };
 
 /**
  * An LlmClient over any OpenAI-compatible Chat Completions endpoint, always streaming.
@@ -65,6 +76,10 @@ type AttemptResult = { ok: true; reply: StreamedReply } | { ok: false; verdict: 
  * again after a backoff (the server's Retry-After when it sends one); each wait is told through
  * `onStatus` as it starts. Text reaches `onTextDelta` once across attempts (see createTextRelay); the
  * reply returned is the last attempt's, whole.
+ *
+ * Cache hints (a cache key, `cache_control` breakpoints) go only where the server documents them; a
+ * request with hints that the server refuses (HTTP 400) is sent once more without, within the same
+ * attempt, and when that one is taken the server gets no hints for the rest of the process.
  */
 export function createLlmClient(options: LlmClientOptions): LlmClient {
   const { baseUrl, apiKey, model } = options;
@@ -78,39 +93,53 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
   };
   const sdk = openAiSdk({ baseUrl, apiKey, maxRetries: 0, timeoutMs: firstByteTimeoutMs, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const contextAfter = (attempts: number): ErrorContext => ({ baseUrl, model, apiKey, maxRetries: attempts - 1, firstByteTimeoutMs });
+  const serverHints = options.promptCaching === 'off' ? noCacheHints : cacheHintsFor({ baseUrl, model, cacheKey: options.cacheKey ?? null });
 
   async function usageOf(streamed: StreamedReply, request: LlmRequest): Promise<LlmUsage> {
     const usage = await reportedOrEstimated(streamed, request);
     return { ...usage, costUsd: await requestCost({ usage, userPrice: options.price ?? null, model, baseUrl }) };
   }
 
-  function paramsFor(request: LlmRequest): ChatCompletionCreateParamsStreaming {
+  function paramsFor(request: LlmRequest, hints: CacheHints): ChatCompletionCreateParamsStreaming {
     return {
+      ...hints.body,
       model,
-      messages: request.messages,
+      messages: wireMessages(request.messages, hints.breakpoints),
       stream: true,
       stream_options: { include_usage: true },
       ...(request.tools && request.tools.length > 0 ? { tools: request.tools } : {}),
     };
   }
 
-  async function attemptOnce(request: LlmRequest, attempt: number, relayText: (text: string) => void, { signal, onStatus }: CompleteOptions): Promise<AttemptResult> {
+  async function attemptOnce(request: LlmRequest, attempt: number, relayText: AttemptText, hints: CacheHints, { signal, onStatus }: CompleteOptions): Promise<AttemptResult> {
     try {
-      const outcome = await streamAttempt({ sdk, params: paramsFor(request), signal, firstByteTimeoutMs, idleTimeoutMs, queueLimitMs, onText: relayText, onStatus: onStatus ?? (() => {}) });
+      const params = paramsFor(request, hints);
+      const outcome = await streamAttempt({ sdk, params, headers: hints.headers, signal, firstByteTimeoutMs, idleTimeoutMs, queueLimitMs, onText: relayText, onStatus: onStatus ?? (() => {}) });
       if (outcome.ok) return outcome;
       const failure: AttemptFailure = outcome.failure;
-      return { ok: false, verdict: verdictOnFailure(failure, idleTimeoutMs), error: () => streamFailureError(failure, { ...contextAfter(attempt), attempts: attempt, idleTimeoutMs, queueLimitMs }) };
+      return { ok: false, verdict: verdictOnFailure(failure, idleTimeoutMs), error: () => streamFailureError(failure, { ...contextAfter(attempt), attempts: attempt, idleTimeoutMs, queueLimitMs }), badRequest: false };
     } catch (error) {
       if (signal.aborted) throw cancelledError(contextAfter(attempt));
-      return { ok: false, verdict: verdictOnError(error), error: () => llmErrorFrom(error, contextAfter(attempt), false) };
+      const badRequest = llmErrorFrom(error, contextAfter(attempt), false).kind === 'bad-request';
+      return { ok: false, verdict: verdictOnError(error), error: () => llmErrorFrom(error, contextAfter(attempt), false), badRequest };
     }
+  }
+
+  /** One attempt with the server's cache hints; refused for a bad request, once more without them. */
+  async function attemptWithHints(request: LlmRequest, attempt: number, relayText: () => AttemptText, completeOptions: CompleteOptions): Promise<AttemptResult> {
+    const hints = hintsRefusedBy(baseUrl) ? noCacheHints : serverHints;
+    const result = await attemptOnce(request, attempt, relayText(), hints, completeOptions);
+    if (result.ok || !result.badRequest || !carriesHints(hints)) return result;
+    const withoutHints = await attemptOnce(request, attempt, relayText(), noCacheHints, completeOptions);
+    if (withoutHints.ok || !withoutHints.badRequest) rememberHintRefusal(baseUrl);
+    return withoutHints;
   }
 
   async function runTurn(request: LlmRequest, completeOptions: CompleteOptions): Promise<LlmReply> {
     const relay = createTextRelay(completeOptions.onTextDelta);
     const attempts = 1 + retry.maxRetries;
     for (let attempt = 1; ; attempt++) {
-      const result = await attemptOnce(request, attempt, relay.startAttempt(), completeOptions);
+      const result = await attemptWithHints(request, attempt, () => relay.startAttempt(), completeOptions);
       if (result.ok) {
         const { text, reasoning, reasoningEcho, toolCalls, finishReason } = result.reply;
         return { text, reasoning, reasoningEcho, toolCalls, finishReason, usage: await usageOf(result.reply, request) };

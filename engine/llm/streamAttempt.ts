@@ -11,6 +11,8 @@ export type { StreamedReply };
 export interface AttemptInput {
   sdk: OpenAI;
   params: ChatCompletionCreateParamsStreaming;
+  /** Headers of this request beside the SDK's own (a server's cache key header). */
+  headers: Record<string, string>;
   /** The caller's signal; aborting it ends the attempt at once. */
   signal: AbortSignal;
   /** How long the reply may take to start once the headers are in (servers that send headers at once, then process the prompt). */
@@ -48,7 +50,7 @@ export type AttemptOutcome = { ok: true; reply: StreamedReply } | { ok: false; f
  * else about the stream is an outcome the caller may retry.
  */
 export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome> {
-  const { sdk, params, signal } = input;
+  const { sdk, params, headers, signal } = input;
   if (signal.aborted) throw new APIUserAbortError();
   const controller = new AbortController();
   const abort = () => controller.abort();
@@ -58,7 +60,7 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
   let headersReceived = false;
   try {
     input.onStatus({ state: 'waiting' });
-    const response = await sdk.chat.completions.create(params, { signal: controller.signal }).asResponse();
+    const response = await sdk.chat.completions.create(params, { signal: controller.signal, headers }).asResponse();
     headersReceived = true;
     if (!response.body) return { ok: false, failure: { kind: 'dropped' } };
     const contentType = response.headers.get('content-type') ?? '';

@@ -52,3 +52,15 @@ export async function failureOf(promise: Promise<unknown>): Promise<LlmError> {
 export function parsedArguments(args: unknown): unknown {
   return typeof args === 'string' ? JSON.parse(args) : args;
 }
+
+/**
+ * A client that believes it talks to the server at `baseUrl` (api.openai.com, openrouter.ai, …) while
+ * its requests, through the real SDK and HTTP, reach the fake: the path from `/chat/` on is kept.
+ */
+export function clientAt(llm: FakeLlm, baseUrl: string, options: Partial<LlmClientOptions> = {}): LlmClient {
+  const rerouted: typeof fetch = (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    return fetch(`${llm.baseUrl}${new URL(url).pathname.replace(/^.*(?=\/chat\/)/, '')}`, init);
+  };
+  return clientFor(llm, { baseUrl, fetch: rerouted, ...options });
+}

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { refusalOfHints, type CacheHintMode } from './cacheHints.js';
 import { completionBody, streamChunks, type ResponseMeta } from './chunks.js';
 import { geminiError, missingChatParameters, modelNotFound, scriptFailure, toolsUnsupported } from './errors.js';
 import { httpFaultResponse, streamCut, streamFrames } from './faults.js';
@@ -14,6 +15,7 @@ export interface ChatRouteContext {
   toolsUnsupported: boolean;
   requireThoughtSignatures: boolean;
   requireReasoningBack: boolean;
+  cacheHints: CacheHintMode;
   /** Where the fake's own failures are kept so a test can assert there were none. */
   scriptErrors: string[];
 }
@@ -81,7 +83,7 @@ function answerWithoutStream(response: ServerResponse, turn: PlannedTurn, meta: 
 }
 
 /**
- * POST /v1/chat/completions. Auth, model and tool-support checks come first and consume no turn;
+ * POST /v1/chat/completions. Auth, model, cache-hint and tool-support checks come first and consume no turn;
  * every other answer, faults included, takes the next scripted turn.
  */
 export async function handleChatCompletion(
@@ -94,6 +96,8 @@ export async function handleChatCompletion(
   if (context.models !== null && !context.models.includes(request.model)) {
     return sendError(response, modelNotFound(request.model));
   }
+  const refusedHints = refusalOfHints(recorded.body, context.cacheHints);
+  if (refusedHints !== null) return sendError(response, refusedHints);
   if (context.toolsUnsupported && request.hasTools) return sendError(response, toolsUnsupported(request.model));
   const withoutReasoning = context.requireReasoningBack ? request.messages.findIndex(lacksReasoning) : -1;
   if (withoutReasoning >= 0) {

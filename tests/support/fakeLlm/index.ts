@@ -1,5 +1,6 @@
 /** A fake OpenAI-compatible HTTP server that answers with scripted turns, faults and local-server quirks. */
 export { startFakeLlm, type FakeLlm } from './server.js';
+export { breakpointsIn, type CacheHintMode } from './cacheHints.js';
 export type {
   Fault,
   FaultName,

@@ -18,6 +18,8 @@ export interface FakeLlm {
   readonly scriptErrors: string[];
   /** Bodies of POST /v1/chat/completions as the client sent them (not validated), in order. */
   chatRequests(): ChatCompletionCreateParams[];
+  /** The `prompt_cache_key` of each chat request, in order; null where there was none. */
+  promptCacheKeys(): (string | null)[];
   enqueue(...turns: ScriptedTurn[]): void;
   /** Stops listening and destroys every open socket, so a stalled stream cannot hang a test. Idempotent. */
   close(): Promise<void>;
@@ -64,6 +66,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     toolsUnsupported: options.toolsUnsupported ?? false,
     requireThoughtSignatures: options.requireThoughtSignatures ?? false,
     requireReasoningBack: options.requireReasoningBack ?? false,
+    cacheHints: options.cacheHints ?? 'accept',
     scriptErrors: [],
   };
   const startedAt = Math.floor(Date.now() / 1000);
@@ -116,14 +119,16 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       for (const socket of sockets) socket.destroy();
     });
 
+  const chatRequests = () =>
+    requests
+      .filter((request) => request.method === 'POST' && request.path === CHAT_PATH && request.body !== null)
+      .map((request) => request.body as ChatCompletionCreateParams);
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     scriptErrors: context.scriptErrors,
-    chatRequests: () =>
-      requests
-        .filter((request) => request.method === 'POST' && request.path === CHAT_PATH && request.body !== null)
-        .map((request) => request.body as ChatCompletionCreateParams),
+    chatRequests,
+    promptCacheKeys: () => chatRequests().map((body) => body.prompt_cache_key ?? null),
     enqueue: (...turns) => context.turns.enqueue(turns),
     close: () => (closing ??= closeServer()),
   };

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { CacheHintMode } from './cacheHints.js';
 
 /** One tool call the fake model makes. `arguments` given as an object is serialised with JSON.stringify. */
 export interface ScriptedToolCall {
@@ -227,6 +228,8 @@ export interface FakeLlmOptions {
    * `reasoning_content` they were streamed with is refused with DeepSeek's 400 and consumes no turn.
    */
   requireReasoningBack?: boolean;
+  /** What the fake does with cache hints (see CacheHintMode); `accept` when absent. */
+  cacheHints?: CacheHintMode;
   /** False: requests are answered but not kept (a soak run's thousands would fill the heap being measured). */
   keepRequests?: boolean;
   /** The model list and own endpoints of a real server kind; a plain OpenAI model list when absent. */

@@ -5,6 +5,7 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { followRun, startRun } from '../../support/startRun.js';
 
 const exists = (file: string) => stat(file).then(() => true, () => false);
 
@@ -29,9 +30,9 @@ describe('undo and regenerate through the facade', () => {
     );
     const workbench = await open(root, fakeModelOptions(llm()));
     const events = recordEvents(workbench);
-    const first = await workbench.send('Change things');
+    const first = await startRun(workbench, 'Change things');
     expect((await first.finished).status).toBe('done');
-    const [user, assistant] = (await workbench.snapshot()).conversation;
+    const [user, assistant] = (await workbench.request('workbench:snapshot')).conversation;
     return { root, workbench, events, user: user!, assistant: assistant! };
   }
 
@@ -39,7 +40,7 @@ describe('undo and regenerate through the facade', () => {
     const { root, workbench, events, user } = await afterOneRun();
     expect(await exists(path.join(root, 'by-command.txt'))).toBe(true);
 
-    const preview = await workbench.previewUndo(user.id);
+    const preview = await workbench.request('session:undo-preview', { messageId: user.id });
     expect(preview.map(({ path: file, change }) => `${change} ${file}`).sort()).toEqual([
       'recreated gone.txt',
       'removed by-command.txt',
@@ -49,7 +50,7 @@ describe('undo and regenerate through the facade', () => {
       'restored script.sh',
     ]);
 
-    const restored = await workbench.undo(user.id);
+    const restored = (await workbench.request('session:undo', { messageId: user.id })).restoredFiles;
 
     expect(restored.sort()).toEqual(['by-command.txt', 'edit.txt', 'gone.txt', 'new/created.txt', 'script.sh']);
     expect(await readFile(path.join(root, 'edit.txt'), 'utf8')).toBe('before\n');
@@ -58,7 +59,7 @@ describe('undo and regenerate through the facade', () => {
     expect(await exists(path.join(root, 'new'))).toBe(false);
     expect(await exists(path.join(root, 'by-command.txt'))).toBe(false);
     expect((await stat(path.join(root, 'script.sh'))).mode & 0o777).toBe(0o644);
-    const snapshot = await workbench.snapshot();
+    const snapshot = await workbench.request('workbench:snapshot');
     expect(snapshot.conversation).toEqual([]);
     expect(snapshot.rpi).toMatchObject({ hasResearch: false, hasPlan: false });
     expect(events.at(-1)).toMatchObject({ type: 'conversation-reset', messages: [] });
@@ -68,13 +69,13 @@ describe('undo and regenerate through the facade', () => {
     const { root, workbench, assistant } = await afterOneRun();
     llm().enqueue(say('research again'), say(planText('Smaller')), call('write_file', { path: 'only.txt', content: 'only\n' }), say('done'), say('Wrote only.txt.'));
 
-    const again = await workbench.regenerate(assistant.id);
+    const again = await followRun(workbench, workbench.request('session:regenerate', { messageId: assistant.id }));
     const result = await again.finished;
 
     expect(result).toMatchObject({ status: 'done', summary: 'Wrote only.txt.' });
     expect(await readFile(path.join(root, 'edit.txt'), 'utf8')).toBe('before\n');
     expect(await exists(path.join(root, 'only.txt'))).toBe(true);
-    const conversation = (await workbench.snapshot()).conversation;
+    const conversation = (await workbench.request('workbench:snapshot')).conversation;
     expect(conversation.map((message) => message.text)).toEqual(['Change things', 'Wrote only.txt.']);
     expect(conversation[0]!.id).toBe(again.messageId);
   });
@@ -82,10 +83,10 @@ describe('undo and regenerate through the facade', () => {
   it('refuses undo and regenerate while a run is active, and an unknown message', async () => {
     const { workbench, user } = await afterOneRun();
     llm().enqueue(say('slow research', { delayMs: 150 }), say('# Execution Plan\n\n## Items\n'), say('Nothing.'));
-    const running = await workbench.send('Another');
-    await expect(workbench.undo(user.id)).rejects.toThrow('A run is in progress in this folder');
-    await expect(workbench.regenerate(user.id)).rejects.toThrow('A run is in progress in this folder');
+    const running = await startRun(workbench, 'Another');
+    await expect(workbench.request('session:undo', { messageId: user.id })).rejects.toThrow('A run is in progress in this folder');
+    await expect(followRun(workbench, workbench.request('session:regenerate', { messageId: user.id }))).rejects.toThrow('A run is in progress in this folder');
     await running.finished;
-    await expect(workbench.undo('m-nope')).rejects.toThrow('There is no message "m-nope"');
+    await expect(workbench.request('session:undo', { messageId: 'm-nope' })).rejects.toThrow('There is no message "m-nope"');
   });
 });

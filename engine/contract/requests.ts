@@ -76,7 +76,17 @@ export const requestSchemas = {
     paths: filePaths.optional(),
     /** Unchanged lines around each change (3 when absent); 'auto': every line, for files up to 1 MB. */
     context: z
-      .union([z.number().int().min(0).max(1_000_000), z.literal('auto')], { error: 'must be a whole number of lines or "auto"' })
+      .union(
+        [
+          z
+            .number()
+            .int({ error: 'must be a whole number of lines' })
+            .min(0, { error: 'must be 0 or more lines' })
+            .max(1_000_000, { error: 'must be at most 1,000,000 lines' }),
+          z.literal('auto'),
+        ],
+        { error: 'must be a whole number of lines or "auto"' },
+      )
       .optional(),
   }),
   'changes:file': z.strictObject({ messageId: nonEmpty(), path: nonEmpty('must be a file path'), range: changeRangeSchema.optional() }),

@@ -146,7 +146,8 @@ describe('the host request handlers', () => {
         ok: false,
         error: 'changes:diffs: There is no message "m-1" in this folder\'s conversation.',
       });
-      expect(await dispatch('changes:diffs', { messageId: 'm-1', context: -1 })).toEqual({ ok: false, error: 'changes:diffs: context must be a whole number of lines or "auto"' });
+      expect(await dispatch('changes:diffs', { messageId: 'm-1', context: -1 })).toEqual({ ok: false, error: 'changes:diffs: context must be 0 or more lines' });
+      expect(await dispatch('changes:diffs', { messageId: 'm-1', context: 'all' })).toEqual({ ok: false, error: 'changes:diffs: context must be a whole number of lines or "auto"' });
       expect(await dispatch('changes:diffs', { messageId: 'm-1', paths: [] })).toEqual({ ok: false, error: 'changes:diffs: paths must name at least one file' });
     });
   });

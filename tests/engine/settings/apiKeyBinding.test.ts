@@ -1,9 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createDispatch, type Dispatch, type RequestHandlers } from '../../../engine/contract/index.js';
+import { createDispatch, type Dispatch } from '../../../engine/contract/index.js';
 import { requestHandlers } from '../../../engine/host/requestHandlers.js';
-import { RecentFolders, SettingsStore, type KeyCipher } from '../../../engine/settings/index.js';
+import { RecentFolders, SettingsStore } from '../../../engine/settings/index.js';
 import { useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 import { xorCipher } from '../../support/xorCipher.js';

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
-import { call, fakeModelOptions, planText, recordEvents, say } from '../../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { call, planText, say } from '../../support/rpiScript.js';
+import { useTempFolders } from '../../support/tempFolder.js';
 import { followRun, startRun } from '../../support/startRun.js';
 import { folderAfterOneRun } from '../../support/folderAfterOneRun.js';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkbenchBridge } from '../../../engine/contract/bridge.js';
-import { createDispatch, type WorkbenchEvent, type RequestHandlers } from '../../../engine/contract/index.js';
+import { createDispatch, type WorkbenchEvent } from '../../../engine/contract/index.js';
 import { requestHandlers } from '../../../engine/host/requestHandlers.js';
 import { openWorkbench, type Workbench } from '../../../engine/index.js';
 import { RecentFolders, SettingsStore, noKeyStorage } from '../../../engine/settings/index.js';

@@ -123,11 +123,11 @@ export async function benchChanges(): Promise<void> {
     let list: ChangeList | undefined;
     let big: FileDiff | undefined;
     for (let round = 0; round < rounds; round += 1) {
-      const listed = await onFreshWorkbench((workbench) => workbench.changes(messageId));
+      const listed = await onFreshWorkbench((workbench) => workbench.request('changes:list', { messageId }));
       times.ourList.push(listed.ms);
       list = listed.value;
       times.gitList.push(timedGit('diff', '--stat'));
-      const diffed = await onFreshWorkbench((workbench) => workbench.fileDiff(messageId, 'big.txt'));
+      const diffed = await onFreshWorkbench((workbench) => workbench.request('changes:file', { messageId, path: 'big.txt' }));
       times.ourDiff.push(diffed.ms);
       big = diffed.value;
       times.gitDiff.push(timedGit('diff', '--', 'big.txt'));

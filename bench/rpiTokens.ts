@@ -19,6 +19,7 @@ import { autoApprovals, phaseOfRequest } from '../tests/support/rpiScript.js';
 import { entities, moduleSource, writeProject } from './rpiProject.js';
 import { request, rpiScript, singleLoopScript, work } from './rpiWork.js';
 import { format, interleavedMedians, median } from './tools.js';
+import { startRun } from '../tests/support/startRun.js';
 
 /**
  * Context size: the same scripted 12-item job (research reads, a 12-item plan, per item a read, five
@@ -103,7 +104,7 @@ async function prepareRpi() {
     /** Time spent inside tool calls (reads, edits, grep commands), as the tool-finished events report it. */
     toolMs: () => toolMs,
     async run() {
-      const result = await (await workbench.send(request)).finished;
+      const result = await (await startRun(workbench, request)).finished;
       if (result.status !== 'done') throw new Error(`RPI run ${result.status} in ${result.phase ?? '?'}: ${result.error ?? ''}`);
     },
     verify: () => checkDone(root, llm, 'RPI'),

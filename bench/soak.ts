@@ -5,6 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { openWorkbench } from '../engine/index.js';
 import { startFakeLlm, type ScriptedTurn } from '../tests/support/fakeLlm/index.js';
 import { autoApprovals, call, say } from '../tests/support/rpiScript.js';
+import { startRun } from '../tests/support/startRun.js';
 
 /**
  * Soak: one run of 600 plan items, each a write and a final answer (so 1,200 model calls, 600 tool calls
@@ -61,7 +62,7 @@ export async function benchSoak(): Promise<void> {
       }
     });
     const heapBefore = liveHeapMb();
-    const run = await workbench.send('Write one file per item');
+    const run = await startRun(workbench, 'Write one file per item');
     // Heap after GC at each mark, taken from outside the event handler once the run has gone on to the next item.
     const measured = new Set<number>();
     const measure = async () => {

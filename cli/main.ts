@@ -9,7 +9,7 @@ import { addRevertCommand } from './commands/revertCommand.js';
 import { addRunCommands } from './commands/runCommands.js';
 import { addServeCommand } from './commands/serveCommand.js';
 import { addUndoCommand } from './commands/undoCommand.js';
-import { withdrawCredentials } from '../engine/secrets/processCredentials.js';
+import { withdrawCredentials } from '../engine/index.js';
 
 /**
  * rpi-workbench: run, resume, retry, regenerate, chat, history, undo, diff, revert, serve. Exit codes (cliError.ts): 0 done,

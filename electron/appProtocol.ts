@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { protocol } from 'electron';
-import { rendererCsp } from '../engine/host/contentSecurityPolicy.js';
+import { rendererCsp } from '../engine/index.js';
 import { appHost, appScheme } from './origins.js';
 
 const contentTypes: Record<string, string> = {

@@ -1,5 +1,5 @@
 import type { Session } from 'electron';
-import { rendererCsp } from '../engine/host/contentSecurityPolicy.js';
+import { rendererCsp } from '../engine/index.js';
 
 /**
  * The policy for pages from the vite dev server. It relaxes only what vite needs: the inline React

@@ -1,9 +1,7 @@
 import { BrowserWindow, dialog, type OpenDialogOptions, type WebContents } from 'electron';
 import { commandChannel, type DesktopCommand } from '../engine/contract/channels.js';
 import { createDispatch, type Dispatch } from '../engine/contract/index.js';
-import { openWorkbench } from '../engine/index.js';
-import type { UserMcp } from '../engine/mcp/userMcp.js';
-import type { AllowedCommands, KeyCipher, RecentFolders, SettingsStore } from '../engine/settings/index.js';
+import { openWorkbench, type AllowedCommands, type KeyCipher, type RecentFolders, type SettingsStore, type UserMcp } from '../engine/index.js';
 import { notifyDesktop } from './desktopNotifier.js';
 import { RunNotices } from './runNotices.js';
 import { RunProgress } from './runProgress.js';

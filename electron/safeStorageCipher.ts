@@ -1,5 +1,5 @@
 import { safeStorage } from 'electron';
-import type { KeyCipher } from '../engine/settings/index.js';
+import type { KeyCipher } from '../engine/index.js';
 
 const useEnvironment = 'Set OPENAI_API_KEY in the environment instead.';
 

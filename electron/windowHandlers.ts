@@ -1,9 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { RequestHandlers, Snapshot } from '../engine/contract/index.js';
-import { sharedHandlers } from '../engine/host/sharedHandlers.js';
-import type { UserMcp } from '../engine/mcp/userMcp.js';
-import type { KeyCipher, RecentFolders, SettingsStore } from '../engine/settings/index.js';
+import { requestHandlers, type KeyCipher, type RecentFolders, type SettingsStore, type UserMcp } from '../engine/index.js';
 import type { WindowSession } from './windowSession.js';
 
 export interface FolderOpenerDeps {
@@ -24,26 +22,23 @@ export interface WindowHandlerDeps extends FolderOpenerDeps {
 
 /** Every request a workbench window can make, answered for `session`. */
 export function windowHandlers(session: WindowSession, deps: WindowHandlerDeps): RequestHandlers {
-  return {
-    ...sharedHandlers({
-      settings: deps.settings,
-      recent: deps.recent,
-      currentWorkbench: () => session.current(),
-      ...(deps.mcp ? { mcp: deps.mcp.settingsFor(() => session.current()) } : {}),
-    }),
-    'folders:pick': () => pickInWindow(session, deps),
-    'folders:open': ({ folder }) => openInWindow(session, folder, deps),
-    'host:info': async () => {
-      const storage = deps.cipher.availability();
-      return {
-        kind: 'electron',
-        canPickFolder: true,
-        canStoreApiKey: storage.ok,
-        ...(storage.ok ? {} : { apiKeyStorageNote: storage.reason }),
-        folder: session.folder,
-      };
+  return requestHandlers(
+    { settings: deps.settings, recent: deps.recent, currentWorkbench: () => session.current(), ...(deps.mcp ? { mcp: deps.mcp } : {}) },
+    {
+      'folders:pick': () => pickInWindow(session, deps),
+      'folders:open': ({ folder }) => openInWindow(session, folder, deps),
+      'host:info': async () => {
+        const storage = deps.cipher.availability();
+        return {
+          kind: 'electron',
+          canPickFolder: true,
+          canStoreApiKey: storage.ok,
+          ...(storage.ok ? {} : { apiKeyStorageNote: storage.reason }),
+          folder: session.folder,
+        };
+      },
     },
-  };
+  );
 }
 
 /** Lets the user pick a folder and opens it in `session`; null when they cancel. */
@@ -60,7 +55,7 @@ export async function openInWindow(session: WindowSession, folder: string, deps:
   const holder = deps.sessionWithFolder(await realFolder(folder));
   const workbench = holder?.current();
   if (holder && workbench) {
-    if (holder === session) return workbench.snapshot();
+    if (holder === session) return workbench.request('workbench:snapshot');
     holder.focus();
     return null;
   }

@@ -65,7 +65,7 @@ export class WindowSession {
       this.workbench = next;
       this.unsubscribe = next.subscribe((event) => this.deliver(next.folder, event));
       this.showTitle(next.folder, false);
-      return next.snapshot();
+      return next.request('workbench:snapshot');
     });
   }
 

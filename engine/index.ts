@@ -1,9 +1,22 @@
-/** Public surface of the engine for hosts (Electron main, CLI, browser host). */
-export { openWorkbench, stateDirName, type Workbench } from './workbench/openWorkbench.js';
-export { RunRefusedError, type RunOptions, type RunResult, type SendOptions, type StartedRun } from './workbench/runController.js';
-export { lookUpAttachable, type PathItem, type PathLookup } from './context/attachablePath.js';
+/**
+ * Public surface of the engine for hosts (Electron main, CLI, browser host): with engine/contract/, the
+ * only engine module a host imports (credential withdrawal, which must run first, has its own entry).
+ */
+export { openWorkbench, stateDirName, type PayloadArgument, type Workbench } from './workbench/openWorkbench.js';
+export type { RunOptions } from './workbench/runOptions.js';
+export type { RunResult } from './workbench/runAssembler.js';
 export { checkFolder, FolderError } from './workbench/folderCheck.js';
 export { FolderLockedError } from './workbench/folderLock.js';
+export { requestHandlers, type HostHandlerDeps } from './host/requestHandlers.js';
+export { rendererCsp } from './host/contentSecurityPolicy.js';
+export { attachablePaths, type AttachablePaths, type PathLookup } from './context/attachablePath.js';
+export { AllowedCommands, configDir, noKeyStorage, RecentFolders, SettingsStore, type KeyCipher } from './settings/index.js';
+export { userMcp, type UserMcp } from './mcp/userMcp.js';
+export type { WorkbenchMcpOptions } from './mcp/workbenchMcp.js';
 export { LlmError, type LlmSettings } from './llm/llmTypes.js';
 export { listModels, type ModelListing } from './llm/listModels.js';
+export { shownUrl } from './llm/llmErrorMessages.js';
+export { discoverContextWindow } from './llm/contextWindow/discoverContextWindow.js';
+export { contextWindowLine } from './llm/contextWindow/contextWindowLine.js';
+export { gitPatch } from './diff/index.js';
 export { hostEnvironment, withdrawalWarning, withdrawCredentials } from './secrets/processCredentials.js';

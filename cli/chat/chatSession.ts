@@ -1,7 +1,6 @@
 import path from 'node:path';
-import type { Message } from '../../engine/contract/index.js';
-import type { StartedRun, Workbench } from '../../engine/index.js';
-import { hostEnvironment } from '../../engine/index.js';
+import type { Message, StartedRun, WorkbenchResults } from '../../engine/contract/index.js';
+import { hostEnvironment, type Workbench } from '../../engine/index.js';
 import type { Answerer } from '../commands/answerApprovals.js';
 import { CliError, exitCodes, messageOf } from '../commands/cliError.js';
 import { printDiff } from '../commands/diffCommand.js';
@@ -43,7 +42,7 @@ export async function chatSession(folder: string, flags: RunFlags): Promise<numb
   const model = { settings: setup.settings };
   const workbench = await openChecked(setup, () => model.settings);
   if (workbench === null) return exitCodes.failed;
-  const session = new ChatSession({ workbench, setup, model, flags, interactive, history: recalledRequests((await workbench.snapshot()).conversation) });
+  const session = new ChatSession({ workbench, setup, model, flags, interactive, history: recalledRequests((await workbench.request('workbench:snapshot')).conversation) });
   try {
     return await session.run();
   } finally {
@@ -67,7 +66,7 @@ async function openChecked(setup: SessionSetup, settings: () => ResolvedSettings
   }
 }
 
-type RestoreChange = Awaited<ReturnType<Workbench['previewUndo']>>[number];
+type RestoreChange = WorkbenchResults['session:undo-preview'][number];
 
 interface ChatSessionOptions {
   workbench: Workbench;
@@ -169,7 +168,7 @@ class ChatSession {
     let sent = false;
     try {
       await this.runOne(async (workbench) => {
-        const started = await workbench.send(text, context.length > 0 ? { context } : {});
+        const started = await workbench.request('session:send', { prompt: text, ...(context.length > 0 ? { context } : {}) });
         sent = true;
         return started;
       });
@@ -183,7 +182,7 @@ class ChatSession {
       case 'help':
         return note(chatHelp());
       case 'history': {
-        const { conversation, runs } = await this.workbench.snapshot();
+        const { conversation, runs } = await this.workbench.request('workbench:snapshot');
         return shownStdout.text(`${historyText(conversation, this.workbench.folder, runs)}\n`);
       }
       case 'undo':
@@ -192,14 +191,14 @@ class ChatSession {
         const request = await this.target(argument, 'regenerate');
         if (request === null || !(await this.confirmRewind('regenerate', request))) return;
         note(`Regenerating ${describeRequest(request)}: its changes are undone, then it is sent again.`);
-        return this.runOne((workbench) => workbench.regenerate(request.id));
+        return this.runOne((workbench) => workbench.request('session:regenerate', { messageId: request.id }));
       }
       case 'diff':
         return printDiff(this.workbench, argument === '' ? undefined : argument, {});
       case 'resume':
-        return this.runOne((workbench) => workbench.resume());
+        return this.runOne((workbench) => workbench.request('session:resume'));
       case 'retry':
-        return this.runOne((workbench) => workbench.retryFailed());
+        return this.runOne((workbench) => workbench.request('session:retry-failed'));
       case 'context':
         return this.attach(argument);
       case 'model':
@@ -209,7 +208,7 @@ class ChatSession {
 
   /** The request a command is about: the one named, or the latest; null (said why) when there is none. */
   private async target(id: string, verb: string) {
-    const { conversation } = await this.workbench.snapshot();
+    const { conversation } = await this.workbench.request('workbench:snapshot');
     if (id === '') {
       const latest = latestRequest(conversation);
       if (latest === null) note(`Nothing to ${verb}: there is no request yet.`);
@@ -224,7 +223,7 @@ class ChatSession {
     const request = await this.target(id, 'undo');
     if (request === null || !(await this.confirmRewind('undo', request))) return;
     note(`Undoing ${describeRequest(request)}…`);
-    shownStdout.text(undoneText(await this.workbench.undo(request.id)));
+    shownStdout.text(undoneText((await this.workbench.request('session:undo', { messageId: request.id })).restoredFiles));
   }
 
   /**
@@ -233,7 +232,10 @@ class ChatSession {
    */
   private async confirmRewind(action: 'undo' | 'regenerate', request: Message): Promise<boolean> {
     if (!this.terminal) return true;
-    const [changes, { conversation }] = await Promise.all([this.workbench.previewUndo(request.id), this.workbench.snapshot()]);
+    const [changes, { conversation }] = await Promise.all([
+      this.workbench.request('session:undo-preview', { messageId: request.id }),
+      this.workbench.request('workbench:snapshot'),
+    ]);
     note(rewindPreview(action, request, changes, conversation));
     if (await this.terminal.confirm(`${action === 'undo' ? 'Undo' : 'Regenerate'} it? [y/N] `)) return true;
     note(`Nothing was ${action === 'undo' ? 'undone' : 'regenerated'}: the files and the conversation are as they were.`);
@@ -261,7 +263,7 @@ class ChatSession {
     const interrupts = watchInterrupts({
       first: () => {
         live.log('Cancelling… (press Ctrl-C again to stop at once)');
-        void this.workbench.cancel();
+        void this.workbench.request('session:cancel');
       },
       again: () => {
         shownStderr.text(`\nStopped at once. ${cancelledLine(this.resume)}\n`);

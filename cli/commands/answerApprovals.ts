@@ -39,20 +39,20 @@ export function answerApprovals({ workbench, answerer, note, resumeCommand }: An
   };
 
   const onApproval = (request: ApprovalRequestView) => {
-    if (answerer.kind === 'yes') return later(() => void workbench.approve(request.requestId, { decision: 'approve' }).catch(() => undefined));
+    if (answerer.kind === 'yes') return later(() => void workbench.request('session:approve', { requestId: request.requestId, decision: 'approve' }).catch(() => undefined));
     if (answerer.kind === 'deny') {
       note(`rpi-workbench: ${deniedNote(request)}`);
-      return later(() => void workbench.approve(request.requestId, { decision: 'deny' }).catch(() => undefined));
+      return later(() => void workbench.request('session:approve', { requestId: request.requestId, decision: 'deny' }).catch(() => undefined));
     }
     const signal = withdrawable(request.requestId);
     later(() => askApproval({ request, workbench, prompter: answerer.prompter, signal }).finally(() => open.delete(request.requestId)));
   };
 
   const onPlan = (view: PlanReviewView) => {
-    if (answerer.kind === 'yes') return later(() => workbench.reviewPlan({ decision: 'approve' }));
+    if (answerer.kind === 'yes') return later(async () => void (await workbench.request('session:review-plan', { decision: 'approve' })));
     if (answerer.kind === 'deny') {
       note(`rpi-workbench: ${rejectedPlanNote(resumeCommand)}`);
-      return later(() => workbench.reviewPlan({ decision: 'reject' }));
+      return later(async () => void (await workbench.request('session:review-plan', { decision: 'reject' })));
     }
     const signal = withdrawable('plan');
     later(() => askPlanReview({ view, workbench, prompter: answerer.prompter, signal }).finally(() => open.delete('plan')));

@@ -1,4 +1,5 @@
-import { FolderError, FolderLockedError, LlmError, RunRefusedError } from '../../engine/index.js';
+import { RunRefusedError } from '../../engine/contract/index.js';
+import { FolderError, FolderLockedError, LlmError } from '../../engine/index.js';
 
 /**
  * The command's exit codes. 0: the run is done; 1: it failed or was cancelled (and is resumable);

@@ -1,9 +1,8 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { lookUpAttachable, type PathLookup } from '../../engine/index.js';
 import { contextItemLimits } from '../../engine/contract/contextItemLimits.js';
 import type { ContextItem } from '../../engine/contract/index.js';
-import { Workspace } from '../../engine/workspace/workspace.js';
+import { attachablePaths, type AttachablePaths, type PathLookup } from '../../engine/index.js';
 import { visibleLine } from '../terminal/visibleText.js';
 import { CliError } from './cliError.js';
 
@@ -21,7 +20,7 @@ const trailingPunctuation = /[.,;:!?)\]}'"`]+$/;
  * words stay in the request either way, so the model reads them where the user wrote them.
  */
 export async function resolveContextItems(folder: string, paths: readonly string[], request: string): Promise<ContextItem[]> {
-  const workspace = await Workspace.at(folder);
+  const attachable = await attachablePaths(folder);
   const items: ContextItem[] = [];
   const add = (item: ContextItem) => {
     if (items.some((known) => sameItem(known, item))) return;
@@ -31,12 +30,12 @@ export async function resolveContextItems(folder: string, paths: readonly string
     items.push(item);
   };
   for (const given of paths) {
-    const lookup = await lookUpAttachable(workspace, await folderRelative(workspace.root, given));
-    if (lookup.kind !== 'item') throw new CliError(refusal(given, lookup, workspace.root));
+    const lookup = await attachable.lookUp(await folderRelative(attachable.root, given));
+    if (lookup.kind !== 'item') throw new CliError(refusal(given, lookup, attachable.root));
     add(lookup.item);
   }
   for (const word of atWords(request)) {
-    const item = await itemNamedBy(workspace, word);
+    const item = await itemNamedBy(attachable, word);
     if (item) add(item);
   }
   return items;
@@ -48,11 +47,11 @@ export function atWords(request: string): string[] {
 }
 
 /** The file or folder an `@word` names (trying it without sentence punctuation too), or null when it names none. */
-async function itemNamedBy(workspace: Workspace, word: string): Promise<ContextItem | null> {
+async function itemNamedBy(attachable: AttachablePaths, word: string): Promise<ContextItem | null> {
   const candidates = [...new Set([word, word.replace(trailingPunctuation, '')])].filter((candidate) => candidate !== '');
   for (const candidate of candidates) {
     if (path.isAbsolute(candidate)) continue;
-    const lookup = await lookUpAttachable(workspace, candidate);
+    const lookup = await attachable.lookUp(candidate);
     if (lookup.kind === 'item') return lookup.item;
   }
   return null;

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import type { ChangeRange, FileDiff } from '../../engine/contract/index.js';
-import { gitPatch } from '../../engine/diff/index.js';
-import { hostEnvironment, openWorkbench, type Workbench } from '../../engine/index.js';
+import { gitPatch, hostEnvironment, openWorkbench, type Workbench } from '../../engine/index.js';
 import { patchLines, statLines, wantsColour, writeStyled } from '../terminal/diffText.js';
 import { shownStderr, shownStdout } from '../terminal/shownStream.js';
 import { terminalJson, visibleLine } from '../terminal/visibleText.js';
@@ -34,10 +33,10 @@ export async function printDiff(workbench: Workbench, messageId: string | undefi
   const range: ChangeRange = flags.since ? 'since' : 'request';
   const colour = wantsColour(shownStdout, hostEnvironment());
   if (flags.stat && !flags.json) {
-    writeStyled(shownStdout, statLines((await workbench.changes(request, range)).files, shownStdout.columns ?? 80), colour);
+    writeStyled(shownStdout, statLines((await workbench.request('changes:list', { messageId: request, range })).files, shownStdout.columns ?? 80), colour);
     return;
   }
-  const diffs = await workbench.diffs(request, { range });
+  const diffs = await workbench.request('changes:diffs', { messageId: request, range });
   if (flags.json) {
     if (diffs.length > 0) shownStdout.text(`${diffs.map((file) => terminalJson(jsonOf(file))).join('\n')}\n`);
   } else {
@@ -46,7 +45,7 @@ export async function printDiff(workbench: Workbench, messageId: string | undefi
 }
 
 async function latestRequestId(workbench: Workbench): Promise<string | null> {
-  const { conversation } = await workbench.snapshot();
+  const { conversation } = await workbench.request('workbench:snapshot');
   return conversation.findLast((message) => message.role === 'user')?.id ?? null;
 }
 

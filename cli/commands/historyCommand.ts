@@ -19,7 +19,7 @@ async function history(folder: string, { json, plan, research }: HistoryFlags): 
   try {
     if (plan !== undefined) return await printRunFile(workbench, plan, 'plan');
     if (research !== undefined) return await printRunFile(workbench, research, 'research');
-    const { conversation, warnings, runs = {} } = await workbench.snapshot();
+    const { conversation, warnings, runs = {} } = await workbench.request('workbench:snapshot');
     for (const warning of warnings) shownStderr.text(`rpi-workbench: warning: ${warning}\n`);
     if (json) {
       if (conversation.length > 0) shownStdout.text(`${historyJsonLines(conversation, runs)}\n`);
@@ -36,7 +36,7 @@ async function history(folder: string, { json, plan, research }: HistoryFlags): 
 
 /** An earlier (or the current) request's plan.md, outcome marks included, or its research.md; exit 1 with the reason when none was kept. */
 async function printRunFile(workbench: Workbench, messageId: string, file: RpiFile): Promise<number> {
-  const answer = await workbench.readRunFile(messageId, file);
+  const answer = await workbench.request('session:run-file', { messageId, file });
   if (answer.text === null) {
     shownStderr.text(`rpi-workbench: ${answer.reason}\n`);
     return exitCodes.failed;

@@ -1,7 +1,5 @@
 import path from 'node:path';
-import { userMcp } from '../../engine/mcp/userMcp.js';
-import type { WorkbenchMcpOptions } from '../../engine/mcp/workbenchMcp.js';
-import { noKeyStorage } from '../../engine/settings/index.js';
+import { noKeyStorage, userMcp, type WorkbenchMcpOptions } from '../../engine/index.js';
 import { CliError } from './cliError.js';
 import type { RunFlags } from './runFlags.js';
 

@@ -1,6 +1,13 @@
-import { checkFolder, hostEnvironment, openWorkbench, type LlmSettings, type Workbench } from '../../engine/index.js';
-import type { WorkbenchMcpOptions } from '../../engine/mcp/workbenchMcp.js';
-import { AllowedCommands, configDir } from '../../engine/settings/index.js';
+import {
+  AllowedCommands,
+  checkFolder,
+  configDir,
+  hostEnvironment,
+  openWorkbench,
+  type LlmSettings,
+  type Workbench,
+  type WorkbenchMcpOptions,
+} from '../../engine/index.js';
 import { mcpSelection } from './mcpSelection.js';
 import { requireModel, resolveSettings, type ResolvedSettings } from './resolveSettings.js';
 import type { RunFlags } from './runFlags.js';
@@ -45,7 +52,7 @@ export async function openSessionWorkbench({ setup, llmSettings = () => setup.se
     env: hostEnvironment(),
   });
   try {
-    for (const warning of (await workbench.snapshot()).warnings) log(`rpi-workbench: warning: ${warning}`);
+    for (const warning of (await workbench.request('workbench:snapshot')).warnings) log(`rpi-workbench: warning: ${warning}`);
   } catch (error) {
     await workbench.close();
     throw error;

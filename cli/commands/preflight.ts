@@ -1,8 +1,5 @@
 import type { LearnedContextWindow } from '../../engine/contract/index.js';
-import { listModels, LlmError } from '../../engine/index.js';
-import { contextWindowLine } from '../../engine/llm/contextWindow/contextWindowLine.js';
-import { discoverContextWindow } from '../../engine/llm/contextWindow/discoverContextWindow.js';
-import { shownUrl } from '../../engine/llm/llmErrorMessages.js';
+import { contextWindowLine, discoverContextWindow, listModels, LlmError, shownUrl } from '../../engine/index.js';
 import { CliError } from './cliError.js';
 import type { ResolvedSettings } from './resolveSettings.js';
 

@@ -1,4 +1,5 @@
-import { hostEnvironment, type RunResult, type StartedRun, type Workbench } from '../../engine/index.js';
+import type { StartedRun } from '../../engine/contract/index.js';
+import { hostEnvironment, type RunResult, type Workbench } from '../../engine/index.js';
 import { statLines, wantsColour, writeStyled } from '../terminal/diffText.js';
 import { HumanOutput } from '../terminal/humanOutput.js';
 import { jsonOutput } from '../terminal/jsonOutput.js';
@@ -46,8 +47,8 @@ export async function runRequest(options: RequestRunOptions): Promise<RunResult>
     const started = await options.start(workbench);
     messageId = started.messageId;
     // A Ctrl-C while the run was being set up found nothing to cancel yet.
-    if (interrupts.signal.aborted) await workbench.cancel();
-    result = await started.finished;
+    if (interrupts.signal.aborted) await workbench.request('session:cancel');
+    result = await workbench.finished(started.runId);
   } finally {
     // Unsubscribed even when finishing the output throws: a later run on this workbench (chat) must not be shown or answered twice.
     try {
@@ -71,7 +72,7 @@ function outputFor({ json, live, startedAt, printSummary }: RequestRunOptions): 
 /** The run's changes as `diff --stat` shows them, last on the terminal; nothing when no file changed. */
 async function printChangeStat(workbench: Workbench, messageId: string, warn: (message: string) => void): Promise<void> {
   try {
-    const lines = statLines((await workbench.changes(messageId)).files, shownStderr.columns ?? 80);
+    const lines = statLines((await workbench.request('changes:list', { messageId })).files, shownStderr.columns ?? 80);
     writeStyled(shownStderr, lines, wantsColour(shownStderr, hostEnvironment()));
   } catch (error) {
     warn(`rpi-workbench: warning: the changed files could not be counted: ${messageOf(error)}`);

@@ -1,6 +1,5 @@
 import type { ApprovalSettings } from '../../engine/contract/index.js';
-import type { LlmSettings } from '../../engine/index.js';
-import { SettingsStore, noKeyStorage } from '../../engine/settings/index.js';
+import { noKeyStorage, SettingsStore, type LlmSettings } from '../../engine/index.js';
 import { CliError } from './cliError.js';
 import { isHttpUrl, type RunFlags } from './runFlags.js';
 

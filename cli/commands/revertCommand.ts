@@ -16,7 +16,7 @@ const said: Record<RevertedFile['change'], string> = {
 async function revert(folder: string, messageId: string, paths: string[]): Promise<number> {
   const workbench = await openWorkbench(folder);
   try {
-    const { files } = await workbench.revertFiles(messageId, paths);
+    const { files } = await workbench.request('changes:revert', { messageId, paths });
     const changed = files.filter((file) => file.change !== 'unchanged').length;
     shownStdout.text(`${changed === 0 ? 'Nothing needed reverting' : `Reverted ${changed === 1 ? '1 file' : `${changed} files`}`} to before that request:\n`);
     shownStdout.text(files.map((file) => `  ${said[file.change]}  ${visibleLine(file.path)}${file.change === 'unchanged' ? ' (already as it was)' : ''}\n`).join(''));

@@ -19,7 +19,7 @@ export function addRunCommands(program: Command): void {
       const request = words.join(' ');
       // Checked before anything starts: a path that is not there ends the command (exit 2) with nothing created.
       const context = await resolveContextItems(await checkFolder(folder), flags.context ?? [], request);
-      return runSession({ folder, flags, start: (workbench) => workbench.send(request, { context }) });
+      return runSession({ folder, flags, start: (workbench) => workbench.request('session:send', { prompt: request, context }) });
     }),
   );
 
@@ -28,14 +28,14 @@ export function addRunCommands(program: Command): void {
       .command('resume')
       .description('Continue the run that stopped (cancelled, crashed or failed) at its first pending step.')
       .argument('<folder>', 'the project folder'),
-  ).action(exiting((folder: string, flags: RunFlags) => runSession({ folder, flags, start: (workbench) => workbench.resume() })));
+  ).action(exiting((folder: string, flags: RunFlags) => runSession({ folder, flags, start: (workbench) => workbench.request('session:resume') })));
 
   withRunFlags(
     program
       .command('retry')
       .description('Try the failed steps ([!]) of the latest request again, each told why it failed; done steps are kept.')
       .argument('<folder>', 'the project folder'),
-  ).action(exiting((folder: string, flags: RunFlags) => runSession({ folder, flags, start: (workbench) => workbench.retryFailed() })));
+  ).action(exiting((folder: string, flags: RunFlags) => runSession({ folder, flags, start: (workbench) => workbench.request('session:retry-failed') })));
 
   withRunFlags(
     program
@@ -43,7 +43,7 @@ export function addRunCommands(program: Command): void {
       .description('Undo to before a message (files and conversation), then send that request again.')
       .argument('<folder>', 'the project folder')
       .argument('<messageId>', 'a message id, as `history` shows it (a summary stands for the request it answers)'),
-  ).action(exiting((folder: string, messageId: string, flags: RunFlags) => runSession({ folder, flags, start: (workbench) => workbench.regenerate(messageId) })));
+  ).action(exiting((folder: string, messageId: string, flags: RunFlags) => runSession({ folder, flags, start: (workbench) => workbench.request('session:regenerate', { messageId }) })));
 }
 
 function collectPaths(value: string, earlier: string[] | undefined): string[] {

@@ -1,4 +1,5 @@
-import type { StartedRun, Workbench } from '../../engine/index.js';
+import type { StartedRun } from '../../engine/contract/index.js';
+import type { Workbench } from '../../engine/index.js';
 import { LiveLine } from '../terminal/liveLine.js';
 import { shownStderr } from '../terminal/shownStream.js';
 import { terminalPrompter } from '../terminal/terminalPrompter.js';
@@ -45,7 +46,7 @@ export async function runSession({ folder, flags, start }: RunSessionOptions): P
   const interrupts = watchInterrupts({
     first: () => {
       live.log('Cancelling… (press Ctrl-C again to stop at once)');
-      void workbench?.cancel();
+      void workbench?.request('session:cancel');
     },
     again: () => {
       shownStderr.text(`\nStopped at once. ${cancelledLine(resume)}\n`);

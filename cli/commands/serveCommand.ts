@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { configDir } from '../../engine/settings/index.js';
+import { configDir } from '../../engine/index.js';
 import { startBrowserHost } from '../serve/browserHost.js';
 import { shownStdout } from '../terminal/shownStream.js';
 import { visibleLine } from '../terminal/visibleText.js';

@@ -8,7 +8,7 @@ import { exiting } from './exit.js';
 async function undo(folder: string, messageId: string): Promise<number> {
   const workbench = await openWorkbench(folder);
   try {
-    shownStdout.text(undoneText(await workbench.undo(messageId)));
+    shownStdout.text(undoneText((await workbench.request('session:undo', { messageId })).restoredFiles));
     return exitCodes.done;
   } finally {
     await workbench.close();

@@ -4,9 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer } from 'ws';
 import { createDispatch, socketPath } from '../../engine/contract/index.js';
-import { hostEnvironment, openWorkbench } from '../../engine/index.js';
-import { userMcp } from '../../engine/mcp/userMcp.js';
-import { AllowedCommands, RecentFolders, SettingsStore, noKeyStorage } from '../../engine/settings/index.js';
+import { AllowedCommands, hostEnvironment, noKeyStorage, openWorkbench, RecentFolders, SettingsStore, userMcp } from '../../engine/index.js';
 import { AccessControl } from './accessControl.js';
 import { browserHandlers, browserKeyNote } from './browserHandlers.js';
 import { bridgeSocket } from './socketBridge.js';
@@ -53,7 +51,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     env: options.env ?? hostEnvironment(),
   });
   const recent = new RecentFolders(options.configDir);
-  const dispatch = createDispatch(browserHandlers(workbench, settings, recent, mcp.settingsFor(() => workbench)));
+  const dispatch = createDispatch(browserHandlers(workbench, settings, recent, mcp));
   const rendererDir = path.resolve(options.rendererDir);
 
   const server = createServer();

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
-import { rendererCsp } from '../../engine/host/contentSecurityPolicy.js';
+import { rendererCsp } from '../../engine/index.js';
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

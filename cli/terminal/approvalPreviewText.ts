@@ -1,5 +1,5 @@
 import { describeFileChange, type ApprovalPreview } from '../../engine/contract/changes.js';
-import { gitPatch } from '../../engine/diff/index.js';
+import { gitPatch } from '../../engine/index.js';
 import { patchLines, type StyledLine } from './diffText.js';
 
 /** Tools whose approval shows the diff of what they would change. */

@@ -1,4 +1,4 @@
-import type { ApprovalRequestView } from '../../engine/contract/index.js';
+import type { ApprovalRequestView, ParsedPayload } from '../../engine/contract/index.js';
 import type { Workbench } from '../../engine/index.js';
 import { messageOf } from '../commands/cliError.js';
 import { parseApprovalAnswer } from './answerParser.js';
@@ -9,7 +9,7 @@ import type { Prompter } from './prompter.js';
 
 export interface AskApprovalOptions {
   request: ApprovalRequestView;
-  workbench: Pick<Workbench, 'approve' | 'previewApproval'>;
+  workbench: Pick<Workbench, 'request'>;
   prompter: Prompter;
   /** Aborted when the request is settled elsewhere (expired, the run cancelled): stop asking. */
   signal: AbortSignal;
@@ -33,7 +33,7 @@ export async function askApproval({ request, workbench, prompter, signal, now = 
   const previewed = previewedTools.has(request.tool);
   const showPreview = async (args: Record<string, unknown> | undefined, limit: number): Promise<boolean> => {
     try {
-      printLines(prompter, previewLines(await workbench.previewApproval(request.requestId, args), limit));
+      printLines(prompter, previewLines(await workbench.request('session:approval-preview', { requestId: request.requestId, ...(args ? { args } : {}) }), limit));
       return true;
     } catch (error) {
       if (!signal.aborted) prompter.print(`  ${messageOf(error)}`);
@@ -47,7 +47,7 @@ export async function askApproval({ request, workbench, prompter, signal, now = 
     if (signal.aborted) return;
     if (input === null) {
       prompter.print('  No answer (end of input): denied.');
-      await tryAnswer(() => workbench.approve(request.requestId, { decision: 'deny' }));
+      await tryAnswer({ decision: 'deny' });
       return;
     }
     const parsed = parseApprovalAnswer(input, request);
@@ -62,16 +62,16 @@ export async function askApproval({ request, workbench, prompter, signal, now = 
         if (previewed) await showPreview(edited ?? undefined, Number.POSITIVE_INFINITY);
         continue;
       case 'deny':
-        await tryAnswer(() => workbench.approve(request.requestId, { decision: 'deny' }));
+        await tryAnswer({ decision: 'deny' });
         return;
       case 'approve':
-        await tryAnswer(() => workbench.approve(request.requestId, { decision: 'approve', ...withEdits }));
+        await tryAnswer({ decision: 'approve', ...withEdits });
         return;
       case 'request':
-        if (await tryAnswer(() => workbench.approve(request.requestId, { decision: 'approve', allowForRequest: true, ...withEdits }))) return;
+        if (await tryAnswer({ decision: 'approve', allowForRequest: true, ...withEdits })) return;
         continue;
       case 'always':
-        if (await tryAnswer(() => workbench.approve(request.requestId, { decision: 'approve', alwaysAllow: true, ...withEdits }))) return;
+        if (await tryAnswer({ decision: 'approve', alwaysAllow: true, ...withEdits })) return;
         continue;
       case 'edit': {
         const edit = await editArguments(prompter, draft);
@@ -80,7 +80,7 @@ export async function askApproval({ request, workbench, prompter, signal, now = 
         if (edit.args === null) continue;
         const args = edit.args;
         if (!previewed) {
-          if (await tryAnswer(() => workbench.approve(request.requestId, { decision: 'approve', args }))) return;
+          if (await tryAnswer({ decision: 'approve', args })) return;
           continue;
         }
         if (await showPreview(args, shownDiffLines)) {
@@ -93,9 +93,9 @@ export async function askApproval({ request, workbench, prompter, signal, now = 
   }
 
   /** Gives the engine the answer; false (its reason printed) when it refuses it: an invalid edit, "always allow" for a complex command. */
-  async function tryAnswer(answer: () => Promise<string>): Promise<boolean> {
+  async function tryAnswer(answer: Omit<ParsedPayload<'session:approve'>, 'requestId'>): Promise<boolean> {
     try {
-      const decision = await answer();
+      const { decision } = await workbench.request('session:approve', { requestId: request.requestId, ...answer });
       if (decision === 'edited') prompter.print('  Approved with your edits.');
       return true;
     } catch (error) {

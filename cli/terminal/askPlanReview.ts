@@ -7,7 +7,7 @@ import type { Prompter } from './prompter.js';
 
 export interface AskPlanReviewOptions {
   view: PlanReviewView;
-  workbench: Pick<Workbench, 'reviewPlan'>;
+  workbench: Pick<Workbench, 'request'>;
   prompter: Prompter;
   /** Aborted when the run ends while the plan waits (Ctrl-C): stop asking. */
   signal: AbortSignal;
@@ -26,7 +26,7 @@ export async function askPlanReview({ view, workbench, prompter, signal }: AskPl
     if (signal.aborted) return;
     if (input === null) {
       prompter.print('  No answer (end of input): the plan is rejected.');
-      return void answer({ decision: 'reject' });
+      return void (await answer({ decision: 'reject' }));
     }
     const parsed = parsePlanAnswer(input);
     if (!parsed.ok) {
@@ -37,7 +37,7 @@ export async function askPlanReview({ view, workbench, prompter, signal }: AskPl
       prompter.print(planForReview({ ...view, planText: draft }));
       continue;
     }
-    if (parsed.choice !== 'edit') return void answer({ decision: parsed.choice });
+    if (parsed.choice !== 'edit') return void (await answer({ decision: parsed.choice }));
     try {
       draft = await prompter.edit(draft, 'plan.md');
     } catch (error) {
@@ -45,13 +45,13 @@ export async function askPlanReview({ view, workbench, prompter, signal }: AskPl
       continue;
     }
     if (signal.aborted) return;
-    if (answer({ decision: 'edit', plan: draft })) return prompter.print('  Approved your edited plan.');
+    if (await answer({ decision: 'edit', plan: draft })) return prompter.print('  Approved your edited plan.');
   }
 
   /** Gives the engine the decision; false (its reason printed) when it refuses it. */
-  function answer(decision: PlanDecision): boolean {
+  async function answer(decision: PlanDecision): Promise<boolean> {
     try {
-      workbench.reviewPlan(decision);
+      await workbench.request('session:review-plan', decision);
       return true;
     } catch (error) {
       if (signal.aborted) return true;

@@ -1,7 +1,7 @@
 import type { ChangeRange, Message } from '../contract/index.js';
 import type { CheckpointInfo, CheckpointStore } from '../checkpoints/checkpointStore.js';
 import type { ConversationStore } from '../store/conversation.js';
-import { RunRefusedError } from '../workbench/runRefusedError.js';
+import { RunRefusedError } from '../contract/runRefusedError.js';
 
 /** The two ends a request's changes run between. */
 export interface ChangeEnds {

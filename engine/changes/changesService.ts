@@ -17,7 +17,7 @@ import type { ConversationStore } from '../store/conversation.js';
 import type { PendingWrites } from '../store/pendingWrites.js';
 import { lexicalPath } from '../workspace/pathRules.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { RunRefusedError } from '../workbench/runRefusedError.js';
+import { RunRefusedError } from '../contract/runRefusedError.js';
 import { previewToolCall } from './approvalPreview.js';
 import { changeEnds, latestRequest, type ChangeEnds } from './changeEnds.js';
 import { ChangeCounts, computeChanges, diffPair, type PathPair } from './computeChanges.js';

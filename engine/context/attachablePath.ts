@@ -1,6 +1,6 @@
 import type { ContextItem } from '../contract/index.js';
 import { hiddenDirectories, lexicalPath, PathRefusedError } from '../workspace/pathRules.js';
-import type { Workspace } from '../workspace/workspace.js';
+import { Workspace } from '../workspace/workspace.js';
 
 /** A file or folder item, as attaching a path in the folder makes it. */
 export type PathItem = Extract<ContextItem, { kind: 'file' | 'folder' }>;
@@ -31,4 +31,16 @@ export async function lookUpAttachable(workspace: Workspace, requested: string):
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
     throw error;
   }
+}
+
+/** A folder's paths, judged as lookUpAttachable judges them, for a host that has not opened the folder. */
+export interface AttachablePaths {
+  /** The folder's real path. */
+  readonly root: string;
+  lookUp(requested: string): Promise<PathLookup>;
+}
+
+export async function attachablePaths(folder: string): Promise<AttachablePaths> {
+  const workspace = await Workspace.at(folder);
+  return { root: workspace.root, lookUp: (requested) => lookUpAttachable(workspace, requested) };
 }

@@ -2,7 +2,8 @@
  * The request channels, renderer → host. Kept free of zod so the sandboxed preload can bundle it
  * without pulling a schema library into every page.
  */
-export const requestChannels = [
+/** Requests about the folder open in the page: its workbench's handler table answers them. */
+export const workbenchChannels = [
   'workbench:snapshot',
   'session:send',
   'session:cancel',
@@ -16,12 +17,20 @@ export const requestChannels = [
   'session:discard',
   'session:approval-preview',
   'changes:list',
+  'changes:diffs',
   'changes:file',
   'changes:revert',
   'changes:undo-revert',
   'rpi:read',
   'context:paths',
   'session:run-file',
+] as const;
+
+/** Requests only a host can answer (a folder picker, the host's own abilities): each host adds their handlers. */
+export const hostOnlyChannels = ['folders:pick', 'folders:open', 'host:info'] as const;
+
+export const requestChannels = [
+  ...workbenchChannels,
   'settings:get',
   'settings:set',
   'settings:test-connection',
@@ -32,12 +41,12 @@ export const requestChannels = [
   'mcp:restart',
   'mcp:allow-tool',
   'folders:recent',
-  'folders:pick',
-  'folders:open',
-  'host:info',
+  ...hostOnlyChannels,
 ] as const;
 
 export type RequestChannel = (typeof requestChannels)[number];
+export type WorkbenchChannel = (typeof workbenchChannels)[number];
+export type HostOnlyChannel = (typeof hostOnlyChannels)[number];
 
 /** The browser host's WebSocket endpoint. */
 export const socketPath = '/ws';
@@ -61,6 +70,10 @@ export const commandChannel = 'workbench:command';
 
 export function isRequestChannel(value: unknown): value is RequestChannel {
   return typeof value === 'string' && (requestChannels as readonly string[]).includes(value);
+}
+
+export function isWorkbenchChannel(value: unknown): value is WorkbenchChannel {
+  return typeof value === 'string' && (workbenchChannels as readonly string[]).includes(value);
 }
 
 export function isDesktopCommand(value: unknown): value is DesktopCommand {

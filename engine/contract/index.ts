@@ -13,3 +13,4 @@ export * from './changes.js';
 export * from './runHistory.js';
 export * from './mcp.js';
 export * from './mcpToolName.js';
+export * from './runRefusedError.js';

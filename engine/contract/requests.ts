@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RequestChannel } from './channels.js';
+import type { RequestChannel, WorkbenchChannel } from './channels.js';
 import type { HostInfo, LearnedContextWindow, PathMatches, PublicSettings, RecentFolder } from './model.js';
 import type { Snapshot } from './snapshot.js';
 import type { ApprovalPreview, ChangeList, FileDiff, RevertResult } from './changes.js';
@@ -69,6 +69,26 @@ export const requestSchemas = {
     args: z.record(z.string(), z.unknown(), { error: 'must be an object of tool arguments' }).optional(),
   }),
   'changes:list': z.strictObject({ messageId: nonEmpty(), range: changeRangeSchema.optional() }),
+  'changes:diffs': z.strictObject({
+    messageId: nonEmpty(),
+    range: changeRangeSchema.optional(),
+    /** Only these files of the request's changes; all when absent. */
+    paths: filePaths.optional(),
+    /** Unchanged lines around each change (3 when absent); 'auto': every line, for files up to 1 MB. */
+    context: z
+      .union(
+        [
+          z
+            .number()
+            .int({ error: 'must be a whole number of lines' })
+            .min(0, { error: 'must be 0 or more lines' })
+            .max(1_000_000, { error: 'must be at most 1,000,000 lines' }),
+          z.literal('auto'),
+        ],
+        { error: 'must be a whole number of lines or "auto"' },
+      )
+      .optional(),
+  }),
   'changes:file': z.strictObject({ messageId: nonEmpty(), path: nonEmpty('must be a file path'), range: changeRangeSchema.optional() }),
   'changes:revert': z.strictObject({ messageId: nonEmpty(), paths: filePaths }),
   'changes:undo-revert': z.strictObject({ revertId: nonEmpty(), paths: filePaths }),
@@ -130,16 +150,23 @@ export const requestSchemas = {
   'host:info': empty,
 } satisfies Record<RequestChannel, z.ZodType>;
 
+/** A run a request started: the user message it answers, and its id in the events (`run-started` … `run-finished`). */
+export interface StartedRun {
+  messageId: string;
+  runId: string;
+}
+
 /** What each request answers with when it succeeds. */
 export interface RequestResults {
+  /** null: no folder is open in this window. */
   'workbench:snapshot': Snapshot | null;
-  'session:send': { messageId: string };
+  'session:send': StartedRun;
   'session:cancel': { cancelled: boolean };
-  'session:resume': { runId: string };
-  'session:retry-failed': { runId: string };
+  'session:resume': StartedRun;
+  'session:retry-failed': StartedRun;
   'session:approve': { decision: 'approved' | 'edited' | 'denied' | 'expired' };
   'session:undo': { restoredFiles: string[] };
-  'session:regenerate': { messageId: string };
+  'session:regenerate': StartedRun;
   /** Each file undo would touch: brought back, removed (created since), or recreated (deleted since). */
   'session:undo-preview': { path: string; kind: 'file' | 'symlink' | 'folder'; change: 'restored' | 'removed' | 'recreated' }[];
   'session:review-plan': { decision: 'approve' | 'edit' | 'reject' };
@@ -149,6 +176,8 @@ export interface RequestResults {
   'session:approval-preview': ApprovalPreview;
   /** The files a request changed, or that changed since before it, with line counts. */
   'changes:list': ChangeList;
+  /** Diffs of a request's files (those at `paths`, or all), git-style patch material. */
+  'changes:diffs': FileDiff[];
   /** One file's diff; every line for files up to 1 MB (wholeFile). */
   'changes:file': FileDiff;
   /** The files put back as they were before the request; `revertId` takes the revert back. */
@@ -180,6 +209,9 @@ export interface RequestResults {
   'folders:open': Snapshot | null;
   'host:info': HostInfo;
 }
+
+/** What an open folder's workbench answers: the results above, with its snapshot always there. */
+export type WorkbenchResults = { [C in WorkbenchChannel]: C extends 'workbench:snapshot' ? Snapshot : RequestResults[C] };
 
 export type RequestPayload<C extends RequestChannel> = z.input<(typeof requestSchemas)[C]>;
 export type ParsedPayload<C extends RequestChannel> = z.output<(typeof requestSchemas)[C]>;

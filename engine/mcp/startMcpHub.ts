@@ -1,22 +1,31 @@
 import type { UnsequencedEvent } from '../contract/index.js';
-import { hostEnvironment } from '../secrets/processCredentials.js';
-import type { RunOptions } from '../workbench/runController.js';
 import { memoryMcpAllowances } from './allowedMcpTools.js';
 import { McpHub } from './mcpHub.js';
+import type { WorkbenchMcpOptions } from './workbenchMcp.js';
+
+export interface StartMcpHubOptions {
+  folder: string;
+  /** The host's MCP servers; none when absent. */
+  mcp: WorkbenchMcpOptions | undefined;
+  /** The host's environment, credentials included: they are removed before a server inherits it. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The model's API key, for servers whose settings pass it on. */
+  apiKey: () => Promise<string | null>;
+  emit: (event: UnsequencedEvent) => void;
+}
 
 /**
  * The folder's MCP hub, its servers starting in the background (opening the folder does not wait for
  * them; a run's first turn that needs their tools does); null when the host configured none.
  */
-export function startMcpHub({ folder, options, emit }: { folder: string; options: RunOptions; emit: (event: UnsequencedEvent) => void }): McpHub | null {
-  const mcp = options.mcp;
+export function startMcpHub({ folder, mcp, env, apiKey, emit }: StartMcpHubOptions): McpHub | null {
   if (!mcp) return null;
   const hub = new McpHub({
     folder,
     specs: mcp.specs,
     allowances: mcp.allowances ?? memoryMcpAllowances(),
-    env: options.env ?? hostEnvironment(),
-    apiKey: async () => (await options.llmSettings?.())?.apiKey ?? null,
+    env,
+    apiKey,
     emit,
     ...(mcp.include ? { include: mcp.include } : {}),
     ...(mcp.startTimeoutMs === undefined ? {} : { startTimeoutMs: mcp.startTimeoutMs }),

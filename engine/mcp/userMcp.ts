@@ -1,9 +1,8 @@
 import type { KeyCipher } from '../settings/keyCipher.js';
-import type { Workbench } from '../workbench/openWorkbench.js';
 import { AllowedMcpTools } from './allowedMcpTools.js';
 import { McpConfigStore } from './mcpConfigStore.js';
 import { McpSettings } from './mcpSettings.js';
-import type { WorkbenchMcpOptions } from './workbenchMcp.js';
+import type { WorkbenchMcp, WorkbenchMcpOptions } from './workbenchMcp.js';
 
 /** The user's MCP servers as a host uses them: one config file and one "always allow" file in its config dir. */
 export interface UserMcp {
@@ -11,8 +10,8 @@ export interface UserMcp {
   readonly allowances: AllowedMcpTools;
   /** What openWorkbench takes to run them; `include` narrows which (the CLI's --mcp / --no-mcp). */
   workbenchOptions(include?: (name: string) => boolean): WorkbenchMcpOptions;
-  /** The Settings requests of a page whose open folder is `current()`. */
-  settingsFor(current: () => Workbench | null): McpSettings;
+  /** The Settings requests of a page whose open folder runs `running()` (null while no folder is open). */
+  settingsFor(running: () => WorkbenchMcp | null): McpSettings;
 }
 
 export function userMcp(configDir: string, cipher: KeyCipher): UserMcp {
@@ -22,6 +21,6 @@ export function userMcp(configDir: string, cipher: KeyCipher): UserMcp {
     store,
     allowances,
     workbenchOptions: (include) => ({ specs: () => store.specs(), allowances, ...(include ? { include } : {}) }),
-    settingsFor: (current) => new McpSettings({ store, allowances, running: () => current()?.mcp ?? null }),
+    settingsFor: (running) => new McpSettings({ store, allowances, running }),
   };
 }

@@ -1,85 +1,53 @@
-import path from 'node:path';
-import type { ApprovalPreview, ChangeList, ChangeRange, FileDiff, PathMatches, PlanDecision, RevertResult, RpiFile, RunFileAnswer, Snapshot, WorkbenchEvent } from '../contract/index.js';
+import type { ParsedPayload, WorkbenchChannel, WorkbenchEvent, WorkbenchResults } from '../contract/index.js';
 import { ChangesService } from '../changes/changesService.js';
 import { followLiveChanges, type LiveChanges } from '../changes/liveChanges.js';
-import { readPlan, readResearch, readRpiState } from '../rpi/rpiState.js';
-import { ConversationStore, unansweredRequest } from '../store/conversation.js';
+import { ConversationStore } from '../store/conversation.js';
 import { openToolLog } from '../store/toolLog.js';
-import { countFiles } from '../workspace/walkFiles.js';
 import { Workspace } from '../workspace/workspace.js';
 import { EventBus } from './eventBus.js';
 import { checkFolder } from './folderCheck.js';
 import { acquireFolderLock, type FolderLock } from './folderLock.js';
 import { endOrphanedCommands } from '../process/orphanedCommands.js';
 import { PendingWrites } from '../store/pendingWrites.js';
-import { ApprovalBroker, type ApprovalAnswer } from '../approvals/approvalBroker.js';
+import { ApprovalBroker } from '../approvals/approvalBroker.js';
 import { PlanGate } from '../approvals/planGate.js';
-import { CheckpointStore, type RestoreChange } from '../checkpoints/checkpointStore.js';
-import { memoryAllowList, RunController, type RunOptions, type SendOptions, type StartedRun } from './runController.js';
+import { CheckpointStore } from '../checkpoints/checkpointStore.js';
 import { PathSearch } from '../context/pathSearch.js';
-import { RunEventLog } from './runEventLog.js';
 import { startMcpHub } from '../mcp/startMcpHub.js';
 import type { WorkbenchMcp } from '../mcp/workbenchMcp.js';
+import { hostEnvironment } from '../secrets/processCredentials.js';
+import type { RunResult } from './runAssembler.js';
+import { RunEventLog } from './runEventLog.js';
+import { RunGate } from './runGate.js';
+import { memoryAllowList, type RunOptions } from './runOptions.js';
 import { openStateFolder } from './stateFolder.js';
-import { readRunFile, runSummaries } from './runHistory.js';
+import { workbenchHandlers, type WorkbenchHandlers } from './workbenchHandlers.js';
+import { takeSnapshot } from './workbenchSnapshot.js';
 
 export { stateDirName } from './stateFolder.js';
 
-/** The engine facade: everything the desktop app, the CLI and the browser host do goes through it. */
+/** The payload argument of a request: optional when every field of it is. */
+export type PayloadArgument<C extends WorkbenchChannel> = Record<never, never> extends ParsedPayload<C> ? [payload?: ParsedPayload<C>] : [payload: ParsedPayload<C>];
+
+/**
+ * The engine facade for one open folder. Every request about it — from a page through a host's dispatch,
+ * or in process from the CLI — is answered by its one handler table (workbenchHandlers.ts).
+ */
 export interface Workbench {
   /** The real absolute path of the opened folder. */
   readonly folder: string;
   /** The user's MCP servers while this folder is open; null when the host runs none. */
   readonly mcp: WorkbenchMcp | null;
   /**
-   * Appends the message to the conversation, clears the previous run's research and plan, and starts a
-   * run. Refused (RunRefusedError) while a run is active or when no model is configured.
+   * Answers one request of the contract's workbench channels. In process the payload is trusted as typed;
+   * a page's requests come here validated by the host's dispatch. Refusals reject (RunRefusedError).
    */
-  send(prompt: string, options?: SendOptions): Promise<StartedRun>;
-  /** Continues the run that stopped (cancel, crash, failure) at its first pending step. */
-  resume(): Promise<StartedRun>;
-  /** Sets the latest request's failed steps back to pending, each with its earlier failure reason, and resumes. */
-  retryFailed(): Promise<StartedRun>;
-  /** Stops the active run promptly, leaving it resumable; resolves when it has stopped. */
-  cancel(): Promise<boolean>;
-  /** Answers an approval request once; throws (the request stays open) for an invalid edit, throws when already answered. */
-  approve(requestId: string, answer: ApprovalAnswer): Promise<'approved' | 'edited' | 'denied' | 'expired'>;
-  /** Answers the plan review gate: approve, approve an edited plan (at least one item), or reject. */
-  reviewPlan(decision: PlanDecision): void;
-  /** Restores the folder to before the message, cuts the conversation there, clears rpi/; returns the paths restored. */
-  undo(messageId: string): Promise<string[]>;
-  /** What undo(messageId) would restore. */
-  previewUndo(messageId: string): Promise<RestoreChange[]>;
-  /** undo(messageId), then sends that request again. */
-  regenerate(messageId: string): Promise<StartedRun>;
+  request<C extends WorkbenchChannel>(channel: C, ...payload: PayloadArgument<C>): Promise<WorkbenchResults[C]>;
   /**
-   * Forgets the request whose run stopped, keeping the files: answers it with where the run stopped
-   * (so it is no longer resumable) and clears rpi/. False when there was nothing to discard; refused
-   * (RunRefusedError) while a run is active.
+   * In process only: settles when the run a request started (its `runId`) has stopped and `run-finished`
+   * was emitted, with how it ended; refused for a run this workbench no longer keeps.
    */
-  discard(): Promise<boolean>;
-  /** The files a request changed ('request'), or that changed since before it ('since', what undo takes back), with line counts. */
-  changes(messageId: string, range?: ChangeRange): Promise<ChangeList>;
-  /** Diffs of a request's files: those at `paths`, or all; `context` unchanged lines around changes ('auto': every line up to 1 MB). */
-  diffs(messageId: string, options?: { range?: ChangeRange; paths?: readonly string[]; context?: number | 'auto' }): Promise<FileDiff[]>;
-  /** One file's diff in a request's changes (every line for files up to 1 MB). */
-  fileDiff(messageId: string, path: string, range?: ChangeRange): Promise<FileDiff>;
-  /** Puts files back as they were before the request, after a checkpoint; refused (RunRefusedError) during a run. */
-  revertFiles(messageId: string, paths: readonly string[]): Promise<RevertResult>;
-  /** Takes a revert back; refused during a run. */
-  undoRevert(revertId: string, paths: readonly string[]): Promise<RevertResult>;
-  /** What an approval waiting for an answer would change, with its own or edited arguments. */
-  previewApproval(requestId: string, args?: Record<string, unknown>): Promise<ApprovalPreview>;
-  /** The text of the current run's research.md or plan.md, or null when the run has not written it. */
-  readRpiFile(file: RpiFile): Promise<string | null>;
-  /** The folder's files and folders matching what was typed after `@` (fuzzy, best first, at most 50), for attaching. */
-  searchPaths(query: string): Promise<PathMatches>;
-  /**
-   * A request's research.md or plan.md: the current run's, or as runs/ kept it for an earlier request;
-   * a reason instead when there is none. Refused (RunRefusedError) for an id that is not a request here.
-   */
-  readRunFile(messageId: string, file: RpiFile): Promise<RunFileAnswer>;
-  snapshot(): Promise<Snapshot>;
+  finished(runId: string): Promise<RunResult>;
   subscribe(listener: (event: WorkbenchEvent) => void): () => void;
   close(): Promise<void>;
 }
@@ -107,7 +75,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   const allowedCommands = options.allowedCommands ?? memoryAllowList();
   const broker = new ApprovalBroker({ emit: (event) => void bus.emit(event), rememberCommand: (command) => allowedCommands.add(root, command) });
   const planGate = new PlanGate((event) => void bus.emit(event));
-  let runs: RunController;
+  let runs: RunGate;
   let mcp: ReturnType<typeof startMcpHub> = null;
   let changes: ChangesService;
   let liveChanges: LiveChanges | null = null;
@@ -119,8 +87,14 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
     if (swept.length > 0) notices.push(sweptNotice(swept));
     workspace.keepJournal(pending);
     const settleChanges = () => liveChanges?.settled() ?? Promise.resolve();
-    mcp = startMcpHub({ folder: root, options, emit: (event) => void bus.emit(event) });
-    runs = new RunController({ stateDir, workspace, bus, conversation, toolLog, checkpoints, broker, planGate, allowedCommands, runEvents, settleChanges, mcp, options });
+    mcp = startMcpHub({
+      folder: root,
+      mcp: options.mcp,
+      env: options.env ?? hostEnvironment(),
+      apiKey: async () => (await options.llmSettings?.())?.apiKey ?? null,
+      emit: (event) => void bus.emit(event),
+    });
+    runs = new RunGate({ stateDir, workspace, bus, conversation, toolLog, checkpoints, broker, planGate, allowedCommands, runEvents, settleChanges, mcp, options });
     changes = new ChangesService({ workspace, checkpoints, conversation, broker, journal: pending, emit: (event) => void bus.emit(event) });
   } catch (error) {
     await mcp?.close();
@@ -131,107 +105,29 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   let closed = false;
   liveChanges = followLiveChanges({ subscribe: (listener) => bus.subscribe(listener), announce: async (messageId, runId) => (closed ? undefined : changes.announce(messageId, runId)) });
 
-  const paths = new PathSearch({ root });
-
-  const assertOpen = () => {
-    if (closed) throw new Error(`The workbench for ${root} is closed.`);
-  };
+  const handlers: WorkbenchHandlers = workbenchHandlers({
+    stateDir,
+    runs,
+    changes,
+    broker,
+    planGate,
+    paths: new PathSearch({ root }),
+    conversation,
+    snapshot: () => takeSnapshot({ root, stateDir, bus, runs, runEvents, conversation, broker, planGate, mcp, notices }),
+  });
 
   return {
     folder: root,
     mcp,
-    send(prompt, sendOptions) {
-      assertOpen();
-      return runs.send(prompt, sendOptions);
+    async request(channel, ...[payload]) {
+      // Cancelling a closed workbench answers that nothing ran (close() cancelled it); every other request is refused.
+      if (channel !== 'session:cancel') assertOpen(root, closed);
+      const handler = handlers[channel] as (payload: unknown) => Promise<WorkbenchResults[typeof channel]>;
+      return handler(payload ?? {});
     },
-    resume() {
-      assertOpen();
-      return runs.resume();
-    },
-    retryFailed() {
-      assertOpen();
-      return runs.retryFailed();
-    },
-    cancel: () => runs.cancel(),
-    approve: (requestId, answer) => broker.answer(requestId, answer),
-    reviewPlan: (decision) => planGate.answer(decision),
-    undo(messageId) {
-      assertOpen();
-      return runs.undo(messageId);
-    },
-    previewUndo: (messageId) => runs.previewUndo(messageId),
-    regenerate(messageId) {
-      assertOpen();
-      return runs.regenerate(messageId);
-    },
-    discard() {
-      assertOpen();
-      return runs.discard();
-    },
-    changes(messageId, range) {
-      assertOpen();
-      return changes.list(messageId, range);
-    },
-    diffs(messageId, diffOptions = {}) {
-      assertOpen();
-      return changes.diffs(messageId, diffOptions);
-    },
-    fileDiff(messageId, filePath, range) {
-      assertOpen();
-      return changes.fileDiff(messageId, filePath, range);
-    },
-    revertFiles(messageId, paths) {
-      assertOpen();
-      return runs.whileIdle(() => changes.revert(messageId, paths));
-    },
-    undoRevert(revertId, paths) {
-      assertOpen();
-      return runs.whileIdle(() => changes.undoRevert(revertId, paths));
-    },
-    previewApproval(requestId, args) {
-      assertOpen();
-      return changes.previewApproval(requestId, args);
-    },
-    readRpiFile(file) {
-      assertOpen();
-      return file === 'research' ? readResearch(stateDir) : readPlan(stateDir);
-    },
-    searchPaths(query) {
-      assertOpen();
-      return paths.search(query);
-    },
-    readRunFile(messageId, file) {
-      assertOpen();
-      return readRunFile(stateDir, conversation, messageId, file);
-    },
-    async snapshot() {
-      assertOpen();
-      // Taken together, before any await: the replayed events end exactly at lastSeq.
-      const lastSeq = bus.lastSeq;
-      const running = runs.running;
-      const recorded = runEvents.events();
-      const mcpStatuses = mcp?.statuses();
-      const [history, rpi, fileCount] = await Promise.all([conversation.load(), readRpiState(stateDir), countFiles(root)]);
-      const kept = await runSummaries(stateDir, history.messages);
-      return {
-        folder: root,
-        name: path.basename(root),
-        fileCount,
-        conversation: history.messages,
-        rpi,
-        running,
-        lastSeq,
-        warnings: [...notices, ...history.warnings, ...kept.warnings],
-        pendingApprovals: broker.pending(),
-        planReview: planGate.pending(),
-        runEvents: recorded,
-        resumable: !running && unansweredRequest(history.messages) !== null,
-        runs: kept.runs,
-        ...(mcpStatuses ? { mcp: mcpStatuses } : {}),
-      };
-    },
+    finished: (runId) => runs.finished(runId),
     subscribe(listener) {
-      assertOpen();
+      assertOpen(root, closed);
       return bus.subscribe(listener);
     },
     async close() {
@@ -244,6 +140,10 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       await state.close();
     },
   };
+}
+
+function assertOpen(root: string, closed: boolean): void {
+  if (closed) throw new Error(`The workbench for ${root} is closed.`);
 }
 
 /** Ends what the crashed engine's commands left running in this folder, and says so. */

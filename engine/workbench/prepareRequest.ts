@@ -5,7 +5,7 @@ import { readRunRecord, recordOf, writeRunRecord, type RunRecord } from '../rpi/
 import { unansweredRequest, type ConversationStore } from '../store/conversation.js';
 import { newMessage } from './newMessage.js';
 import { keepCurrentRun } from './runHistory.js';
-import { RunRefusedError } from './runRefusedError.js';
+import { RunRefusedError } from '../contract/runRefusedError.js';
 
 export interface RequestDeps {
   stateDir: string;

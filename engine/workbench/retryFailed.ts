@@ -2,7 +2,7 @@ import type { UnsequencedEvent } from '../contract/index.js';
 import { maxRetryReasonChars, readRunRecord, recordOf, writeRunRecord, type RunRecord } from '../rpi/runRecord.js';
 import { markItem, readRpiState } from '../rpi/rpiState.js';
 import type { ConversationStore } from '../store/conversation.js';
-import { RunRefusedError } from './runRefusedError.js';
+import { RunRefusedError } from '../contract/runRefusedError.js';
 
 export interface RetryDeps {
   stateDir: string;

@@ -4,7 +4,7 @@ import { removeKeptRuns, runsDirName } from '../rpi/runArchive.js';
 import { clearRpiState } from '../rpi/rpiState.js';
 import { conversationFile, type ConversationStore } from '../store/conversation.js';
 import { readStateText, StateFileError } from '../store/stateFile.js';
-import { RunRefusedError } from './runRefusedError.js';
+import { RunRefusedError } from '../contract/runRefusedError.js';
 
 export interface RewindDeps {
   stateDir: string;

@@ -6,7 +6,7 @@ import { readPlan, readResearch, readRpiState } from '../rpi/rpiState.js';
 import { readRunRecord } from '../rpi/runRecord.js';
 import type { ConversationStore } from '../store/conversation.js';
 import { StateFileError } from '../store/stateFile.js';
-import { RunRefusedError } from './runRefusedError.js';
+import { RunRefusedError } from '../contract/runRefusedError.js';
 
 /**
  * Keeps the run in rpi/ in runs/<its request's id>/ when it wrote research or a plan: called before rpi/

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { EventOf, Snapshot, WorkbenchEvent, WorkbenchEventType } from '../../engine/contract/index.js';
-import type { Workbench } from '../../engine/index.js';
+import type { EventOf, Snapshot, WorkbenchChannel, WorkbenchEvent, WorkbenchEventType, WorkbenchResults } from '../../engine/contract/index.js';
+import type { PayloadArgument, Workbench } from '../../engine/index.js';
 import { WindowSession, type SessionWatcher, type SessionWindow } from '../../electron/windowSession.js';
 
 /** A window as WindowSession and its watchers see it, recording what was sent to its page, its title and taskbar bar. */
@@ -48,31 +48,12 @@ export class FakeWorkbench implements Workbench {
   closed = false;
   readonly mcp = null;
   constructor(readonly folder: string) {}
-  send = runsNothing;
-  resume = runsNothing;
-  retryFailed = runsNothing;
-  approve = runsNothing;
-  undo = runsNothing;
-  previewUndo = runsNothing;
-  regenerate = runsNothing;
-  discard = runsNothing;
-  readRpiFile = runsNothing;
-  searchPaths = runsNothing;
-  readRunFile = runsNothing;
-  changes = runsNothing;
-  diffs = runsNothing;
-  fileDiff = runsNothing;
-  revertFiles = runsNothing;
-  undoRevert = runsNothing;
-  previewApproval = runsNothing;
-  reviewPlan(): void {
-    throw new Error('FakeWorkbench runs nothing');
-  }
-  async cancel() {
-    return false;
-  }
-  async snapshot(): Promise<Snapshot> {
-    return {
+  finished = runsNothing;
+  /** Answers a snapshot of an empty folder, and a cancel of no run; refuses everything else. */
+  async request<C extends WorkbenchChannel>(channel: C, ..._payload: PayloadArgument<C>): Promise<WorkbenchResults[C]> {
+    if (channel === 'session:cancel') return { cancelled: false } as WorkbenchResults[C];
+    if (channel !== 'workbench:snapshot') return runsNothing();
+    const snapshot: Snapshot = {
       folder: this.folder,
       name: path.basename(this.folder),
       fileCount: 0,
@@ -82,6 +63,7 @@ export class FakeWorkbench implements Workbench {
       lastSeq: 0,
       warnings: [],
     };
+    return snapshot as WorkbenchResults[C];
   }
   subscribe(listener: (event: WorkbenchEvent) => void) {
     this.listeners.add(listener);

@@ -5,6 +5,7 @@ import type { WorkbenchEvent } from '../../engine/contract/index.js';
 import type { RunOptions, Workbench } from '../../engine/index.js';
 import type { FakeLlm, ScriptedTurn } from './fakeLlm/index.js';
 import { fakeModelOptions, recordEvents } from './rpiScript.js';
+import { startRun } from './startRun.js';
 import { writeTree } from './tempFolder.js';
 
 export interface OneRun {
@@ -39,7 +40,7 @@ export async function folderAfterOneRun({ root, llm, open, files = {}, modes = {
   llm.enqueue(...turns);
   const workbench = await open(root, fakeModelOptions(llm));
   const events = recordEvents(workbench);
-  const started = await workbench.send(request);
+  const started = await startRun(workbench, request);
   expect((await started.finished).status).toBe('done');
   return { root, workbench, events, messageId: started.messageId, runId: started.runId };
 }

@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import type { Workbench } from '../../engine/index.js';
 import type { FakeLlm } from './fakeLlm/index.js';
 import { planText, say } from './rpiScript.js';
+import { startRun } from './startRun.js';
 
 /** The model's turns for a request of one step that is done: research, plan, the step, the summary. */
 export const oneStep = (label: string) => [say(`Research for ${label}.`), say(planText(label)), say(`${label} done.`), say(`Summary of ${label}.`)];
@@ -20,7 +21,7 @@ export async function keptRuns(root: string): Promise<string[]> {
 
 /** Sends a request, waits for its run to finish done, and gives its message id. */
 export async function request(workbench: Workbench, text: string): Promise<string> {
-  const started = await workbench.send(text);
+  const started = await startRun(workbench, text);
   expect((await started.finished).status).toBe('done');
   return started.messageId;
 }

@@ -3,13 +3,14 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerApprovals } from '../../../cli/commands/answerApprovals.js';
-import type { ApprovalSettings } from '../../../engine/contract/index.js';
-import type { Workbench } from '../../../engine/index.js';
 import { scriptedPrompter, type ScriptedAnswer } from '../../support/cliPrompter.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
+import { startRun } from '../../support/startRun.js';
+import type { ApprovalSettings } from '../../../engine/contract/index.js';
+import type { Workbench } from '../../../engine/index.js';
 
 const asking: ApprovalSettings = { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false };
 
@@ -49,7 +50,7 @@ describe('answering approvals and the plan review at the terminal', () => {
       [() => 'not json', () => '[1, 2]', () => '{"path": "notes.txt"}', () => '{"path": "notes.txt", "content": "edited\\n"}'],
     );
 
-    const result = await (await workbench.send('Write notes')).finished;
+    const result = await (await startRun(workbench, 'Write notes')).finished;
 
     expect(result.status).toBe('done');
     expect(await readFile(path.join(root, 'notes.txt'), 'utf8')).toBe('edited\n');
@@ -81,7 +82,7 @@ describe('answering approvals and the plan review at the terminal', () => {
       say('Summary.'),
     );
     const person = answering(workbench, ['r']);
-    expect((await (await workbench.send('Write two notes')).finished).status).toBe('done');
+    expect((await (await startRun(workbench, 'Write two notes')).finished).status).toBe('done');
     expect(person.asked).toHaveLength(1);
     expect(await readFile(path.join(root, 'two.txt'), 'utf8')).toBe('2\n');
   });
@@ -92,7 +93,7 @@ describe('answering approvals and the plan review at the terminal', () => {
       oneWrite();
       const events = recordEvents(workbench);
       answering(workbench, answers);
-      expect((await (await workbench.send('Write notes')).finished).status).toBe('done');
+      expect((await (await startRun(workbench, 'Write notes')).finished).status).toBe('done');
       expect(existsSync(path.join(root, 'notes.txt'))).toBe(false);
       expect(events.find((event) => event.type === 'approval-resolved')).toMatchObject({ decision: 'denied' });
       await workbench.close();
@@ -104,7 +105,7 @@ describe('answering approvals and the plan review at the terminal', () => {
     oneWrite();
     const events = recordEvents(workbench);
     const person = answering(workbench, [{ wait: true }]);
-    const started = await workbench.send('Write notes');
+    const started = await startRun(workbench, 'Write notes');
     await new Promise<void>((resolve) => {
       const stop = workbench.subscribe((event) => {
         if (event.type !== 'approval-requested') return;
@@ -113,7 +114,7 @@ describe('answering approvals and the plan review at the terminal', () => {
       });
     });
 
-    await workbench.cancel();
+    await workbench.request('session:cancel');
 
     expect(await started.finished).toMatchObject({ status: 'cancelled', phase: 'implement' });
     expect(existsSync(path.join(root, 'notes.txt'))).toBe(false);
@@ -133,7 +134,7 @@ describe('answering approvals and the plan review at the terminal', () => {
     );
     const person = answering(workbench, ['v', 'e', 'e'], [() => 'Nothing to do.\n', () => '# Execution Plan\n\n## Items\n- [ ] 1. Notes — write notes.txt\n']);
 
-    const result = await (await workbench.send('Write notes')).finished;
+    const result = await (await startRun(workbench, 'Write notes')).finished;
 
     expect(result.status).toBe('done');
     expect(person.output()).toContain('── The plan is ready for review ──');
@@ -150,9 +151,9 @@ describe('answering approvals and the plan review at the terminal', () => {
     llm().enqueue(say('Empty.'), say(planText('Notes')));
     answering(workbench, ['r']);
 
-    const result = await (await workbench.send('Write notes')).finished;
+    const result = await (await startRun(workbench, 'Write notes')).finished;
 
     expect(result).toMatchObject({ status: 'cancelled', phase: 'plan', error: 'The plan was rejected. Resume to review it again, or send a new message.' });
-    expect((await workbench.snapshot()).rpi.items.map((item) => item.status)).toEqual(['pending']);
+    expect((await workbench.request('workbench:snapshot')).rpi.items.map((item) => item.status)).toEqual(['pending']);
   });
 });

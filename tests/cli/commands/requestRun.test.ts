@@ -8,6 +8,7 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
+import { startRun } from '../../support/startRun.js';
 
 const writes = (file: string) => [say('Looked.'), say(planText(`Write ${file}`)), call('write_file', { path: file, content: `${file}\n` }), say('Written.'), say(`Wrote ${file}.`)];
 
@@ -30,7 +31,7 @@ describe('runRequest: one run on an open workbench', () => {
     const interrupts = watchInterrupts({ first: () => undefined, again: () => undefined });
     const options = (text: string, live: LiveLine, printSummary: (summary: string) => void): RequestRunOptions => ({
       workbench,
-      start: (opened) => opened.send(text),
+      start: (opened) => startRun(opened, text),
       answerer: { kind: 'yes' },
       interrupts,
       live,

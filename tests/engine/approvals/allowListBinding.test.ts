@@ -8,6 +8,7 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, requestText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { startRun } from '../../support/startRun.js';
 
 const allowList: ApprovalSettings = { files: 'auto', commands: 'allow-list', timeoutSeconds: 600, reviewPlan: false };
 const packageJson = (test: string) => `${JSON.stringify({ name: 'demo', version: '1.0.0', scripts: { test } }, null, 2)}\n`;
@@ -44,7 +45,7 @@ describe('an allow-listed command is bound to the files that define what it runs
     llm().enqueue(say('research'), say(planText('Test')), ...turns);
     const workbench = await open(root, { ...fakeModelOptions(llm()), approvals: async () => allowList, allowedCommands });
     const events = recordEvents(workbench);
-    const started = await workbench.send('Run the tests');
+    const started = await startRun(workbench, 'Run the tests');
     return { root, workbench, events, started, next: approvals(workbench, events) };
   }
 
@@ -64,12 +65,12 @@ describe('an allow-listed command is bound to the files that define what it runs
     );
     const first = await next();
     expect(first).toMatchObject({ args: { command: 'npm test' }, canAlwaysAllow: true, reason: 'this command is not on the folder’s allow-list' });
-    await workbench.approve(first.requestId, { decision: 'approve', alwaysAllow: true });
+    await workbench.request('session:approve', { requestId: first.requestId, decision: 'approve', alwaysAllow: true });
 
     const rebound = await next();
     expect(rebound).toMatchObject({ tool: 'run_command', args: { command: 'npm test' }, canAlwaysAllow: true });
     expect(rebound.reason).toBe('package.json has changed since you allowed `npm test`, and it defines what that command runs');
-    await workbench.approve(rebound.requestId, { decision: 'deny' });
+    await workbench.request('session:approve', { requestId: rebound.requestId, decision: 'deny' });
     expect((await started.finished).status).toBe('done');
 
     expect(events.filter((event) => event.type === 'approval-requested')).toHaveLength(2);
@@ -93,10 +94,10 @@ describe('an allow-listed command is bound to the files that define what it runs
       allowedCommands,
       { 'package.json': packageJson('echo first >> ran.txt') },
     );
-    await workbench.approve((await next()).requestId, { decision: 'approve', alwaysAllow: true });
+    await workbench.request('session:approve', { requestId: (await next()).requestId, decision: 'approve', alwaysAllow: true });
     const changed = await next();
     expect(changed.reason).toMatch(/^package\.json has changed since you allowed `npm test`/);
-    await workbench.approve(changed.requestId, { decision: 'approve', alwaysAllow: true });
+    await workbench.request('session:approve', { requestId: changed.requestId, decision: 'approve', alwaysAllow: true });
     expect((await started.finished).status).toBe('done');
     expect(events.filter((event) => event.type === 'approval-requested')).toHaveLength(2);
     expect(await readFile(path.join(root, 'ran.txt'), 'utf8')).toBe('first\nsecond\nsecond\n');
@@ -120,13 +121,13 @@ describe('an allow-listed command is bound to the files that define what it runs
     );
     const workbench = await open(root, { ...fakeModelOptions(llm()), approvals: async () => allowList, allowedCommands });
     const events = recordEvents(workbench);
-    const started = await workbench.send('Run the tests');
+    const started = await startRun(workbench, 'Run the tests');
     const legacy = await approvals(workbench, events)();
     expect(legacy).toMatchObject({ args: { command: 'npm test' }, canAlwaysAllow: true });
     expect(legacy.reason).toBe(
       '`npm test` was allowed before the workbench kept track of the files that define what it runs (package.json); choose "Always allow" again to bind it to them as they are now',
     );
-    await workbench.approve(legacy.requestId, { decision: 'approve', alwaysAllow: true });
+    await workbench.request('session:approve', { requestId: legacy.requestId, decision: 'approve', alwaysAllow: true });
     expect((await started.finished).status).toBe('done');
     expect(events.filter((event) => event.type === 'approval-requested')).toHaveLength(1);
     expect(await readFile(path.join(root, 'ran.txt'), 'utf8')).toBe('ran\nran\n');
@@ -146,11 +147,11 @@ describe('an allow-listed command is bound to the files that define what it runs
       allowedCommands,
       { Makefile: 'check:\n\techo ran >> ran.txt\n', 'Makefile.next': 'check:\n\techo evil > evil.txt\n' },
     );
-    await workbench.approve((await next()).requestId, { decision: 'approve', alwaysAllow: true });
-    await workbench.approve((await next()).requestId, { decision: 'approve' });
+    await workbench.request('session:approve', { requestId: (await next()).requestId, decision: 'approve', alwaysAllow: true });
+    await workbench.request('session:approve', { requestId: (await next()).requestId, decision: 'approve' });
     const changed = await next();
     expect(changed.reason).toBe('Makefile has changed since you allowed `make check`, and it defines what that command runs');
-    await workbench.approve(changed.requestId, { decision: 'deny' });
+    await workbench.request('session:approve', { requestId: changed.requestId, decision: 'deny' });
     expect((await started.finished).status).toBe('done');
     expect(await readFile(path.join(root, 'ran.txt'), 'utf8')).toBe('ran\n');
     expect(await exists(path.join(root, 'evil.txt'))).toBe(false);

@@ -8,6 +8,7 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, requestText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { startRun } from '../../support/startRun.js';
 
 const ask: ApprovalSettings = { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false };
 
@@ -42,7 +43,7 @@ describe('approvals of changes', () => {
     llm().enqueue(say('research'), say(planText('Change')), ...turns);
     const workbench = await open(root, { ...fakeModelOptions(llm()), approvals: async () => ({ ...ask, ...settings }), ...extra });
     const events = recordEvents(workbench);
-    const started = await workbench.send('Change things');
+    const started = await startRun(workbench, 'Change things');
     return { root, workbench, events, started, next: approvals(workbench, events) };
   }
 
@@ -51,34 +52,34 @@ describe('approvals of changes', () => {
     const request = await next();
     expect(request).toMatchObject({ tool: 'write_file', args: { path: 'b.txt', content: 'beta\n' }, path: path.join(root, 'b.txt'), reason: 'file changes need your approval', canAlwaysAllow: false });
     expect(request.expiresAt).toBeGreaterThan(Date.now() + 500_000);
-    expect((await workbench.snapshot()).pendingApprovals).toEqual([expect.objectContaining({ requestId: request.requestId })]);
+    expect((await workbench.request('workbench:snapshot')).pendingApprovals).toEqual([expect.objectContaining({ requestId: request.requestId })]);
     expect(await exists(path.join(root, 'b.txt'))).toBe(false);
 
-    expect(await workbench.approve(request.requestId, { decision: 'approve' })).toBe('approved');
-    await expect(workbench.approve(request.requestId, { decision: 'deny' })).rejects.toThrow('already approved; it cannot be answered again');
+    expect((await workbench.request('session:approve', { requestId: request.requestId, decision: 'approve' })).decision).toBe('approved');
+    await expect(workbench.request('session:approve', { requestId: request.requestId, decision: 'deny' })).rejects.toThrow('already approved; it cannot be answered again');
     expect((await started.finished).status).toBe('done');
     expect(await readFile(path.join(root, 'b.txt'), 'utf8')).toBe('beta\n');
     expect(events.find((event) => event.type === 'approval-resolved')).toMatchObject({ requestId: request.requestId, decision: 'approved' });
-    expect((await workbench.snapshot()).pendingApprovals).toEqual([]);
+    expect((await workbench.request('workbench:snapshot')).pendingApprovals).toEqual([]);
   });
 
   it('sends a denial back to the model as a result and goes on; denials do not count as tool errors', async () => {
     const write = call('write_file', { path: 'b.txt', content: 'beta\n' });
     const { root, workbench, started, next } = await start([write, write, write, write, say('Gave up on b.txt as asked.'), say('Summary.')]);
-    for (let index = 0; index < 4; index += 1) await workbench.approve((await next()).requestId, { decision: 'deny' });
+    for (let index = 0; index < 4; index += 1) await workbench.request('session:approve', { requestId: (await next()).requestId, decision: 'deny' });
     const result = await started.finished;
     expect(result.status).toBe('done');
     expect(await exists(path.join(root, 'b.txt'))).toBe(false);
     expect(requestText(llm().chatRequests().at(-2)!)).toContain('The user denied this write_file call; it was not run.');
-    expect((await workbench.snapshot()).rpi.items[0]?.status).toBe('done');
+    expect((await workbench.request('workbench:snapshot')).rpi.items[0]?.status).toBe('done');
   });
 
   it('runs edited arguments once they fit the tool, and rejects edits that do not, keeping the request open', async () => {
     const { root, workbench, started, next, events } = await start([call('write_file', { path: 'b.txt', content: 'beta\n' }), say('done'), say('Summary.')]);
     const request = await next();
-    await expect(workbench.approve(request.requestId, { decision: 'approve', args: { path: 'c.txt' } })).rejects.toThrow(/do not fit write_file: content:/);
-    await expect(workbench.approve(request.requestId, { decision: 'approve', args: { path: 42, content: 'x' } })).rejects.toThrow(/path:/);
-    expect(await workbench.approve(request.requestId, { decision: 'approve', args: { path: 'c.txt', content: 'edited\n' } })).toBe('edited');
+    await expect(workbench.request('session:approve', { requestId: request.requestId, decision: 'approve', args: { path: 'c.txt' } })).rejects.toThrow(/do not fit write_file: content:/);
+    await expect(workbench.request('session:approve', { requestId: request.requestId, decision: 'approve', args: { path: 42, content: 'x' } })).rejects.toThrow(/path:/);
+    expect((await workbench.request('session:approve', { requestId: request.requestId, decision: 'approve', args: { path: 'c.txt', content: 'edited\n' } })).decision).toBe('edited');
     await started.finished;
     expect(await readFile(path.join(root, 'c.txt'), 'utf8')).toBe('edited\n');
     expect(await exists(path.join(root, 'b.txt'))).toBe(false);
@@ -100,11 +101,11 @@ describe('approvals of changes', () => {
       say('Summary.'),
     ]);
     const first = await next();
-    await workbench.approve(first.requestId, { decision: 'approve' });
+    await workbench.request('session:approve', { requestId: first.requestId, decision: 'approve' });
     const second = await next();
     expect(second).toMatchObject({ tool: 'run_command', args: { command: 'echo hi > two.txt' }, canAlwaysAllow: false });
     expect(second.requestId).not.toBe(first.requestId);
-    await workbench.approve(second.requestId, { decision: 'deny' });
+    await workbench.request('session:approve', { requestId: second.requestId, decision: 'deny' });
     await started.finished;
     expect(await exists(path.join(root, 'one.txt'))).toBe(true);
     expect(await exists(path.join(root, 'two.txt'))).toBe(false);
@@ -113,10 +114,10 @@ describe('approvals of changes', () => {
   it('denies the waiting request when the run is cancelled', async () => {
     const { workbench, started, next, events } = await start([call('delete_file', { path: 'a.txt' })]);
     await next();
-    await workbench.cancel();
+    await workbench.request('session:cancel');
     expect((await started.finished).status).toBe('cancelled');
     expect(events.find((event) => event.type === 'approval-resolved')).toMatchObject({ decision: 'denied' });
-    expect((await workbench.snapshot()).pendingApprovals).toEqual([]);
+    expect((await workbench.request('workbench:snapshot')).pendingApprovals).toEqual([]);
   });
 
   it('always asks for protected paths, even when file changes run without asking', async () => {
@@ -128,7 +129,7 @@ describe('approvals of changes', () => {
     expect(request).toMatchObject({ args: { path: '.env' } });
     expect(request.reason).toMatch(/^\.env: .*always need your approval/);
     expect(await exists(path.join(root, 'src/app.ts'))).toBe(true);
-    await workbench.approve(request.requestId, { decision: 'deny' });
+    await workbench.request('session:approve', { requestId: request.requestId, decision: 'deny' });
     await started.finished;
     expect(await exists(path.join(root, '.env'))).toBe(false);
   });
@@ -143,10 +144,10 @@ describe('approvals of changes', () => {
     );
     const first = await next();
     expect(first).toMatchObject({ args: { command: 'echo hi' }, canAlwaysAllow: true, reason: expect.stringContaining('allow-list') });
-    expect(await workbench.approve(first.requestId, { decision: 'approve', alwaysAllow: true })).toBe('approved');
+    expect((await workbench.request('session:approve', { requestId: first.requestId, decision: 'approve', alwaysAllow: true })).decision).toBe('approved');
     const chained = await next();
     expect(chained).toMatchObject({ args: { command: 'echo hi; touch x' }, canAlwaysAllow: false });
-    await workbench.approve(chained.requestId, { decision: 'deny' });
+    await workbench.request('session:approve', { requestId: chained.requestId, decision: 'deny' });
     await started.finished;
     expect(await allowedCommands.list(root)).toEqual([{ command: 'echo hi', files: {} }]);
     expect(await readFile(path.join(configDir, 'allowed-commands.json'), 'utf8')).toContain('echo hi');

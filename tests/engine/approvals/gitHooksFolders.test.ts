@@ -11,6 +11,7 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { startRun } from '../../support/startRun.js';
 
 const run = promisify(execFile);
 const hasGit = await run('git', ['--version']).then(() => true, () => false);
@@ -143,7 +144,7 @@ describe('writes to where git takes hooks from always ask', () => {
     );
     const workbench = await open(root, fakeModelOptions(llm()));
     const events = recordEvents(workbench);
-    const started = await workbench.send('Change things');
+    const started = await startRun(workbench, 'Change things');
     const request = await new Promise<EventOf<'approval-requested'>>((resolve, reject) => {
       const stop = workbench.subscribe((event) => {
         if (event.type !== 'approval-requested' && event.type !== 'run-finished') return;
@@ -154,7 +155,7 @@ describe('writes to where git takes hooks from always ask', () => {
     });
     expect(request).toMatchObject({ tool: 'write_file', args: { path: 'custom-hooks/pre-commit' } });
     expect(request.reason).toBe(`custom-hooks/pre-commit: ${hooksPath}, so changes to it always need your approval`);
-    await workbench.approve(request.requestId, { decision: 'deny' });
+    await workbench.request('session:approve', { requestId: request.requestId, decision: 'deny' });
     expect((await started.finished).status).toBe('done');
     expect(await exists(path.join(root, 'src/app.ts'))).toBe(true);
     expect(await exists(path.join(root, 'custom-hooks/pre-commit'))).toBe(false);

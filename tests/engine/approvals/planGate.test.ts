@@ -7,6 +7,7 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { autoApprovals, fakeModelOptions, firstUserText, phaseOfRequest, recordEvents, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
+import { followRun, startRun } from '../../support/startRun.js';
 
 const plan = '# Execution Plan\n\n## Items\n- [ ] 1. Tidy — rename the helpers\n- [ ] 2. Clean up — delete the old logs folder and run the tests\n';
 
@@ -33,7 +34,7 @@ describe('the plan review gate', () => {
     const options = fakeModelOptions(llm());
     const workbench = await open(root, { ...options, approvals: async () => ({ ...autoApprovals, reviewPlan: true }) });
     const events = recordEvents(workbench);
-    const started = await workbench.send('Tidy up');
+    const started = await startRun(workbench, 'Tidy up');
     return { root, workbench, events, started };
   }
 
@@ -43,22 +44,22 @@ describe('the plan review gate', () => {
     expect(ready.items.map((item) => item.label)).toEqual(['Tidy', 'Clean up']);
     expect(ready.planText).toContain('- [ ] 2. Clean up');
     expect(ready.riskyItems).toEqual([{ index: 1, reason: expect.any(String) }]);
-    expect((await workbench.snapshot()).planReview).toMatchObject({ items: [{ label: 'Tidy' }, { label: 'Clean up' }] });
+    expect((await workbench.request('workbench:snapshot')).planReview).toMatchObject({ items: [{ label: 'Tidy' }, { label: 'Clean up' }] });
     expect(llm().chatRequests()).toHaveLength(2);
 
     llm().enqueue(say('tidied'), say('cleaned'), say('Summary.'));
-    workbench.reviewPlan({ decision: 'approve' });
+    await workbench.request('session:review-plan', { decision: 'approve' });
     expect((await started.finished).status).toBe('done');
-    expect((await workbench.snapshot()).planReview).toBeNull();
+    expect((await workbench.request('workbench:snapshot')).planReview).toBeNull();
   });
 
   it('takes an edited plan only when it has items, and counts it afresh', async () => {
     const { root, workbench, events, started } = await start();
     await nextPlanReady(workbench, events, 0);
-    expect(() => workbench.reviewPlan({ decision: 'edit', plan: '# Execution Plan\n\nNothing here.\n' })).toThrow('The edited plan has no items');
+    await expect(workbench.request('session:review-plan', { decision: 'edit', plan: '# Execution Plan\n\nNothing here.\n' })).rejects.toThrow('The edited plan has no items');
 
     llm().enqueue(say('renamed'), say('Summary.'));
-    workbench.reviewPlan({ decision: 'edit', plan: '# Execution Plan\n<!-- original_count: 9 -->\n\n## Items\n- [ ] 1. Rename only — rename the helpers\n' });
+    await workbench.request('session:review-plan', { decision: 'edit', plan: '# Execution Plan\n<!-- original_count: 9 -->\n\n## Items\n- [ ] 1. Rename only — rename the helpers\n' });
     expect((await started.finished).status).toBe('done');
     const written = await readFile(path.join(root, '.workbench/rpi/plan.md'), 'utf8');
     expect(written).toContain('<!-- original_count: 1 -->');
@@ -72,17 +73,17 @@ describe('the plan review gate', () => {
   it('ends the run as cancelled on reject, keeps the plan, and asks again on resume', async () => {
     const { workbench, events, started } = await start();
     await nextPlanReady(workbench, events, 0);
-    workbench.reviewPlan({ decision: 'reject' });
+    await workbench.request('session:review-plan', { decision: 'reject' });
     const result = await started.finished;
     expect(result).toMatchObject({ status: 'cancelled', phase: 'plan', error: expect.stringContaining('rejected') });
-    expect((await workbench.snapshot()).rpi.items).toHaveLength(2);
+    expect((await workbench.request('workbench:snapshot')).rpi.items).toHaveLength(2);
 
-    const resumed = await workbench.resume();
+    const resumed = await followRun(workbench, workbench.request('session:resume'));
     await nextPlanReady(workbench, events, 1);
     expect(llm().chatRequests()).toHaveLength(2);
     llm().enqueue(say('tidied'), say('cleaned'), say('Summary.'));
-    workbench.reviewPlan({ decision: 'approve' });
+    await workbench.request('session:review-plan', { decision: 'approve' });
     expect((await resumed.finished).status).toBe('done');
-    expect(() => workbench.reviewPlan({ decision: 'approve' })).toThrow('No plan is waiting for review');
+    await expect(workbench.request('session:review-plan', { decision: 'approve' })).rejects.toThrow('No plan is waiting for review');
   });
 });

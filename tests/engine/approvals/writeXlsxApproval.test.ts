@@ -6,6 +6,7 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { startRun } from '../../support/startRun.js';
 
 const exists = (file: string) => stat(file).then(() => true, () => false);
 const workbook = (target: string) => call('write_xlsx', { path: target, sheets: [{ name: 'Totals', rows: [['category', 'amount'], ['Food', -12.5]] }] });
@@ -26,7 +27,7 @@ describe('write_xlsx gets the approval and checkpoint of write_file', () => {
         if (event.type === 'approval-requested') resolve(event);
       });
     });
-    const started = await workbench.send('Make a workbook');
+    const started = await startRun(workbench, 'Make a workbook');
     return { root, workbench, events, started, requested };
   }
 
@@ -34,7 +35,7 @@ describe('write_xlsx gets the approval and checkpoint of write_file', () => {
     const { root, workbench, started, requested } = await run('reports/totals.xlsx', 'ask');
     const request = await requested;
     expect(request).toMatchObject({ tool: 'write_xlsx', path: path.join(root, 'reports', 'totals.xlsx'), reason: 'file changes need your approval' });
-    await workbench.approve(request.requestId, { decision: 'deny' });
+    await workbench.request('session:approve', { requestId: request.requestId, decision: 'deny' });
     expect((await started.finished).status).toBe('done');
     expect(await exists(path.join(root, 'reports', 'totals.xlsx'))).toBe(false);
   });
@@ -43,7 +44,7 @@ describe('write_xlsx gets the approval and checkpoint of write_file', () => {
     const { root, workbench, started, requested } = await run('.github/totals.xlsx', 'auto');
     const request = await requested;
     expect(request.reason).toMatch(/^\.github\/totals\.xlsx: .*always need your approval$/);
-    await workbench.approve(request.requestId, { decision: 'approve' });
+    await workbench.request('session:approve', { requestId: request.requestId, decision: 'approve' });
     expect((await started.finished).status).toBe('done');
     expect(await exists(path.join(root, '.github', 'totals.xlsx'))).toBe(true);
   });
@@ -53,8 +54,8 @@ describe('write_xlsx gets the approval and checkpoint of write_file', () => {
     expect((await started.finished).status).toBe('done');
     expect(events.some((event) => event.type === 'approval-requested')).toBe(false);
     expect(await exists(path.join(root, 'totals.xlsx'))).toBe(true);
-    const [user] = (await workbench.snapshot()).conversation;
-    expect(await workbench.undo(user!.id)).toEqual(['totals.xlsx']);
+    const [user] = (await workbench.request('workbench:snapshot')).conversation;
+    expect((await workbench.request('session:undo', { messageId: user!.id })).restoredFiles).toEqual(['totals.xlsx']);
     expect(await exists(path.join(root, 'totals.xlsx'))).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, firstUserText, phaseOfRequest, planText, recordEvents, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import type { ContextItem } from '../../../engine/contract/index.js';
+import { followRun, startRun } from '../../support/startRun.js';
 
 const attached: ContextItem[] = [
   { kind: 'file', path: 'src/config.ts' },
@@ -34,7 +35,7 @@ describe('context items in a run', () => {
     const workbench = await open(root, fakeModelOptions(llm()));
     const events = recordEvents(workbench);
     llm().enqueue(say('research'), say(planText('Port', 'Docs')), say('done'), say('done'), say('summary'));
-    const started = await workbench.send('Change the port', { context: attached });
+    const started = await startRun(workbench, 'Change the port', { context: attached });
     expect((await started.finished).status).toBe('done');
 
     const contexts = llm().chatRequests().map((request) => [phaseOfRequest(request), firstUserText(request)] as const);
@@ -53,7 +54,7 @@ describe('context items in a run', () => {
     const stored = (await readFile(path.join(root, '.workbench', 'conversation.jsonl'), 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id: string; role: string; context?: unknown });
     expect(stored[0]).toMatchObject({ role: 'user', context: attached });
     expect(stored[1]?.context).toBeUndefined();
-    expect((await workbench.snapshot()).conversation[0]?.context).toEqual(attached);
+    expect((await workbench.request('workbench:snapshot')).conversation[0]?.context).toEqual(attached);
     const told = events.flatMap((event) => (event.type === 'context-items-read' ? [[event.phase, event.items]] : []));
     expect(told).toEqual([['research', ['src/config.ts', 'docs/', 'note: The failing log says: TypeError at line…']]]);
   });
@@ -69,7 +70,7 @@ describe('context items in a run', () => {
       say('done'),
       say('summary'),
     );
-    expect((await (await workbench.send('Change the port', { context: [{ kind: 'file', path: 'src/config.ts' }] })).finished).status).toBe('done');
+    expect((await (await startRun(workbench, 'Change the port', { context: [{ kind: 'file', path: 'src/config.ts' }] })).finished).status).toBe('done');
     const implement = llm().chatRequests().filter((request) => phaseOfRequest(request) === 'implement').map(firstUserText);
     expect(implement[0]).toContain('port = 8080');
     expect(implement.at(-1)).toContain('port = 9090; // CHANGED');
@@ -79,17 +80,17 @@ describe('context items in a run', () => {
     const root = await folderWithFiles();
     const workbench = await open(root, fakeModelOptions(llm()));
     llm().enqueue(say('research'), say(planText('Port')), say('done'), say('summary'));
-    const first = await workbench.send('Change the port', { context: attached });
+    const first = await startRun(workbench, 'Change the port', { context: attached });
     await first.finished;
     const before = llm().chatRequests().length;
 
     llm().enqueue(say('research again'), say(planText('Port')), say('done'), say('summary'));
-    const again = await workbench.regenerate(first.messageId);
+    const again = await followRun(workbench, workbench.request('session:regenerate', { messageId: first.messageId }));
     expect((await again.finished).status).toBe('done');
     const research = llm().chatRequests().slice(before).find((request) => phaseOfRequest(request) === 'research');
     expect(firstUserText(research!)).toContain('MARKER-FILE-3');
     expect(firstUserText(research!)).toContain('MARKER-NOTE-7');
-    const { conversation } = await workbench.snapshot();
+    const { conversation } = await workbench.request('workbench:snapshot');
     expect(conversation[0]).toMatchObject({ id: again.messageId, text: 'Change the port', context: attached });
   });
 
@@ -98,10 +99,10 @@ describe('context items in a run', () => {
     const workbench = await open(root, fakeModelOptions(llm()));
     // Research ends with no findings: the run fails in Research, resumable.
     llm().enqueue(say(''));
-    const failed = await workbench.send('Change the port', { context: [{ kind: 'file', path: 'src/config.ts' }] });
+    const failed = await startRun(workbench, 'Change the port', { context: [{ kind: 'file', path: 'src/config.ts' }] });
     expect((await failed.finished).status).toBe('failed');
     llm().enqueue(say('research'), say(planText('Port')), say('done'), say('summary'));
-    expect((await (await workbench.resume()).finished).status).toBe('done');
+    expect((await workbench.finished((await workbench.request('session:resume')).runId)).status).toBe('done');
     const resumed = llm().chatRequests().filter((request) => phaseOfRequest(request) === 'plan').map(firstUserText);
     expect(resumed[0]).toContain('MARKER-FILE-3');
   });
@@ -110,10 +111,10 @@ describe('context items in a run', () => {
     const root = await folderWithFiles();
     const workbench = await open(root, fakeModelOptions(llm()));
     llm().enqueue(say('research'), say(planText('Port')), say('FAILED: no idea'), say('FAILED: still no idea'), say('summary'));
-    expect((await (await workbench.send('Change the port', { context: [{ kind: 'file', path: 'src/config.ts' }] })).finished).status).toBe('done');
+    expect((await (await startRun(workbench, 'Change the port', { context: [{ kind: 'file', path: 'src/config.ts' }] })).finished).status).toBe('done');
     const before = llm().chatRequests().length;
     llm().enqueue(say('done'), say('summary again'));
-    expect((await (await workbench.retryFailed()).finished).status).toBe('done');
+    expect((await workbench.finished((await workbench.request('session:retry-failed')).runId)).status).toBe('done');
     const retried = llm().chatRequests().slice(before).filter((request) => phaseOfRequest(request) === 'implement').map(firstUserText);
     expect(retried).toHaveLength(1);
     expect(retried[0]).toContain('MARKER-FILE-3');
@@ -122,13 +123,13 @@ describe('context items in a run', () => {
   it('a run without items has no attachments section, and bad items are refused before anything is written', async () => {
     const root = await folderWithFiles();
     const workbench = await open(root, fakeModelOptions(llm()));
-    await expect(workbench.send('x', { context: [{ kind: 'file', path: '../outside.txt' }] })).rejects.toThrow(
+    await expect(startRun(workbench, 'x', { context: [{ kind: 'file', path: '../outside.txt' }] })).rejects.toThrow(
       'The attached items are not valid: item 1: path must stay inside the folder (no "..").',
     );
-    expect((await workbench.snapshot()).conversation).toEqual([]);
+    expect((await workbench.request('workbench:snapshot')).conversation).toEqual([]);
     llm().enqueue(say('research'), say(planText('Port')), say('done'), say('summary'));
-    expect((await (await workbench.send('Change the port')).finished).status).toBe('done');
+    expect((await (await startRun(workbench, 'Change the port')).finished).status).toBe('done');
     for (const request of llm().chatRequests()) expect(firstUserText(request)).not.toContain('Attached by the user');
-    expect((await workbench.snapshot()).conversation[0]).not.toHaveProperty('context');
+    expect((await workbench.request('workbench:snapshot')).conversation[0]).not.toHaveProperty('context');
   });
 });

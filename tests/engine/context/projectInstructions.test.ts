@@ -7,6 +7,7 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, phaseOfRequest, recordEvents, requestText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { startRun } from '../../support/startRun.js';
 
 describe('project instructions', () => {
   const tempFolder = useTempFolders('rpi-instructions-');
@@ -30,7 +31,7 @@ describe('project instructions', () => {
       say('done'),
       say('summary'),
     );
-    expect((await (await workbench.send('Tidy up')).finished).status).toBe('done');
+    expect((await (await startRun(workbench, 'Tidy up')).finished).status).toBe('done');
 
     const byPhase = llm().chatRequests().map((request) => [phaseOfRequest(request), requestText(request)] as const);
     for (const [phase, text] of byPhase.filter(([phase]) => phase !== 'summary')) {
@@ -84,8 +85,8 @@ describe('project instructions', () => {
         resolve(event.requestId);
       });
     });
-    const started = await workbench.send('Write a note');
-    await workbench.approve(await asked, { decision: 'deny' });
+    const started = await startRun(workbench, 'Write a note');
+    await workbench.request('session:approve', { requestId: await asked, decision: 'deny' });
     expect((await started.finished).status).toBe('done');
     expect(events.some((event) => event.type === 'approval-resolved' && event.decision === 'denied')).toBe(true);
     await expect(stat(path.join(root, 'note.txt'))).rejects.toThrow();

@@ -6,6 +6,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { refusedAsTooLong } from '../../support/contextRefusal.js';
+import { startRun } from '../../support/startRun.js';
 
 describe('a run whose model server refuses a request as too long, twice', () => {
   const tempFolder = useTempFolders('rpi-refused-');
@@ -19,17 +20,17 @@ describe('a run whose model server refuses a request as too long, twice', () => 
     llm().enqueue(say('Research findings.'), say(planText('Read', 'Write')), call('read_file', { path: 'a.txt' }), refusedAsTooLong(4_096), refusedAsTooLong(4_096));
     const workbench = await open(root, fakeModelOptions(llm()));
 
-    const failed = await (await workbench.send('Read a.txt, then write b.txt')).finished;
+    const failed = await (await startRun(workbench, 'Read a.txt, then write b.txt')).finished;
 
     expect(failed).toMatchObject({ status: 'failed', phase: 'implement' });
     expect(failed.error).toMatch(/^The model server refused the request as too long twice, .* \(the server named 4,096\): set the context window in Settings/);
-    expect((await workbench.snapshot()).rpi.items.map((item) => item.status)).toEqual(['pending', 'pending']);
+    expect((await workbench.request('workbench:snapshot')).rpi.items.map((item) => item.status)).toEqual(['pending', 'pending']);
     expect(await readFile(path.join(root, '.workbench', 'rpi', 'plan.md'), 'utf8')).toMatch(/^- \[ \] 1\. Read/m);
 
     llm().enqueue(say('Read it.'), call('write_file', { path: 'b.txt', content: 'beta\n' }), say('Wrote b.txt.'), say('Read a.txt and wrote b.txt.'));
-    const resumed = await (await workbench.resume()).finished;
+    const resumed = await workbench.finished((await workbench.request('session:resume')).runId);
 
     expect(resumed).toMatchObject({ status: 'done', summary: 'Read a.txt and wrote b.txt.' });
-    expect((await workbench.snapshot()).rpi.items.map((item) => item.status)).toEqual(['done', 'done']);
+    expect((await workbench.request('workbench:snapshot')).rpi.items.map((item) => item.status)).toEqual(['done', 'done']);
   });
 });

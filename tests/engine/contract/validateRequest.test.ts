@@ -24,6 +24,7 @@ const minimalPayloads: { [C in RequestChannel]: RequestPayload<C> } = {
   'session:discard': {},
   'session:approval-preview': { requestId: 'req-1' },
   'changes:list': { messageId: 'msg-1' },
+  'changes:diffs': { messageId: 'msg-1' },
   'changes:file': { messageId: 'msg-1', path: 'src/app.ts' },
   'changes:revert': { messageId: 'msg-1', paths: ['src/app.ts'] },
   'changes:undo-revert': { revertId: '00000001', paths: ['src/app.ts'] },
@@ -240,12 +241,12 @@ describe('createDispatch', () => {
       handlersWith({
         'session:send': async (payload) => {
           received.push(payload);
-          return { messageId: 'msg-7' };
+          return { messageId: 'msg-7', runId: 'run-7' };
         },
       }),
     );
 
-    expect(await dispatch('session:send', { prompt: '  Categorise it  ' })).toEqual({ ok: true, value: { messageId: 'msg-7' } });
+    expect(await dispatch('session:send', { prompt: '  Categorise it  ' })).toEqual({ ok: true, value: { messageId: 'msg-7', runId: 'run-7' } });
     expect(received).toEqual([{ prompt: 'Categorise it' }]);
   });
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalSettings, EventOf, WorkbenchEvent } from '../../../engine/contract/index.js';
+import type { ApprovalSettings, EventOf, ParsedPayload, WorkbenchEvent } from '../../../engine/contract/index.js';
 import type { Workbench } from '../../../engine/index.js';
 import { AllowedMcpTools } from '../../../engine/mcp/allowedMcpTools.js';
 import { McpConfigStore } from '../../../engine/mcp/mcpConfigStore.js';
@@ -11,6 +11,7 @@ import { everythingScript, filesystemScript, stdioServer, writeMcpConfig } from 
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, phaseOfRequest, planText, recordEvents, requestText, say, toolNames } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { startRun } from '../../support/startRun.js';
 
 const askAll: ApprovalSettings = { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false };
 const autoAll: ApprovalSettings = { files: 'auto', commands: 'auto', timeoutSeconds: 600, reviewPlan: false };
@@ -33,12 +34,12 @@ async function toolLog(root: string): Promise<LoggedCall[]> {
 }
 
 /** Answers each approval request as `answer` says, as a person at the UI would. */
-function answerApprovals(workbench: Workbench, answer: (request: EventOf<'approval-requested'>) => Parameters<Workbench['approve']>[1]): EventOf<'approval-requested'>[] {
+function answerApprovals(workbench: Workbench, answer: (request: EventOf<'approval-requested'>) => Omit<ParsedPayload<'session:approve'>, 'requestId'>): EventOf<'approval-requested'>[] {
   const seen: EventOf<'approval-requested'>[] = [];
   workbench.subscribe((event) => {
     if (event.type !== 'approval-requested') return;
     seen.push(event);
-    void workbench.approve(event.requestId, answer(event));
+    void workbench.request('session:approve', { requestId: event.requestId, ...answer(event) });
   });
   return seen;
 }
@@ -68,7 +69,7 @@ describe('MCP tools in a run', () => {
     const requests = answerApprovals(workbench, () => ({ decision: 'approve' }));
     llm().enqueue(say('A README.'), say(planText('Add up')), call('mcp__everything__get-sum', { a: 20, b: 22 }), say('The sum is 42.'), say('Asked the MCP server: 20 + 22 = 42.'));
 
-    const result = await (await workbench.send('Add 20 and 22 with the MCP server')).finished;
+    const result = await (await startRun(workbench, 'Add 20 and 22 with the MCP server')).finished;
 
     expect(result.status).toBe('done');
     const chats = llm().chatRequests();
@@ -103,7 +104,7 @@ describe('MCP tools in a run', () => {
     answerApprovals(workbench, () => ({ decision: 'deny' }));
     llm().enqueue(say('A README.'), say(planText('Echo')), call('mcp__everything__echo', { message: 'hello' }), say('The call was denied.'), say('Nothing was echoed.'));
 
-    await (await workbench.send('Echo hello')).finished;
+    await (await startRun(workbench, 'Echo hello')).finished;
 
     const logged = (await toolLog(root)).find((entry) => entry.tool === 'mcp__everything__echo');
     expect(logged).toMatchObject({ ok: false, result: expect.stringMatching(/^The user denied this call of mcp__everything__echo; it was not run\./) });
@@ -116,7 +117,7 @@ describe('MCP tools in a run', () => {
     const requests = answerApprovals(workbench, () => ({ decision: 'approve', alwaysAllow: true }));
     llm().enqueue(say('A README.'), say(planText('Echo twice')), call('mcp__everything__echo', { message: 'one' }), call('mcp__everything__echo', { message: 'two' }), say('Echoed twice.'), say('Echoed.'));
 
-    await (await workbench.send('Echo twice')).finished;
+    await (await startRun(workbench, 'Echo twice')).finished;
 
     expect(requests).toHaveLength(1);
     expect(requestText(llm().chatRequests().at(-2)!)).toContain('Echo: two');
@@ -136,7 +137,7 @@ describe('MCP tools in a run', () => {
       say('Nothing to do.'),
     );
 
-    await (await workbench.send('Look around')).finished;
+    await (await startRun(workbench, 'Look around')).finished;
 
     const research = llm().chatRequests().filter((request) => phaseOfRequest(request) === 'research');
     expect(toolNames(research[0])).toContain('mcp__everything__echo');
@@ -150,10 +151,10 @@ describe('MCP tools in a run', () => {
     const silent = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], researchReadOnly: true };
     const { workbench } = await setUp({ silent });
 
-    const started = await workbench.send('Look around');
+    const started = await startRun(workbench, 'Look around');
     await new Promise((resolve) => setTimeout(resolve, 500));
     const asked = performance.now();
-    await workbench.cancel();
+    await workbench.request('session:cancel');
     const result = await started.finished;
 
     expect(result.status).toBe('cancelled');
@@ -167,7 +168,7 @@ describe('MCP tools in a run', () => {
     const requests = answerApprovals(workbench, () => ({ decision: 'approve' }));
     llm().enqueue(say('A README.'), say(planText('Add')), call('mcp__everything__get-sum', { a: 'one' }), say('Could not add.'), say('Nothing added.'));
 
-    await (await workbench.send('Add')).finished;
+    await (await startRun(workbench, 'Add')).finished;
 
     expect(requests).toEqual([]);
     expect((await toolLog(root)).find((entry) => entry.tool === 'mcp__everything__get-sum')).toMatchObject({
@@ -182,7 +183,7 @@ describe('MCP tools in a run', () => {
     const long = 'x'.repeat(50_000);
     llm().enqueue(say('A README.'), say(planText('Echo')), call('mcp__everything__echo', { message: long }), say('Echoed a lot.'), say('Done.'));
 
-    await (await workbench.send('Echo a lot')).finished;
+    await (await startRun(workbench, 'Echo a lot')).finished;
 
     const entry = (await toolLog(root)).find((logged) => logged.tool === 'mcp__everything__echo');
     expect(entry?.result).toBe(`Echo: ${long}`);
@@ -196,12 +197,12 @@ describe('MCP tools in a run', () => {
     const notes = path.join(root, 'notes.md');
     llm().enqueue(say('A README.'), say(planText('Write')), call('mcp__files__write_file', { path: notes, content: '# notes\n' }), say('Wrote notes.md.'), say('Wrote notes.md.'));
 
-    const started = await workbench.send('Write notes');
+    const started = await startRun(workbench, 'Write notes');
     await started.finished;
 
     expect((await toolLog(root)).find((entry) => entry.tool === 'mcp__files__write_file')).toMatchObject({ ok: true, result: `Successfully wrote to ${notes}` });
     expect(await readFile(notes, 'utf8')).toBe('# notes\n');
-    expect(await workbench.undo(started.messageId)).toContain('notes.md');
+    expect((await workbench.request('session:undo', { messageId: started.messageId })).restoredFiles).toContain('notes.md');
     await expect(readFile(notes, 'utf8')).rejects.toThrow(/ENOENT/);
   });
 });

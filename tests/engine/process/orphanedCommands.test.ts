@@ -43,6 +43,6 @@ describe.skipIf(process.platform !== 'linux')('commands a crashed engine left ru
 
     expect(isGone(inside)).toBe(true);
     expect(isGone(outside)).toBe(false);
-    expect((await workbench.snapshot()).warnings).toEqual([`Ended 1 process of commands that the engine which stopped on this folder (process ${deadPid}) had left running.`]);
+    expect((await workbench.request('workbench:snapshot')).warnings).toEqual([`Ended 1 process of commands that the engine which stopped on this folder (process ${deadPid}) had left running.`]);
   });
 });

@@ -15,6 +15,7 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, phaseOfRequest, recordEvents } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
+import { startRun } from '../../support/startRun.js';
 
 describe('the bank statement job, end to end with the real table tools', () => {
   const tempFolder = useTempFolders('rpi-bank-job-');
@@ -28,7 +29,7 @@ describe('the bank statement job, end to end with the real table tools', () => {
     const workbench = await open(root, fakeModelOptions(llm()));
     const events = recordEvents(workbench);
 
-    const result = await (await workbench.send(bankRequest)).finished;
+    const result = await (await startRun(workbench, bankRequest)).finished;
 
     expect(result).toMatchObject({ status: 'done', summary: bankSummary });
     const failed = events.filter((event) => event.type === 'tool-finished' && !event.ok);

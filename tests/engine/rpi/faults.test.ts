@@ -6,6 +6,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, phaseOfRequest, planText, recordEvents, requestText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { closedPort } from '../../support/closedPort.js';
+import { startRun } from '../../support/startRun.js';
 
 describe('a run through every fault of the model server', () => {
   const tempFolder = useTempFolders('rpi-faults-');
@@ -39,7 +40,7 @@ describe('a run through every fault of the model server', () => {
     const workbench = await open(root, fakeModelOptions(llm(), { llmClient: { firstByteTimeoutMs: 300, idleTimeoutMs: 300, maxRetries: 2, retryBaseDelayMs: 10 } }));
     const events = recordEvents(workbench);
 
-    const result = await (await workbench.send('Write b.txt')).finished;
+    const result = await (await startRun(workbench, 'Write b.txt')).finished;
 
     expect(result).toMatchObject({ status: 'done', summary: 'Wrote **b.txt**.' });
     expect(await readFile(path.join(root, 'b.txt'), 'utf8')).toBe('beta\n');
@@ -64,13 +65,13 @@ describe('a run through every fault of the model server', () => {
       turns[at] = { fault };
       const fake = await startLlm({ script: turns });
       const workbench = await open(root, fakeModelOptions(fake));
-      const result = await (await workbench.send('Go')).finished;
+      const result = await (await startRun(workbench, 'Go')).finished;
       expect(result).toMatchObject({ status: 'failed', phase });
       expect(result.error).toMatch(pattern);
       expect(result.error).toContain(fake.baseUrl);
       if (phase === 'implement') {
         // The server failed, not the item: it stays pending, for resume.
-        expect((await workbench.snapshot()).rpi.items.map((item) => item.status)).toEqual(['pending']);
+        expect((await workbench.request('workbench:snapshot')).rpi.items.map((item) => item.status)).toEqual(['pending']);
       }
       await workbench.close();
     }
@@ -89,7 +90,7 @@ describe('a run through every fault of the model server', () => {
       ],
     });
     const workbench = await open(root, fakeModelOptions(gemini));
-    const result = await (await workbench.send('What does a.txt say?')).finished;
+    const result = await (await startRun(workbench, 'What does a.txt say?')).finished;
     expect(result).toMatchObject({ status: 'done', summary: 'Nothing needed changing.' });
     const research = gemini.chatRequests().filter((request) => phaseOfRequest(request) === 'research');
     expect(JSON.stringify(research.at(-1)?.messages)).toMatch(/"extra_content":\{"google":\{"thought_signature":"sig-[^"]+"\}\}.*"extra_content"/);
@@ -101,7 +102,7 @@ describe('a run through every fault of the model server', () => {
     llm().enqueue(say('research', { usage: { promptTokens: counted } }), say(planText('Only'), { usage: { promptTokens: counted } }), say('done'), say('summary'));
     const workbench = await open(root, fakeModelOptions(llm()));
     const events = recordEvents(workbench);
-    expect((await (await workbench.send('Go')).finished).status).toBe('done');
+    expect((await (await startRun(workbench, 'Go')).finished).status).toBe('done');
     const warnings = events.flatMap((event) => (event.type === 'warning' ? [event.message] : []));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^The model server counted only 300 of the about [\d,]+ prompt tokens sent: it cut the start of the prompt to fit a smaller context window than the 32,000 tokens assumed/);
@@ -110,7 +111,7 @@ describe('a run through every fault of the model server', () => {
     const honest = await startLlm({ script: [say('research'), say(planText('Only')), say('done'), say('summary')] });
     const other = await open(await project(), fakeModelOptions(honest));
     const otherEvents = recordEvents(other);
-    await (await other.send('Go')).finished;
+    await (await startRun(other, 'Go')).finished;
     expect(otherEvents.filter((event) => event.type === 'warning')).toEqual([]);
   });
 
@@ -119,7 +120,7 @@ describe('a run through every fault of the model server', () => {
     llm().enqueue({ fault: 'http-500' }, { text: 'research', queued: { comments: 2 } }, say(planText('Only')), say('done'), say('summary'));
     const workbench = await open(root, fakeModelOptions(llm()));
     const events = recordEvents(workbench);
-    await (await workbench.send('Go')).finished;
+    await (await startRun(workbench, 'Go')).finished;
     const research = events.filter((event) => event.type === 'model-status' && event.phase === 'research').map((event) => (event.type === 'model-status' ? event.state : ''));
     expect(research).toEqual(['waiting', 'retrying', 'waiting', 'queued', 'answering']);
     expect(events.find((event) => event.type === 'model-status' && event.state === 'retrying')).toMatchObject({ attempt: 2, attempts: 3, reason: 'HTTP 500' });
@@ -132,7 +133,7 @@ describe('a run through every fault of the model server', () => {
       llmSettings: async () => ({ baseUrl, apiKey: null, model: 'm', contextWindow: 8000, toolMode: 'native' }),
       llmClient: { maxRetries: 0 },
     });
-    const result = await (await workbench.send('Go')).finished;
+    const result = await (await startRun(workbench, 'Go')).finished;
     expect(result).toMatchObject({ status: 'failed', phase: 'research' });
     expect(result.error).toMatch(new RegExp(`Cannot reach the model server at ${baseUrl.replace(/[.]/g, '\\.')}`));
   });

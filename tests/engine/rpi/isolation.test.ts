@@ -6,6 +6,7 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, phaseOfRequest, planText, recordEvents, requestText, say, toolNames } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { startRun } from '../../support/startRun.js';
 
 describe('each phase and each item starts from a fresh context with its own tools', () => {
   const tempFolder = useTempFolders('rpi-isolation-');
@@ -30,7 +31,7 @@ describe('each phase and each item starts from a fresh context with its own tool
       say('Summary.'),
     );
     const workbench = await open(root, fakeModelOptions(llm()));
-    expect((await (await workbench.send('Look around')).finished).status).toBe('done');
+    expect((await (await startRun(workbench, 'Look around')).finished).status).toBe('done');
 
     const requests = llm().chatRequests();
     expect(requests.map(phaseOfRequest)).toEqual(['research', 'research', 'plan', 'plan', 'implement', 'implement', 'implement', 'summary']);
@@ -65,7 +66,7 @@ describe('each phase and each item starts from a fresh context with its own tool
     );
     const workbench = await open(root, fakeModelOptions(llm()));
     const events = recordEvents(workbench);
-    expect((await (await workbench.send('Try to write early')).finished).status).toBe('done');
+    expect((await (await startRun(workbench, 'Try to write early')).finished).status).toBe('done');
 
     const requests = llm().chatRequests();
     const byPhase = (phase: string) => requests.filter((request) => phaseOfRequest(request) === phase);

@@ -5,6 +5,7 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, eventTrail, fakeModelOptions, firstUserText, phaseOfRequest, planText, recordEvents, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { followRun, startRun } from '../../support/startRun.js';
 
 const research = '## Request\nAdd a greeting module.\n\n## Relevant files\n- src/index.ts';
 const rpi = (root: string, file: string) => path.join(root, '.workbench', 'rpi', file);
@@ -35,7 +36,7 @@ describe('the RPI orchestrator through the workbench facade', () => {
     const workbench = await open(root, fakeModelOptions(llm()));
     const events = recordEvents(workbench);
 
-    const started = await workbench.send('Add a greeting module');
+    const started = await startRun(workbench, 'Add a greeting module');
     const result = await started.finished;
 
     expect(result).toMatchObject({ status: 'done', summary: 'Added **src/greeting.ts** and exported it from src/index.ts.' });
@@ -87,7 +88,7 @@ describe('the RPI orchestrator through the workbench facade', () => {
       items: [{ status: 'done' }, { status: 'done' }],
     });
 
-    const snapshot = await workbench.snapshot();
+    const snapshot = await workbench.request('workbench:snapshot');
     expect(snapshot.running).toBe(false);
     expect(snapshot.conversation.map((message) => message.role)).toEqual(['user', 'assistant']);
   });
@@ -98,7 +99,7 @@ describe('the RPI orchestrator through the workbench facade', () => {
     const workbench = await open(root, fakeModelOptions(llm()));
     const events = recordEvents(workbench);
 
-    const result = await (await workbench.send('Do something')).finished;
+    const result = await (await startRun(workbench, 'Do something')).finished;
 
     expect(result.status).toBe('failed');
     expect(result.phase).toBe('research');
@@ -111,7 +112,7 @@ describe('the RPI orchestrator through the workbench facade', () => {
     ]);
     expect(events.find((event) => event.type === 'phase-completed')).toMatchObject({ ok: false, error: result.error });
     expect(events.at(-1)).toMatchObject({ type: 'run-finished', status: 'failed', phase: 'research', error: result.error });
-    const snapshot = await workbench.snapshot();
+    const snapshot = await workbench.request('workbench:snapshot');
     expect(snapshot.rpi).toMatchObject({ hasResearch: false, hasPlan: false });
     expect(snapshot.conversation.map((message) => message.role)).toEqual(['user']);
   });
@@ -128,7 +129,7 @@ describe('the RPI orchestrator through the workbench facade', () => {
     );
     const workbench = await open(root, fakeModelOptions(llm()));
 
-    const result = await (await workbench.send('Add a greeting')).finished;
+    const result = await (await startRun(workbench, 'Add a greeting')).finished;
 
     expect(result.status).toBe('done');
     const implement = llm().chatRequests().filter((request) => phaseOfRequest(request) === 'implement');
@@ -151,7 +152,7 @@ describe('the RPI orchestrator through the workbench facade', () => {
     const workbench = await open(root, fakeModelOptions(llm()));
     const events = recordEvents(workbench);
 
-    const result = await (await workbench.send('Two things')).finished;
+    const result = await (await startRun(workbench, 'Two things')).finished;
 
     expect(result.status).toBe('done');
     const plan = await readFile(rpi(root, 'plan.md'), 'utf8');
@@ -169,11 +170,11 @@ describe('the RPI orchestrator through the workbench facade', () => {
     const root = await project();
     llm().enqueue(say('first research'), say(planText('Old item')), say('done'), say('First summary.'));
     const workbench = await open(root, fakeModelOptions(llm()));
-    await (await workbench.send('First request')).finished;
+    await (await startRun(workbench, 'First request')).finished;
     expect(await readFile(rpi(root, 'plan.md'), 'utf8')).toContain('Old item');
 
     llm().enqueue(say('second research'), say(planText('New item')), say('done'), say('Second summary.'));
-    const result = await (await workbench.send('Second request')).finished;
+    const result = await (await startRun(workbench, 'Second request')).finished;
 
     expect(result.status).toBe('done');
     const second = llm().chatRequests().slice(4);
@@ -183,7 +184,7 @@ describe('the RPI orchestrator through the workbench facade', () => {
     const plan = await readFile(rpi(root, 'plan.md'), 'utf8');
     expect(plan).toContain('New item');
     expect(plan).not.toContain('Old item');
-    expect((await workbench.snapshot()).conversation.map((message) => message.text)).toEqual([
+    expect((await workbench.request('workbench:snapshot')).conversation.map((message) => message.text)).toEqual([
       'First request',
       'First summary.',
       'Second request',
@@ -197,7 +198,7 @@ describe('the RPI orchestrator through the workbench facade', () => {
     const workbench = await open(root, fakeModelOptions(llm()));
     const events = recordEvents(workbench);
 
-    const result = await (await workbench.send('Check the module')).finished;
+    const result = await (await startRun(workbench, 'Check the module')).finished;
 
     expect(result).toMatchObject({ status: 'done', summary: 'Nothing to change.' });
     expect(llm().chatRequests().map(phaseOfRequest)).toEqual(['research', 'plan', 'summary']);
@@ -218,7 +219,7 @@ describe('the RPI orchestrator through the workbench facade', () => {
     const workbench = await open(root, fakeModelOptions(llm()));
     const events = recordEvents(workbench);
 
-    const result = await (await workbench.send('Grow the plan')).finished;
+    const result = await (await startRun(workbench, 'Grow the plan')).finished;
 
     expect(result.status).toBe('done');
     const plan = await readFile(rpi(root, 'plan.md'), 'utf8');
@@ -241,25 +242,25 @@ describe('the RPI orchestrator through the workbench facade', () => {
 
     const runningAtFinish = new Promise<boolean>((resolve) =>
       workbench.subscribe((event) => {
-        if (event.type === 'run-finished') void workbench.snapshot().then((snapshot) => resolve(snapshot.running));
+        if (event.type === 'run-finished') void workbench.request('workbench:snapshot').then((snapshot) => resolve(snapshot.running));
       }),
     );
-    const first = await workbench.send('First');
-    await expect(workbench.send('Second')).rejects.toThrow('A run is already in progress in this folder');
-    await expect(workbench.resume()).rejects.toThrow('A run is already in progress in this folder');
-    expect((await workbench.snapshot()).running).toBe(true);
+    const first = await startRun(workbench, 'First');
+    await expect(startRun(workbench, 'Second')).rejects.toThrow('A run is already in progress in this folder');
+    await expect(followRun(workbench, workbench.request('session:resume'))).rejects.toThrow('A run is already in progress in this folder');
+    expect((await workbench.request('workbench:snapshot')).running).toBe(true);
     expect((await first.finished).status).toBe('done');
     expect(await runningAtFinish).toBe(false);
-    expect((await workbench.snapshot()).conversation.map((message) => message.text)).toEqual(['First', 'Nothing.']);
+    expect((await workbench.request('workbench:snapshot')).conversation.map((message) => message.text)).toEqual(['First', 'Nothing.']);
   });
 
   it('refuses to run without a configured model, before touching the conversation', async () => {
     const root = await project();
     const workbench = await open(root, {});
-    await expect(workbench.send('Hello')).rejects.toThrow('No model is configured');
+    await expect(startRun(workbench, 'Hello')).rejects.toThrow('No model is configured');
     const noModel = await open(await project(), { llmSettings: async () => ({ baseUrl: llm().baseUrl, apiKey: null, model: ' ', contextWindow: 8000, toolMode: 'native' }) });
-    await expect(noModel.send('Hello')).rejects.toThrow('No model is chosen');
-    expect((await workbench.snapshot()).conversation).toEqual([]);
-    await expect(workbench.resume()).rejects.toThrow('No model is configured');
+    await expect(startRun(noModel, 'Hello')).rejects.toThrow('No model is chosen');
+    expect((await workbench.request('workbench:snapshot')).conversation).toEqual([]);
+    await expect(followRun(workbench, workbench.request('session:resume'))).rejects.toThrow('No model is configured');
   });
 });

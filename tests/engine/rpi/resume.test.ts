@@ -8,6 +8,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, firstUserText, phaseOfRequest, planText, recordEvents, requestsForStep, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { useEngineChildren } from '../../support/engineChild.js';
+import { followRun, startRun } from '../../support/startRun.js';
 
 function waitForEvent(events: WorkbenchEvent[], workbench: { subscribe(listener: (event: WorkbenchEvent) => void): () => void }, match: (event: WorkbenchEvent) => boolean): Promise<void> {
   if (events.some(match)) return Promise.resolve();
@@ -38,10 +39,10 @@ describe('stopping and resuming a run', () => {
     );
     const workbench = await open(root, fakeModelOptions(llm()));
     const events = recordEvents(workbench);
-    const started = await workbench.send('Two steps');
+    const started = await startRun(workbench, 'Two steps');
     await waitForEvent(events, workbench, (event) => event.type === 'tool-started' && event.tool === 'run_command');
 
-    expect(await workbench.cancel()).toBe(true);
+    expect((await workbench.request('session:cancel')).cancelled).toBe(true);
     const stopped = await started.finished;
 
     expect(stopped).toMatchObject({ status: 'cancelled', phase: 'implement' });
@@ -51,10 +52,10 @@ describe('stopping and resuming a run', () => {
     let plan = await readFile(path.join(root, '.workbench/rpi/plan.md'), 'utf8');
     expect(plan).toContain('- [x] 1. First');
     expect(plan).toContain('- [ ] 2. Second');
-    expect((await workbench.snapshot()).running).toBe(false);
+    expect((await workbench.request('workbench:snapshot')).running).toBe(false);
 
     llm().enqueue(call('write_file', { path: 'two.txt', content: '2\n' }), say('Second done.'), say('Both steps done.'));
-    const resumed = await workbench.resume();
+    const resumed = await followRun(workbench, workbench.request('session:resume'));
     expect(resumed.messageId).toBe(started.messageId);
     expect(await resumed.finished).toMatchObject({ status: 'done', summary: 'Both steps done.' });
 
@@ -66,7 +67,7 @@ describe('stopping and resuming a run', () => {
     const summary = llm().chatRequests().at(-1)!;
     expect(firstUserText(summary)).toMatch(/one\.txt \(created/);
     expect(firstUserText(summary)).toMatch(/two\.txt \(created/);
-    await expect(workbench.resume()).rejects.toThrow('Nothing to resume: the last request was answered');
+    await expect(followRun(workbench, workbench.request('session:resume'))).rejects.toThrow('Nothing to resume: the last request was answered');
   });
 
   it('resumes after the engine process is killed mid-item: done items never run again', async () => {
@@ -97,7 +98,7 @@ describe('stopping and resuming a run', () => {
          approvals: async () => ({ files: 'auto', commands: 'auto', timeoutSeconds: 600, reviewPlan: false }),
        });
        workbench.subscribe((event) => console.log(JSON.stringify(event)));
-       await workbench.send('Three steps');`,
+       await workbench.request('session:send', { prompt: 'Three steps' });`,
       [root, fake.baseUrl],
     );
     await stallReached;
@@ -107,9 +108,9 @@ describe('stopping and resuming a run', () => {
 
     turns.push(say('Second done on resume.'), say('Third done.'), say('All three done.'));
     const workbench = await open(root, fakeModelOptions(fake));
-    const snapshot = await workbench.snapshot();
+    const snapshot = await workbench.request('workbench:snapshot');
     expect(snapshot.rpi.items.map((item) => item.status)).toEqual(['done', 'pending', 'pending']);
-    const result = await (await workbench.resume()).finished;
+    const result = await workbench.finished((await workbench.request('session:resume')).runId);
 
     expect(result).toMatchObject({ status: 'done', summary: 'All three done.' });
     expect(requestsForStep(fake, 1)).toBe(2);
@@ -117,6 +118,6 @@ describe('stopping and resuming a run', () => {
     expect(requestsForStep(fake, 3)).toBe(1);
     expect(fake.chatRequests().filter((request) => phaseOfRequest(request) === 'research')).toHaveLength(1);
     expect(await readFile(path.join(root, '.workbench/rpi/plan.md'), 'utf8')).toMatch(/- \[x\] 1\. First[\s\S]*- \[x\] 2\. Second[\s\S]*- \[x\] 3\. Third/);
-    expect((await workbench.snapshot()).conversation.map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect((await workbench.request('workbench:snapshot')).conversation.map((message) => message.role)).toEqual(['user', 'assistant']);
   });
 });

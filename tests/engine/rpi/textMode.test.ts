@@ -5,6 +5,7 @@ import { useFakeLlm, useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, phaseOfRequest, planText, recordEvents, requestText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { startRun } from '../../support/startRun.js';
 
 /** A reply in the text tool protocol: some reasoning, then one fenced action block. */
 const act = (tool: string, args: Record<string, unknown>, reasoning = 'Next step.') =>
@@ -34,7 +35,7 @@ describe('models without native tool calling', () => {
     const workbench = await open(root, fakeModelOptions(llm(), { toolMode: 'text' }));
     const events = recordEvents(workbench);
 
-    const result = await (await workbench.send('Add a greeting')).finished;
+    const result = await (await startRun(workbench, 'Add a greeting')).finished;
 
     expect(result).toMatchObject({ status: 'done', summary: 'Added src/greeting.ts.' });
     expect(await readFile(path.join(root, 'src/greeting.ts'), 'utf8')).toBe('export const hi = 1;\n');
@@ -62,7 +63,7 @@ describe('models without native tool calling', () => {
     const workbench = await open(root, fakeModelOptions(fake, { toolMode: 'auto' }));
     const events = recordEvents(workbench);
 
-    const result = await (await workbench.send('Go')).finished;
+    const result = await (await startRun(workbench, 'Go')).finished;
 
     expect(result.status).toBe('done');
     const chat = fake.chatRequests();
@@ -77,7 +78,7 @@ describe('models without native tool calling', () => {
     llm().enqueue(act('list_files', { path: '.' }), say('research'), say(planText('One')), say('done'), say('Summary.'));
     const workbench = await open(root, fakeModelOptions(llm(), { toolMode: 'auto' }));
 
-    expect((await (await workbench.send('Go')).finished).status).toBe('done');
+    expect((await (await startRun(workbench, 'Go')).finished).status).toBe('done');
 
     const chat = llm().chatRequests();
     expect(chat[0]!.tools?.length).toBeGreaterThan(0);
@@ -90,7 +91,7 @@ describe('models without native tool calling', () => {
     llm().enqueue(act('write_file', { path: 'x.txt', content: 'no' }), say(planText('One')), call('list_files', {}), say('done'), say('Summary.'));
     const workbench = await open(root, fakeModelOptions(llm(), { toolMode: 'native' }));
 
-    expect((await (await workbench.send('Go')).finished).status).toBe('done');
+    expect((await (await startRun(workbench, 'Go')).finished).status).toBe('done');
 
     expect(await readFile(path.join(root, '.workbench/rpi/research.md'), 'utf8')).toContain('```action');
     expect(llm().chatRequests().every((request) => phaseOfRequest(request) === 'summary' || (request.tools?.length ?? 0) > 0)).toBe(true);

@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createDispatch, type Dispatch, type RequestHandlers } from '../../../engine/contract/index.js';
-import { sharedHandlers } from '../../../engine/host/sharedHandlers.js';
+import { createDispatch, type Dispatch } from '../../../engine/contract/index.js';
+import { requestHandlers } from '../../../engine/host/requestHandlers.js';
 import { RecentFolders, SettingsStore } from '../../../engine/settings/index.js';
 import { useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
 import { useTempFolders } from '../../support/tempFolder.js';
@@ -14,7 +14,7 @@ import { xorCipher } from '../../support/xorCipher.js';
  */
 
 const hostOnly = async (): Promise<never> => {
-  throw new Error('a host channel, not a shared one');
+  throw new Error('a host-only channel');
 };
 
 describe('the API key is bound to its base URL', () => {
@@ -24,12 +24,10 @@ describe('the API key is bound to its base URL', () => {
   async function host(env: NodeJS.ProcessEnv = {}): Promise<{ dispatch: Dispatch; settings: SettingsStore; file: string }> {
     const configDir = await tempFolder();
     const settings = new SettingsStore({ configDir, cipher: xorCipher(), env });
-    const handlers: RequestHandlers = {
-      ...sharedHandlers({ settings, recent: new RecentFolders(configDir), currentWorkbench: () => null }),
-      'folders:pick': hostOnly,
-      'folders:open': hostOnly,
-      'host:info': hostOnly,
-    };
+    const handlers = requestHandlers(
+      { settings, recent: new RecentFolders(configDir), currentWorkbench: () => null },
+      { 'folders:pick': hostOnly, 'folders:open': hostOnly, 'host:info': hostOnly },
+    );
     return { dispatch: createDispatch(handlers), settings, file: path.join(configDir, 'settings.json') };
   }
 

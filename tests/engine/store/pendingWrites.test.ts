@@ -6,6 +6,7 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { startRun } from '../../support/startRun.js';
 
 const journalLine = (op: 'begin' | 'end', file: string) => `${JSON.stringify({ op, path: file })}\n`;
 
@@ -36,7 +37,7 @@ describe('temp files a crashed write leaves in the folder', () => {
     expect(existsSync(path.join(root, finished))).toBe(true);
     expect(await readFile(path.join(root, 'important.txt'), 'utf8')).toBe('keep me\n');
     expect(existsSync(path.join(outside, '.x.1.aaaaaaaa.tmp'))).toBe(true);
-    expect((await workbench.snapshot()).warnings).toEqual([`Removed 2 temp files that a write cut short by a crash had left in the folder (${restoreLeftover}, ${leftover}).`]);
+    expect((await workbench.request('workbench:snapshot')).warnings).toEqual([`Removed 2 temp files that a write cut short by a crash had left in the folder (${restoreLeftover}, ${leftover}).`]);
     expect(await readFile(path.join(root, '.workbench', 'pending-writes.jsonl'), 'utf8')).toBe('');
   });
 
@@ -45,7 +46,7 @@ describe('temp files a crashed write leaves in the folder', () => {
     await writeTree(root, { 'a.txt': 'alpha\n' });
     const workbench = await open(root, fakeModelOptions(llm()));
     llm().enqueue(say('research'), say(planText('Write')), call('write_file', { path: 'notes/b.txt', content: 'beta\n' }), say('done'), say('summary'));
-    expect((await (await workbench.send('Write b')).finished).status).toBe('done');
+    expect((await (await startRun(workbench, 'Write b')).finished).status).toBe('done');
     const records = (await readFile(path.join(root, '.workbench', 'pending-writes.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { op: string; path: string });
     expect(records.map((record) => record.op)).toEqual(['begin', 'end']);
     expect(records[0]?.path).toMatch(/^notes\/\.b\.txt\.\d+\.[0-9a-f]{8}\.tmp$/);

@@ -1,12 +1,13 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RunRefusedError } from '../../../engine/index.js';
+import { RunRefusedError } from '../../../engine/contract/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, recordEvents, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { cancelledAtStepTwo } from './stoppedRun.js';
+import { followRun, startRun } from '../../support/startRun.js';
 
 describe('discarding a stopped run', () => {
   const tempFolder = useTempFolders('rpi-discard-');
@@ -18,12 +19,12 @@ describe('discarding a stopped run', () => {
     await writeTree(root, { 'notes.txt': 'a\nb\n' });
     const { workbench, events, started, result } = await cancelledAtStepTwo({ open, llm: llm(), root });
     expect(result.status).toBe('cancelled');
-    expect((await workbench.snapshot()).resumable).toBe(true);
+    expect((await workbench.request('workbench:snapshot')).resumable).toBe(true);
 
-    expect(await workbench.discard()).toBe(true);
+    expect((await workbench.request('session:discard')).discarded).toBe(true);
 
     const notice = 'Run discarded at step 2 of 2 (Second) — files changed so far were kept; undo the request to restore them.';
-    const snapshot = await workbench.snapshot();
+    const snapshot = await workbench.request('workbench:snapshot');
     expect(snapshot.conversation.map(({ role, text }) => ({ role, text }))).toEqual([
       { role: 'user', text: 'Two steps' },
       { role: 'assistant', text: notice },
@@ -34,10 +35,10 @@ describe('discarding a stopped run', () => {
     expect(await readdir(path.join(root, '.workbench'))).not.toContain('rpi');
     expect(await readFile(path.join(root, 'one.txt'), 'utf8')).toBe('1\n');
     expect(await readFile(path.join(root, 'notes.txt'), 'utf8')).toBe('a\nb\n');
-    await expect(workbench.resume()).rejects.toThrow('Nothing to resume: the last request was answered');
+    await expect(followRun(workbench, workbench.request('session:resume'))).rejects.toThrow('Nothing to resume: the last request was answered');
 
     // The request's checkpoint is kept: undo still takes the folder back to before it.
-    expect(await workbench.undo(started.messageId)).toEqual(['one.txt']);
+    expect((await workbench.request('session:undo', { messageId: started.messageId })).restoredFiles).toEqual(['one.txt']);
     expect(await readdir(root)).toEqual(expect.not.arrayContaining(['one.txt']));
   });
 
@@ -45,13 +46,13 @@ describe('discarding a stopped run', () => {
     const root = await tempFolder();
     llm().enqueue({ fault: 'stall-after-headers' });
     const workbench = await open(root, fakeModelOptions(llm()));
-    const started = await workbench.send('Look around');
-    await workbench.cancel();
+    const started = await startRun(workbench, 'Look around');
+    await workbench.request('session:cancel');
     expect(await started.finished).toMatchObject({ status: 'cancelled', phase: 'research' });
 
-    expect(await workbench.discard()).toBe(true);
+    expect((await workbench.request('session:discard')).discarded).toBe(true);
 
-    expect((await workbench.snapshot()).conversation.at(-1)?.text).toBe('Run discarded during research, before any file was changed.');
+    expect((await workbench.request('workbench:snapshot')).conversation.at(-1)?.text).toBe('Run discarded during research, before any file was changed.');
   });
 
   it('is refused while a run is active, changing nothing', async () => {
@@ -59,33 +60,33 @@ describe('discarding a stopped run', () => {
     llm().enqueue({ fault: 'stall-after-headers' });
     const workbench = await open(root, fakeModelOptions(llm()));
     const events = recordEvents(workbench);
-    const started = await workbench.send('Look around');
+    const started = await startRun(workbench, 'Look around');
 
-    const refusal = await workbench.discard().catch((error: unknown) => error);
+    const refusal = await workbench.request('session:discard').catch((error: unknown) => error);
 
     expect(refusal).toBeInstanceOf(RunRefusedError);
     expect((refusal as Error).message).toBe('A run is in progress in this folder: cancel it first, then discard it.');
     expect(events.filter((event) => event.type === 'message-added')).toHaveLength(1);
-    await workbench.cancel();
+    await workbench.request('session:cancel');
     await started.finished;
-    expect((await workbench.snapshot()).resumable).toBe(true);
+    expect((await workbench.request('workbench:snapshot')).resumable).toBe(true);
   });
 
   it('returns false, changing nothing, when there is no request or the last one was answered', async () => {
     const root = await tempFolder();
     const workbench = await open(root, fakeModelOptions(llm()));
-    expect(await workbench.discard()).toBe(false);
+    expect((await workbench.request('session:discard')).discarded).toBe(false);
 
     llm().enqueue(say('research'), say('# Execution Plan\n\n## Items\n'), say('Nothing needed doing.'));
-    expect((await (await workbench.send('Anything to do?')).finished).status).toBe('done');
-    const before = await workbench.snapshot();
+    expect((await (await startRun(workbench, 'Anything to do?')).finished).status).toBe('done');
+    const before = await workbench.request('workbench:snapshot');
     const events = recordEvents(workbench);
 
-    expect(await workbench.discard()).toBe(false);
+    expect((await workbench.request('session:discard')).discarded).toBe(false);
 
     expect(events).toEqual([]);
-    expect((await workbench.snapshot()).conversation).toEqual(before.conversation);
+    expect((await workbench.request('workbench:snapshot')).conversation).toEqual(before.conversation);
     expect(before.runEvents?.at(-1)).toMatchObject({ type: 'run-finished', status: 'done' });
-    expect((await workbench.snapshot()).runEvents).toEqual(before.runEvents);
+    expect((await workbench.request('workbench:snapshot')).runEvents).toEqual(before.runEvents);
   });
 });

@@ -117,7 +117,7 @@ describe('openWorkbench', () => {
       await symlink(real, link, 'dir');
 
       const workbench = await open(link);
-      const snapshot = await workbench.snapshot();
+      const snapshot = await workbench.request('workbench:snapshot');
 
       expect(workbench.folder).toBe(real);
       expect(snapshot).toMatchObject({ folder: real, name: 'My Project', running: false, lastSeq: 0, warnings: [] });
@@ -125,7 +125,7 @@ describe('openWorkbench', () => {
 
     it('is empty for a new folder', async () => {
       const root = await tempFolder();
-      const snapshot = await (await open(root)).snapshot();
+      const snapshot = await (await open(root)).request('workbench:snapshot');
       expect(snapshot).toMatchObject({
         fileCount: 0,
         conversation: [],
@@ -155,14 +155,14 @@ describe('openWorkbench', () => {
         '.git/objects/ab/cdef': '',
         'src/.git/HEAD': '',
       });
-      const snapshot = await (await open(root)).snapshot();
+      const snapshot = await (await open(root)).request('workbench:snapshot');
       expect(snapshot.fileCount).toBe(8);
     });
 
     it('never counts .workbench/, even with its own files inside', async () => {
       const root = await tempFolder();
       await writeTree(root, { 'one.txt': '', '.workbench/rpi/research.md': 'notes', '.workbench/conversation.jsonl': '' });
-      expect((await (await open(root)).snapshot()).fileCount).toBe(1);
+      expect((await (await open(root)).request('workbench:snapshot')).fileCount).toBe(1);
     });
 
     it('loads the conversation, skipping a corrupt line and reporting a torn last one', async () => {
@@ -173,7 +173,7 @@ describe('openWorkbench', () => {
         '.workbench/conversation.jsonl': [JSON.stringify(first), '{"id": "m2", "role": ', JSON.stringify(third), '{"id":"m4","ro'].join('\n'),
       });
 
-      const snapshot = await (await open(root)).snapshot();
+      const snapshot = await (await open(root)).request('workbench:snapshot');
 
       expect(snapshot.conversation).toEqual([first, third]);
       expect(snapshot.warnings).toEqual([
@@ -197,7 +197,7 @@ describe('openWorkbench', () => {
         ].join('\n'),
       });
 
-      const { rpi } = await (await open(root)).snapshot();
+      const { rpi } = await (await open(root)).request('workbench:snapshot');
 
       expect(rpi).toEqual({
         hasResearch: true,
@@ -222,9 +222,9 @@ describe('openWorkbench', () => {
     it('reads the folder again each time', async () => {
       const root = await tempFolder();
       const workbench = await open(root);
-      expect((await workbench.snapshot()).fileCount).toBe(0);
+      expect((await workbench.request('workbench:snapshot')).fileCount).toBe(0);
       await writeTree(root, { 'new.txt': 'x' });
-      expect((await workbench.snapshot()).fileCount).toBe(1);
+      expect((await workbench.request('workbench:snapshot')).fileCount).toBe(1);
     });
   });
 
@@ -244,7 +244,7 @@ describe('openWorkbench', () => {
 
       expect((await readdir(path.join(root, '.workbench'))).sort()).toEqual(['.gitignore', 'checkpoints']);
       const closed = `The workbench for ${root} is closed.`;
-      await expect(workbench.snapshot()).rejects.toThrow(closed);
+      await expect(workbench.request('workbench:snapshot')).rejects.toThrow(closed);
       expect(() => workbench.subscribe(() => undefined)).toThrow(closed);
     });
   });
@@ -254,7 +254,7 @@ describe('openWorkbench', () => {
     await writeTree(root, { 'a.txt': 'alpha', 'sub/b.txt': 'beta' });
     await writeFile(path.join(root, '.gitignore'), 'x\n');
     const workbench = await open(root);
-    await workbench.snapshot();
+    await workbench.request('workbench:snapshot');
     await workbench.close();
     expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe('alpha');
     expect(await readFile(path.join(root, 'sub', 'b.txt'), 'utf8')).toBe('beta');

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RunRefusedError } from '../../../engine/index.js';
+import { RunRefusedError } from '../../../engine/contract/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, greetingDoneWorkbookFailed, phaseOfRequest } from '../../support/rpiScript.js';
@@ -10,6 +10,7 @@ import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { useEngineChildren } from '../../support/engineChild.js';
 import { cancelledAtStepTwo } from './stoppedRun.js';
 import { keptFile, keptRuns, oneStep, request, threeRequests } from '../../support/planHistory.js';
+import { followRun, startRun } from '../../support/startRun.js';
 
 const rpiFile = (root: string, name: string) => path.join(root, '.workbench', 'rpi', name);
 
@@ -44,19 +45,19 @@ describe('plan history: each request keeps its research and plan', () => {
     // The latest request's run is rpi/ itself.
     expect(await readFile(rpiFile(root, 'plan.md'), 'utf8')).toMatch(/^- \[x\] 1\. Tidy/m);
 
-    const snapshot = await workbench.snapshot();
+    const snapshot = await workbench.request('workbench:snapshot');
     expect(snapshot.runs).toEqual({
       [first]: { research: true, plan: { done: 1, failed: 1, total: 2 } },
       [second]: { research: true, plan: { done: 1, failed: 0, total: 1 } },
     });
-    const earlierPlan = await workbench.readRunFile(first, 'plan');
+    const earlierPlan = await workbench.request('session:run-file', { messageId: first, file: 'plan' });
     expect(earlierPlan).toMatchObject({ text: firstPlan });
     expect(earlierPlan.text !== null && earlierPlan.items?.map(({ label, status, failure }) => ({ label, status, failure }))).toEqual([
       { label: 'Greeting', status: 'done', failure: undefined },
       { label: 'Workbook', status: 'failed', failure: expect.stringContaining('no spreadsheet writer is available') },
     ]);
-    expect(await workbench.readRunFile(first, 'research')).toEqual({ text: firstResearch });
-    expect(await workbench.readRunFile(second, 'plan')).toMatchObject({ text: await readFile(rpiFile(root, 'plan.md'), 'utf8') });
+    expect(await workbench.request('session:run-file', { messageId: first, file: 'research' })).toEqual({ text: firstResearch });
+    expect(await workbench.request('session:run-file', { messageId: second, file: 'plan' })).toMatchObject({ text: await readFile(rpiFile(root, 'plan.md'), 'utf8') });
   });
 
   it('reads only requests of the conversation, by id, never a path given as an id', async () => {
@@ -64,13 +65,13 @@ describe('plan history: each request keeps its research and plan', () => {
     const workbench = await open(root, fakeModelOptions(llm()));
     llm().enqueue(...oneStep('Only'));
     await request(workbench, 'Do one thing');
-    const answer = (await workbench.snapshot()).conversation[1]!;
+    const answer = (await workbench.request('workbench:snapshot')).conversation[1]!;
 
-    await expect(workbench.readRunFile(answer.id, 'plan')).rejects.toThrow(
+    await expect(workbench.request('session:run-file', { messageId: answer.id, file: 'plan' })).rejects.toThrow(
       new RunRefusedError('That message is an answer: research and plans belong to requests, so ask with the id of a user message.'),
     );
     for (const id of ['../rpi', '..', 'm-does-not-exist', '/etc']) {
-      await expect(workbench.readRunFile(id, 'plan')).rejects.toThrow(`There is no message "${id}" in this folder's conversation.`);
+      await expect(workbench.request('session:run-file', { messageId: id, file: 'plan' })).rejects.toThrow(`There is no message "${id}" in this folder's conversation.`);
     }
   });
 
@@ -80,13 +81,13 @@ describe('plan history: each request keeps its research and plan', () => {
     const [first, second] = await threeRequests(workbench, llm());
     expect(await keptRuns(root)).toEqual([first, second].sort());
 
-    await workbench.undo(second);
+    await workbench.request('session:undo', { messageId: second });
 
     expect(await keptRuns(root)).toEqual([first]);
     expect(existsSync(rpiFile(root, 'plan.md'))).toBe(false);
-    const snapshot = await workbench.snapshot();
+    const snapshot = await workbench.request('workbench:snapshot');
     expect(snapshot.runs).toEqual({ [first]: { research: true, plan: { done: 1, failed: 0, total: 1 } } });
-    expect((await workbench.readRunFile(first, 'plan')).text).toMatch(/^- \[x\] 1\. First/m);
+    expect((await workbench.request('session:run-file', { messageId: first, file: 'plan' })).text).toMatch(/^- \[x\] 1\. First/m);
   });
 
   it('regenerate removes the kept run of the request it sends again; the new run is the one in rpi/', async () => {
@@ -98,14 +99,14 @@ describe('plan history: each request keeps its research and plan', () => {
     expect(await keptRuns(root)).toEqual([first]);
 
     llm().enqueue(...oneStep('Again'));
-    const again = await workbench.regenerate(first);
+    const again = await followRun(workbench, workbench.request('session:regenerate', { messageId: first }));
     expect((await again.finished).status).toBe('done');
 
     expect(await keptRuns(root)).toEqual([]);
-    const snapshot = await workbench.snapshot();
+    const snapshot = await workbench.request('workbench:snapshot');
     expect(snapshot.conversation.map((message) => message.text)).toEqual(['One', 'Summary of Again.']);
     expect(snapshot.runs).toEqual({ [again.messageId]: { research: true, plan: { done: 1, failed: 0, total: 1 } } });
-    await expect(workbench.readRunFile(first, 'plan')).rejects.toThrow(`There is no message "${first}"`);
+    await expect(workbench.request('session:run-file', { messageId: first, file: 'plan' })).rejects.toThrow(`There is no message "${first}"`);
   });
 
   it('discarding a stopped run keeps its research and plan for its request, as a newer request would', async () => {
@@ -114,30 +115,30 @@ describe('plan history: each request keeps its research and plan', () => {
     const { workbench, started } = await cancelledAtStepTwo({ open, llm: llm(), root });
     const plan = await readFile(rpiFile(root, 'plan.md'), 'utf8');
 
-    expect(await workbench.discard()).toBe(true);
+    expect((await workbench.request('session:discard')).discarded).toBe(true);
 
     expect(await keptRuns(root)).toEqual([started.messageId]);
     expect(await readFile(keptFile(root, started.messageId, 'plan.md'), 'utf8')).toBe(plan);
     expect(plan).toMatch(/^- \[x\] 1\. First[^\n]*\n- \[ \] 2\. Second/m);
-    expect((await workbench.snapshot()).runs).toEqual({ [started.messageId]: { research: true, plan: { done: 1, failed: 0, total: 2 } } });
-    expect(await workbench.readRunFile(started.messageId, 'plan')).toMatchObject({ text: plan });
+    expect((await workbench.request('workbench:snapshot')).runs).toEqual({ [started.messageId]: { research: true, plan: { done: 1, failed: 0, total: 2 } } });
+    expect(await workbench.request('session:run-file', { messageId: started.messageId, file: 'plan' })).toMatchObject({ text: plan });
   });
 
   it('a request whose run wrote nothing has no summary, and its files answer with why', async () => {
     const root = await tempFolder();
     llm().enqueue({ fault: 'stall-after-headers' });
     const workbench = await open(root, fakeModelOptions(llm()));
-    const started = await workbench.send('Look around');
-    await workbench.cancel();
+    const started = await startRun(workbench, 'Look around');
+    await workbench.request('session:cancel');
     await started.finished;
-    expect(await workbench.readRunFile(started.messageId, 'research')).toEqual({ text: null, reason: 'Research has not been written yet for this request.' });
+    expect(await workbench.request('session:run-file', { messageId: started.messageId, file: 'research' })).toEqual({ text: null, reason: 'Research has not been written yet for this request.' });
 
     llm().enqueue(...oneStep('Next'));
     await request(workbench, 'Next thing');
 
     expect(await keptRuns(root)).toEqual([]);
-    expect(Object.keys((await workbench.snapshot()).runs ?? {})).not.toContain(started.messageId);
-    expect(await workbench.readRunFile(started.messageId, 'plan')).toEqual({
+    expect(Object.keys((await workbench.request('workbench:snapshot')).runs ?? {})).not.toContain(started.messageId);
+    expect(await workbench.request('session:run-file', { messageId: started.messageId, file: 'plan' })).toEqual({
       text: null,
       reason: 'No plan was kept for this request: its run stopped before writing one, or it ran before the workbench kept plan history.',
     });
@@ -162,7 +163,7 @@ describe('plan history: each request keeps its research and plan', () => {
          console.log('rpi plan there: ' + existsSync(folder + '/.workbench/rpi/plan.md'));
          process.kill(process.pid, 'SIGKILL');
        });
-       await workbench.send('Second request');`,
+       await workbench.request('session:send', { prompt: 'Second request' });`,
       [root, llm().baseUrl],
     );
     const { signal, stdout } = await child.exited;
@@ -175,14 +176,14 @@ describe('plan history: each request keeps its research and plan', () => {
     const before = llm().chatRequests().length;
     llm().enqueue(...oneStep('Second'));
     const reopened = await open(root, fakeModelOptions(llm()));
-    const resumed = await (await reopened.resume()).finished;
+    const resumed = await reopened.finished((await reopened.request('session:resume')).runId);
 
     expect(resumed.status).toBe('done');
     // Keeping twice was harmless, and the new request ran from its research, not on the old plan.
     expect(llm().chatRequests().slice(before).map(phaseOfRequest)).toEqual(['research', 'plan', 'implement', 'summary']);
     expect(await readFile(keptFile(root, first, 'plan.md'), 'utf8')).toBe(firstPlan);
     expect(await readFile(rpiFile(root, 'plan.md'), 'utf8')).toMatch(/^- \[x\] 1\. Second/m);
-    const snapshot = await reopened.snapshot();
+    const snapshot = await reopened.request('workbench:snapshot');
     const second = snapshot.conversation[2]!;
     expect(snapshot.runs).toEqual({
       [first]: { research: true, plan: { done: 1, failed: 1, total: 2 } },

@@ -13,6 +13,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, phaseOfRequest, planText } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 import { keptFile, keptRuns, oneStep, request, threeRequests } from '../../support/planHistory.js';
+import { followRun } from '../../support/startRun.js';
 import { deadPid } from '../../support/processProbe.js';
 
 const stateOf = (root: string) => path.join(root, '.workbench');
@@ -70,18 +71,18 @@ describe('the plan history when things go wrong', () => {
     llm().enqueue(...oneStep('Second'));
     const reopened = await open(root, fakeModelOptions(llm()));
     expect((await readdir(stateOf(root))).filter((name) => name.endsWith('.cleared'))).toEqual([]);
-    const resumed = await reopened.resume();
+    const resumed = await followRun(reopened, reopened.request('session:resume'));
     expect((await resumed.finished).status).toBe('done');
 
     expect(llm().chatRequests().slice(before).map(phaseOfRequest)).toEqual(['research', 'plan', 'implement', 'summary']);
     expect(await keptRuns(root)).toEqual([first]);
     expect(await readFile(keptFile(root, first, 'research.md'), 'utf8')).toBe(research);
     expect(await readFile(keptFile(root, first, 'plan.md'), 'utf8')).toBe(plan);
-    expect((await reopened.snapshot()).runs).toEqual({
+    expect((await reopened.request('workbench:snapshot')).runs).toEqual({
       [first]: { research: true, plan: { done: 1, failed: 0, total: 1 } },
       [resumed.messageId]: { research: true, plan: { done: 1, failed: 0, total: 1 } },
     });
-    expect((await reopened.readRunFile(resumed.messageId, 'plan')).text).toMatch(/^- \[x\] 1\. Second/m);
+    expect((await reopened.request('session:run-file', { messageId: resumed.messageId, file: 'plan' })).text).toMatch(/^- \[x\] 1\. Second/m);
   });
 
   const removalFailures: { name: string; error: (at: string) => Error; reason: string }[] = [
@@ -103,26 +104,26 @@ describe('the plan history when things go wrong', () => {
     });
     const events = recorded(workbench);
 
-    await workbench.undo(second);
+    await workbench.request('session:undo', { messageId: second });
 
     expect(events.filter((event) => event.type === 'warning' || event.type === 'conversation-reset').map((event) => event.type)).toEqual(['warning', 'conversation-reset']);
     expect(events[0]).toMatchObject({
       type: 'warning',
       message: `The plan history of an undone request was left in .workbench/runs/${second}, which could not be removed (${reason}); it is no longer shown, and can be deleted by hand.`,
     });
-    const snapshot = await workbench.snapshot();
+    const snapshot = await workbench.request('workbench:snapshot');
     expect(snapshot.conversation.map((message) => message.text)).toEqual(['One', 'Summary of First.']);
     // Left on disk, never shown: no request of the conversation is that one.
     expect(await keptRuns(root)).toEqual([first, second].sort());
     expect(snapshot.runs).toEqual({ [first]: { research: true, plan: { done: 1, failed: 0, total: 1 } } });
 
     // The history is consistent: the same message cannot be undone twice, and regenerate sends again.
-    await expect(workbench.undo(second)).rejects.toThrow(`There is no message "${second}"`);
+    await expect(workbench.request('session:undo', { messageId: second })).rejects.toThrow(`There is no message "${second}"`);
     vi.restoreAllMocks();
     llm().enqueue(...oneStep('Again'));
-    const again = await workbench.regenerate(first);
+    const again = await followRun(workbench, workbench.request('session:regenerate', { messageId: first }));
     expect((await again.finished).status).toBe('done');
-    expect((await workbench.snapshot()).conversation.map((message) => message.text)).toEqual(['One', 'Summary of Again.']);
+    expect((await workbench.request('workbench:snapshot')).conversation.map((message) => message.text)).toEqual(['One', 'Summary of Again.']);
     // The regenerate's undo also took the run left before: no message of the conversation names it.
     expect(await keptRuns(root)).toEqual([]);
   });
@@ -141,9 +142,9 @@ describe('the plan history when things go wrong', () => {
     // A run kept for a message that is nowhere (an undo that stopped before removing it).
     await mkdir(path.join(stateOf(root), 'runs', 'm-orphaned-run'));
     await writeFile(path.join(stateOf(root), 'runs', 'm-orphaned-run', 'plan.md'), planText('Orphan'));
-    expect((await workbench.snapshot()).conversation.map((message) => message.text)).toEqual(['Summary of First.', 'Two', 'Summary of Second.', 'Three', 'Summary of Third.']);
+    expect((await workbench.request('workbench:snapshot')).conversation.map((message) => message.text)).toEqual(['Summary of First.', 'Two', 'Summary of Second.', 'Three', 'Summary of Third.']);
 
-    await workbench.undo(third);
+    await workbench.request('session:undo', { messageId: third });
 
     expect(await keptRuns(root)).toEqual([first, second].sort());
     expect(await readFile(keptFile(root, first, 'plan.md'), 'utf8')).toMatch(/^- \[x\] 1\. First/m);

@@ -6,6 +6,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, planText } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { oneStep } from '../../support/planHistory.js';
+import { startRun } from '../../support/startRun.js';
 
 
 /** A sparse file of `bytes`: as large as a planted one, without writing it. */
@@ -35,7 +36,7 @@ describe('a planted plan history', () => {
     });
     const workbench = await open(root);
 
-    const { conversation, runs } = await workbench.snapshot();
+    const { conversation, runs } = await workbench.request('workbench:snapshot');
 
     expect(conversation.map((message) => message.id)).toEqual(['constructor', 'a-1', '__proto__']);
     expect(runs).toEqual({});
@@ -47,31 +48,31 @@ describe('a planted plan history', () => {
     const root = await tempFolder();
     const workbench = await open(root, fakeModelOptions(llm()));
     llm().enqueue(...oneStep('First'), ...oneStep('Second'));
-    const started = await workbench.send('One');
+    const started = await startRun(workbench, 'One');
     await started.finished;
     const first = started.messageId;
-    const second = await workbench.send('Two');
+    const second = await startRun(workbench, 'Two');
     await second.finished;
     const kept = path.join(root, '.workbench', 'runs', first, 'plan.md');
     await rm(kept);
     await sparseFile(kept, 3 * 1024 ** 3);
     const refusal = 'The workbench state file plan.md is 3.0 GB, more than the 8.0 MB the workbench reads, so it was not read. Remove it and try again.';
 
-    const snapshot = await workbench.snapshot();
+    const snapshot = await workbench.request('workbench:snapshot');
 
     expect(Object.keys(snapshot.runs ?? {})).toEqual([second.messageId]);
     expect(snapshot.warnings).toContain(`${refusal} The plan history of that request is not shown.`);
-    await expect(workbench.readRunFile(first, 'plan')).rejects.toThrow(refusal);
-    expect(await workbench.readRunFile(first, 'research')).toEqual({ text: 'Research for First.' });
+    await expect(workbench.request('session:run-file', { messageId: first, file: 'plan' })).rejects.toThrow(refusal);
+    expect(await workbench.request('session:run-file', { messageId: first, file: 'research' })).toEqual({ text: 'Research for First.' });
 
     // The current run's plan is read with the same cap.
     const current = path.join(root, '.workbench', 'rpi', 'plan.md');
     await rm(current);
     await sparseFile(current, 9 * 1024 * 1024);
-    await expect(workbench.readRunFile(second.messageId, 'plan')).rejects.toThrow('plan.md is 9.0 MB, more than the 8.0 MB the workbench reads');
-    await expect(workbench.snapshot()).rejects.toThrow('plan.md is 9.0 MB');
+    await expect(workbench.request('session:run-file', { messageId: second.messageId, file: 'plan' })).rejects.toThrow('plan.md is 9.0 MB, more than the 8.0 MB the workbench reads');
+    await expect(workbench.request('workbench:snapshot')).rejects.toThrow('plan.md is 9.0 MB');
     await rm(current);
     await writeFile(current, planText('Small again'));
-    expect((await workbench.snapshot()).runs?.[second.messageId]).toEqual({ research: true, plan: { done: 0, failed: 0, total: 1 } });
+    expect((await workbench.request('workbench:snapshot')).runs?.[second.messageId]).toEqual({ research: true, plan: { done: 0, failed: 0, total: 1 } });
   });
 });

@@ -8,6 +8,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, planText } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { oneStep } from '../../support/planHistory.js';
+import { startRun } from '../../support/startRun.js';
 
 
 /**
@@ -30,9 +31,9 @@ describe('a planted .workbench/runs', () => {
   async function afterTwoRequests(root: string): Promise<{ workbench: Workbench; first: string; second: string }> {
     const workbench = await open(root, fakeModelOptions(llm()));
     llm().enqueue(...oneStep('First'), ...oneStep('Second'));
-    const first = await workbench.send('One');
+    const first = await startRun(workbench, 'One');
     await first.finished;
-    const second = await workbench.send('Two');
+    const second = await startRun(workbench, 'Two');
     await second.finished;
     return { workbench, first: first.messageId, second: second.messageId };
   }
@@ -52,8 +53,8 @@ describe('a planted .workbench/runs', () => {
 
     await rm(kept);
     await symlink(path.join(outside, 'secret.md'), kept);
-    await expect(workbench.readRunFile(first, 'plan')).rejects.toThrow('The workbench state file plan.md is a symlink; the workbench never follows links in .workbench/. Remove it and try again.');
-    const snapshot = await workbench.snapshot();
+    await expect(workbench.request('session:run-file', { messageId: first, file: 'plan' })).rejects.toThrow('The workbench state file plan.md is a symlink; the workbench never follows links in .workbench/. Remove it and try again.');
+    const snapshot = await workbench.request('workbench:snapshot');
     expect(Object.keys(snapshot.runs ?? {})).not.toContain(first);
     expect(snapshot.warnings).toContain(
       'The workbench state file plan.md is a symlink; the workbench never follows links in .workbench/. Remove it and try again. The plan history of that request is not shown.',
@@ -61,12 +62,12 @@ describe('a planted .workbench/runs', () => {
 
     await rm(kept);
     await link(path.join(outside, 'secret.md'), kept);
-    await expect(workbench.readRunFile(first, 'plan')).rejects.toThrow('plan.md is a hard link shared with 1 other name');
+    await expect(workbench.request('session:run-file', { messageId: first, file: 'plan' })).rejects.toThrow('plan.md is a hard link shared with 1 other name');
 
     await rm(kept);
     execFileSync('mkfifo', [kept]);
-    await expect(workbench.readRunFile(first, 'plan')).rejects.toThrow('plan.md is a named pipe (FIFO)');
-    expect((await workbench.snapshot()).warnings.at(-1)).toMatch(/plan\.md is a named pipe \(FIFO\).*not shown\.$/);
+    await expect(workbench.request('session:run-file', { messageId: first, file: 'plan' })).rejects.toThrow('plan.md is a named pipe (FIFO)');
+    expect((await workbench.request('workbench:snapshot')).warnings.at(-1)).toMatch(/plan\.md is a named pipe \(FIFO\).*not shown\.$/);
     expect(await readFile(path.join(outside, 'secret.md'), 'utf8')).toBe('outside secret\n');
   });
 
@@ -74,17 +75,17 @@ describe('a planted .workbench/runs', () => {
     const { root, outside } = await projectAndOutside();
     const { workbench, first, second } = await afterTwoRequests(root);
     llm().enqueue(...oneStep('Third'));
-    await (await workbench.send('Three')).finished;
+    await (await startRun(workbench, 'Three')).finished;
     const keptSecond = path.join(root, '.workbench/runs', second);
     await rm(keptSecond, { recursive: true });
     await symlink(outside, keptSecond);
 
-    await expect(workbench.readRunFile(second, 'plan')).rejects.toThrow(
+    await expect(workbench.request('session:run-file', { messageId: second, file: 'plan' })).rejects.toThrow(
       `.workbench/runs/${second} is a symlink, not a folder the workbench made; the workbench never follows links in .workbench/. Remove it and try again.`,
     );
-    expect((await workbench.snapshot()).runs?.[second]).toBeUndefined();
+    expect((await workbench.request('workbench:snapshot')).runs?.[second]).toBeUndefined();
 
-    await workbench.undo(second);
+    await workbench.request('session:undo', { messageId: second });
 
     expect(await readdir(path.join(root, '.workbench/runs'))).toEqual([first]);
     expect(await readdir(outside)).toEqual(['plan.md', 'research.md', 'secret.md']);
@@ -94,16 +95,16 @@ describe('a planted .workbench/runs', () => {
     const { root, outside } = await projectAndOutside();
     const workbench = await open(root, fakeModelOptions(llm()));
     llm().enqueue(...oneStep('First'));
-    const first = await workbench.send('One');
+    const first = await startRun(workbench, 'One');
     await first.finished;
     await mkdir(path.join(root, '.workbench/runs'));
     await symlink(outside, path.join(root, '.workbench/runs', first.messageId));
 
-    await expect(workbench.send('Two')).rejects.toThrow(`.workbench/runs/${first.messageId} is a symlink, not a folder the workbench made`);
+    await expect(startRun(workbench, 'Two')).rejects.toThrow(`.workbench/runs/${first.messageId} is a symlink, not a folder the workbench made`);
 
     expect(await readdir(outside)).toEqual(['plan.md', 'research.md', 'secret.md']);
     expect(await readFile(path.join(outside, 'plan.md'), 'utf8')).toBe(planText('Outside item'));
-    expect((await workbench.snapshot()).conversation.map((message) => message.text)).toEqual(['One', 'Summary of First.']);
+    expect((await workbench.request('workbench:snapshot')).conversation.map((message) => message.text)).toEqual(['One', 'Summary of First.']);
     expect(await readFile(path.join(root, '.workbench/rpi/plan.md'), 'utf8')).toMatch(/^- \[x\] 1\. First/m);
   });
 
@@ -115,19 +116,19 @@ describe('a planted .workbench/runs', () => {
     await writeFile(path.join(outside, first, 'plan.md'), planText('Outside'));
     await symlink(outside, path.join(root, '.workbench/runs'));
 
-    const snapshot = await workbench.snapshot();
+    const snapshot = await workbench.request('workbench:snapshot');
 
     expect(Object.keys(snapshot.runs ?? {})).not.toContain(first);
     expect(snapshot.warnings.at(-1)).toBe(
       '.workbench/runs is a symlink, not a folder the workbench made; the workbench never follows links in .workbench/. Remove it and try again. No earlier plan can be shown until then.',
     );
-    await expect(workbench.readRunFile(first, 'plan')).rejects.toThrow('.workbench/runs is a symlink');
+    await expect(workbench.request('session:run-file', { messageId: first, file: 'plan' })).rejects.toThrow('.workbench/runs is a symlink');
 
     // Undo still goes back; it says it left the planted link alone, and nothing behind it is removed.
     const warnings: string[] = [];
     workbench.subscribe((event) => void (event.type === 'warning' && warnings.push(event.message)));
-    await workbench.undo(first);
-    expect((await workbench.snapshot()).conversation).toEqual([]);
+    await workbench.request('session:undo', { messageId: first });
+    expect((await workbench.request('workbench:snapshot')).conversation).toEqual([]);
     expect(warnings).toEqual([expect.stringMatching(/^\.workbench\/runs is a symlink.*The plan history of the requests undone was not removed\.$/)]);
     expect(await readFile(path.join(outside, first, 'plan.md'), 'utf8')).toBe(planText('Outside'));
   });

@@ -7,6 +7,7 @@ import { folderAfterOneRun } from '../../support/folderAfterOneRun.js';
 import { call, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 import { cancelledAtStepTwo, researchText } from './stoppedRun.js';
+import { followRun, startRun } from '../../support/startRun.js';
 
 /** The snapshot taken as soon as the first event of this type goes out, before anything else happens. */
 function snapshotOn(workbench: Workbench, type: WorkbenchEvent['type']): Promise<Snapshot> {
@@ -14,7 +15,7 @@ function snapshotOn(workbench: Workbench, type: WorkbenchEvent['type']): Promise
     const stop = workbench.subscribe((event) => {
       if (event.type !== type) return;
       stop();
-      workbench.snapshot().then(resolve, reject);
+      workbench.request('workbench:snapshot').then(resolve, reject);
     });
   });
 }
@@ -39,7 +40,7 @@ describe('what a snapshot says about the run', () => {
   describe('runEvents', () => {
     it('replays the run: its events from run-started, the summary as its message, long tool arguments shortened', async () => {
       const { workbench, events, runId, messageId } = await afterBigWrite();
-      const snapshot = await workbench.snapshot();
+      const snapshot = await workbench.request('workbench:snapshot');
 
       const shortened = `${'x'.repeat(400)}… (5000 chars)`;
       // Events that restate a whole (the plan, the model's status, the window) are kept once, the latest.
@@ -57,7 +58,7 @@ describe('what a snapshot says about the run', () => {
 
     it('passes the contract’s snapshot schema unchanged', async () => {
       const { workbench } = await afterBigWrite();
-      const snapshot = await workbench.snapshot();
+      const snapshot = await workbench.request('workbench:snapshot');
       const parsed = snapshotSchema.safeParse(snapshot);
       expect(parsed.error).toBeUndefined();
       expect(parsed.data).toEqual(snapshot);
@@ -69,7 +70,7 @@ describe('what a snapshot says about the run', () => {
         open,
         llm: llm(),
         root: await tempFolder(),
-        whileRunning: async (workbench) => void (during = await workbench.snapshot()),
+        whileRunning: async (workbench) => void (during = await workbench.request('workbench:snapshot')),
       });
       expect(during).toMatchObject({ running: true, resumable: false });
       expect(during?.runEvents?.[0]).toMatchObject({ type: 'run-started', runId: started.runId });
@@ -79,23 +80,23 @@ describe('what a snapshot says about the run', () => {
     it('is forgotten by undo, already in a snapshot taken on its conversation-reset, and replaced by the next run', async () => {
       const { workbench, messageId } = await afterBigWrite();
       const onReset = snapshotOn(workbench, 'conversation-reset');
-      await workbench.undo(messageId);
+      await workbench.request('session:undo', { messageId: messageId });
       expect((await onReset).runEvents).toEqual([]);
-      expect((await workbench.snapshot()).runEvents).toEqual([]);
+      expect((await workbench.request('workbench:snapshot')).runEvents).toEqual([]);
 
       llm().enqueue(say('research'), say('# Execution Plan\n\n## Items\n'), say('Nothing to do.'));
-      const next = await workbench.send('Anything else?');
+      const next = await startRun(workbench, 'Anything else?');
       await next.finished;
-      const { runEvents } = await workbench.snapshot();
+      const { runEvents } = await workbench.request('workbench:snapshot');
       expect(new Set(runEvents?.map((event) => event.runId))).toEqual(new Set([next.runId]));
     });
 
     it('starts again with the run regenerate starts', async () => {
       const { workbench, messageId } = await afterBigWrite();
       llm().enqueue(say('research'), say('# Execution Plan\n\n## Items\n'), say('Nothing to do.'));
-      const again = await workbench.regenerate(messageId);
+      const again = await followRun(workbench, workbench.request('session:regenerate', { messageId: messageId }));
       await again.finished;
-      const { runEvents } = await workbench.snapshot();
+      const { runEvents } = await workbench.request('workbench:snapshot');
       expect(runEvents?.[0]).toMatchObject({ type: 'run-started', runId: again.runId });
       expect(runEvents?.every((event) => event.runId === again.runId)).toBe(true);
     });
@@ -104,22 +105,22 @@ describe('what a snapshot says about the run', () => {
   describe('resumable', () => {
     it('is false for a new folder, during a run and after a finished one', async () => {
       const { workbench } = await afterBigWrite();
-      expect((await workbench.snapshot()).resumable).toBe(false);
+      expect((await workbench.request('workbench:snapshot')).resumable).toBe(false);
       const fresh = await open(await tempFolder(), fakeModelOptions(llm()));
-      expect(await fresh.snapshot()).toMatchObject({ resumable: false, runEvents: [] });
+      expect(await fresh.request('workbench:snapshot')).toMatchObject({ resumable: false, runEvents: [] });
     });
 
     it('is true after a cancel, also in a workbench opened later, which has no run events to replay', async () => {
       const root = await tempFolder();
       let during: Snapshot | undefined;
-      const stopped = await cancelledAtStepTwo({ open, llm: llm(), root, whileRunning: async (workbench) => void (during = await workbench.snapshot()) });
+      const stopped = await cancelledAtStepTwo({ open, llm: llm(), root, whileRunning: async (workbench) => void (during = await workbench.request('workbench:snapshot')) });
       expect(during?.resumable).toBe(false);
-      expect(await stopped.workbench.snapshot()).toMatchObject({ resumable: true, running: false });
-      expect((await stopped.workbench.snapshot()).runEvents?.at(-1)).toMatchObject({ type: 'run-finished', status: 'cancelled' });
+      expect(await stopped.workbench.request('workbench:snapshot')).toMatchObject({ resumable: true, running: false });
+      expect((await stopped.workbench.request('workbench:snapshot')).runEvents?.at(-1)).toMatchObject({ type: 'run-finished', status: 'cancelled' });
 
       await stopped.workbench.close();
       const reopened = await open(root, fakeModelOptions(llm()));
-      expect(await reopened.snapshot()).toMatchObject({ resumable: true, runEvents: [] });
+      expect(await reopened.request('workbench:snapshot')).toMatchObject({ resumable: true, runEvents: [] });
     });
   });
 
@@ -128,22 +129,22 @@ describe('what a snapshot says about the run', () => {
       const root = await tempFolder();
       const { workbench } = await cancelledAtStepTwo({ open, llm: llm(), root });
 
-      expect(await workbench.readRpiFile('research')).toBe(researchText);
-      const plan = await workbench.readRpiFile('plan');
+      expect((await workbench.request('rpi:read', { file: 'research' })).text).toBe(researchText);
+      const plan = (await workbench.request('rpi:read', { file: 'plan' })).text;
       expect(plan).toContain('- [x] 1. First');
       expect(plan).toContain('- [ ] 2. Second');
 
       const onAnswer = snapshotOn(workbench, 'message-added');
-      await workbench.discard();
+      await workbench.request('session:discard');
       expect((await onAnswer).runEvents).toEqual([]);
-      expect(await workbench.readRpiFile('research')).toBeNull();
-      expect(await workbench.readRpiFile('plan')).toBeNull();
+      expect((await workbench.request('rpi:read', { file: 'research' })).text).toBeNull();
+      expect((await workbench.request('rpi:read', { file: 'plan' })).text).toBeNull();
     });
 
     it('is null in a folder that never ran', async () => {
       const workbench = await open(await tempFolder());
-      expect(await workbench.readRpiFile('research')).toBeNull();
-      expect(await workbench.readRpiFile('plan')).toBeNull();
+      expect((await workbench.request('rpi:read', { file: 'research' })).text).toBeNull();
+      expect((await workbench.request('rpi:read', { file: 'plan' })).text).toBeNull();
     });
   });
 });

@@ -8,6 +8,7 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { autoApprovals, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { startRun } from '../../support/startRun.js';
 
 /**
  * A cloned repository can hold anything in `.workbench/`: every case here is planted the way a hostile
@@ -125,7 +126,7 @@ describe('the state folder after it was opened', () => {
     await symlink(outside, path.join(root, '.workbench'));
 
     llm().enqueue(say('research'), say(planText('Only item')), say('done'), say('Summary.'));
-    const run = await workbench.send('do it');
+    const run = await startRun(workbench, 'do it');
     expect((await run.finished).status).toBe('done');
     expect(await readdir(outside)).toEqual([]);
     expect(await readFile(path.join(root, 'moved-state/rpi/plan.md'), 'utf8')).toContain('- [x] 1. Only item');
@@ -138,7 +139,7 @@ describe('the state folder after it was opened', () => {
     const workbench = await open(root);
     await mkdir(path.join(root, '.workbench/rpi'));
     await symlink(path.join(outside, 'secret.md'), path.join(root, '.workbench/rpi/plan.md'));
-    await expect(workbench.readRpiFile('plan')).rejects.toThrow(/plan\.md is a symlink/);
+    await expect(workbench.request('rpi:read', { file: 'plan' })).rejects.toThrow(/plan\.md is a symlink/);
     await rm(path.join(root, '.workbench/rpi/plan.md'));
     await link(path.join(outside, 'secret.md'), path.join(root, '.workbench/rpi/plan.md'));
     await expect(readPlan(path.join(root, '.workbench'))).rejects.toThrow(/plan\.md is a hard link/);

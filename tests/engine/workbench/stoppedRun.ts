@@ -1,7 +1,8 @@
 import type { WorkbenchEvent } from '../../../engine/contract/index.js';
-import type { RunOptions, RunResult, StartedRun, Workbench } from '../../../engine/index.js';
+import type { RunOptions, RunResult, Workbench } from '../../../engine/index.js';
 import type { FakeLlm } from '../../support/fakeLlm/index.js';
 import { call, fakeModelOptions, planText, recordEvents, say } from '../../support/rpiScript.js';
+import { startRun, type TestRun } from '../../support/startRun.js';
 
 /** The first event from now on that matches; subscribe before the action that causes it. */
 export function nextEvent(workbench: Workbench, match: (event: WorkbenchEvent) => boolean): Promise<WorkbenchEvent> {
@@ -21,7 +22,7 @@ export interface StoppedRun {
   workbench: Workbench;
   /** Every event since the workbench was opened. */
   events: WorkbenchEvent[];
-  started: StartedRun;
+  started: TestRun;
   result: RunResult;
 }
 
@@ -49,9 +50,9 @@ export async function cancelledAtStepTwo(options: StoppedRunOptions): Promise<St
   const workbench = await open(root, fakeModelOptions(llm));
   const events = recordEvents(workbench);
   const commandStarted = nextEvent(workbench, (event) => event.type === 'tool-started' && event.tool === 'run_command');
-  const started = await workbench.send('Two steps');
+  const started = await startRun(workbench, 'Two steps');
   await commandStarted;
   await options.whileRunning?.(workbench);
-  await workbench.cancel();
+  await workbench.request('session:cancel');
   return { workbench, events, started, result: await started.finished };
 }

@@ -5,6 +5,7 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { startRun } from '../../support/startRun.js';
 
 describe('a torn last line left by a crash', () => {
   const tempFolder = useTempFolders('rpi-torn-');
@@ -18,7 +19,7 @@ describe('a torn last line left by a crash', () => {
     await writeTree(root, { 'a.txt': 'alpha\n' });
     const first = await open(root, fakeModelOptions(llm()));
     oneRun();
-    await (await first.send('Read a.txt')).finished;
+    await (await startRun(first, 'Read a.txt')).finished;
     await first.close();
     const state = path.join(root, '.workbench');
     // What a process killed in the middle of its write leaves: the start of a record, no newline.
@@ -30,7 +31,7 @@ describe('a torn last line left by a crash', () => {
     const second = await open(root, fakeModelOptions(llm()));
     const events = recordEvents(second);
     oneRun();
-    expect((await (await second.send('Read it again')).finished).status).toBe('done');
+    expect((await (await startRun(second, 'Read it again')).finished).status).toBe('done');
 
     const warnings = events.flatMap((event) => (event.type === 'warning' ? [event.message] : []));
     expect(warnings.sort()).toEqual([

@@ -3,9 +3,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
-import { folderAfterOneRun } from '../../support/folderAfterOneRun.js';
 import { call, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
+import { followRun, startRun } from '../../support/startRun.js';
+import { folderAfterOneRun } from '../../support/folderAfterOneRun.js';
 
 const exists = (file: string) => stat(file).then(() => true, () => false);
 
@@ -38,7 +39,7 @@ describe('undo and regenerate through the facade', () => {
     const { root, workbench, events, messageId } = await afterOneRun();
     expect(await exists(path.join(root, 'by-command.txt'))).toBe(true);
 
-    const preview = await workbench.previewUndo(messageId);
+    const preview = await workbench.request('session:undo-preview', { messageId });
     expect(preview.map(({ path: file, change }) => `${change} ${file}`).sort()).toEqual([
       'recreated gone.txt',
       'removed by-command.txt',
@@ -48,7 +49,7 @@ describe('undo and regenerate through the facade', () => {
       'restored script.sh',
     ]);
 
-    const restored = await workbench.undo(messageId);
+    const restored = (await workbench.request('session:undo', { messageId })).restoredFiles;
 
     expect(restored.sort()).toEqual(['by-command.txt', 'edit.txt', 'gone.txt', 'new/created.txt', 'script.sh']);
     expect(await readFile(path.join(root, 'edit.txt'), 'utf8')).toBe('before\n');
@@ -57,7 +58,7 @@ describe('undo and regenerate through the facade', () => {
     expect(await exists(path.join(root, 'new'))).toBe(false);
     expect(await exists(path.join(root, 'by-command.txt'))).toBe(false);
     expect((await stat(path.join(root, 'script.sh'))).mode & 0o777).toBe(0o644);
-    const snapshot = await workbench.snapshot();
+    const snapshot = await workbench.request('workbench:snapshot');
     expect(snapshot.conversation).toEqual([]);
     expect(snapshot.rpi).toMatchObject({ hasResearch: false, hasPlan: false });
     expect(events.at(-1)).toMatchObject({ type: 'conversation-reset', messages: [] });
@@ -65,16 +66,16 @@ describe('undo and regenerate through the facade', () => {
 
   it('regenerate from the summary undoes the run and sends the same request again', async () => {
     const { root, workbench } = await afterOneRun();
-    const [, answer] = (await workbench.snapshot()).conversation;
+    const [, answer] = (await workbench.request('workbench:snapshot')).conversation;
     llm().enqueue(say('research again'), say(planText('Smaller')), call('write_file', { path: 'only.txt', content: 'only\n' }), say('done'), say('Wrote only.txt.'));
 
-    const again = await workbench.regenerate(answer!.id);
+    const again = await followRun(workbench, workbench.request('session:regenerate', { messageId: answer!.id }));
     const result = await again.finished;
 
     expect(result).toMatchObject({ status: 'done', summary: 'Wrote only.txt.' });
     expect(await readFile(path.join(root, 'edit.txt'), 'utf8')).toBe('before\n');
     expect(await exists(path.join(root, 'only.txt'))).toBe(true);
-    const conversation = (await workbench.snapshot()).conversation;
+    const conversation = (await workbench.request('workbench:snapshot')).conversation;
     expect(conversation.map((message) => message.text)).toEqual(['Change things', 'Wrote only.txt.']);
     expect(conversation[0]!.id).toBe(again.messageId);
   });
@@ -82,10 +83,10 @@ describe('undo and regenerate through the facade', () => {
   it('refuses undo and regenerate while a run is active, and an unknown message', async () => {
     const { workbench, messageId } = await afterOneRun();
     llm().enqueue(say('slow research', { delayMs: 150 }), say('# Execution Plan\n\n## Items\n'), say('Nothing.'));
-    const running = await workbench.send('Another');
-    await expect(workbench.undo(messageId)).rejects.toThrow('A run is in progress in this folder');
-    await expect(workbench.regenerate(messageId)).rejects.toThrow('A run is in progress in this folder');
+    const running = await startRun(workbench, 'Another');
+    await expect(workbench.request('session:undo', { messageId })).rejects.toThrow('A run is in progress in this folder');
+    await expect(followRun(workbench, workbench.request('session:regenerate', { messageId }))).rejects.toThrow('A run is in progress in this folder');
     await running.finished;
-    await expect(workbench.undo('m-nope')).rejects.toThrow('There is no message "m-nope"');
+    await expect(workbench.request('session:undo', { messageId: 'm-nope' })).rejects.toThrow('There is no message "m-nope"');
   });
 });

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { browserHandlers } from '../../../cli/serve/browserHandlers.js';
 import type { DesktopCommand, WorkbenchBridge } from '../../../engine/contract/bridge.js';
 import { createDispatch, type RequestHandlers } from '../../../engine/contract/index.js';
-import { sharedHandlers } from '../../../engine/host/sharedHandlers.js';
+import { requestHandlers } from '../../../engine/host/requestHandlers.js';
 import { openWorkbench, type Workbench } from '../../../engine/index.js';
 import { RecentFolders, SettingsStore, noKeyStorage } from '../../../engine/settings/index.js';
 import { createWorkbenchStore } from '../../../renderer/src/store/workbenchStore.js';
@@ -125,15 +125,17 @@ describe('App with no folder open (desktop start screen)', () => {
     const project = path.join(temp, 'recent-project');
     await mkdir(project);
     await recent.add(project);
-    const handlers: RequestHandlers = {
-      ...sharedHandlers({ settings, recent, currentWorkbench: () => workbench }),
-      'host:info': async () => ({ kind: 'electron', canPickFolder: true, canStoreApiKey: true, folder: workbench?.folder ?? null }),
-      'folders:pick': async () => null,
-      'folders:open': async ({ folder }) => {
-        workbench = await openWorkbench(folder);
-        return workbench.snapshot();
+    const handlers = requestHandlers(
+      { settings, recent, currentWorkbench: () => workbench },
+      {
+        'host:info': async () => ({ kind: 'electron', canPickFolder: true, canStoreApiKey: true, folder: workbench?.folder ?? null }),
+        'folders:pick': async () => null,
+        'folders:open': async ({ folder }) => {
+          workbench = await openWorkbench(folder);
+          return workbench.request('workbench:snapshot');
+        },
       },
-    };
+    );
     await renderWith(handlers);
     expect(screen.getByRole('button', { name: 'Open folder…' })).toBeTruthy();
     fireEvent.click(await screen.findByRole('button', { name: /recent-project/ }));

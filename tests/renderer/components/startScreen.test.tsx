@@ -4,8 +4,8 @@ import path from 'node:path';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkbenchBridge } from '../../../engine/contract/bridge.js';
-import { createDispatch, type RequestHandlers, type WorkbenchEvent } from '../../../engine/contract/index.js';
-import { sharedHandlers } from '../../../engine/host/sharedHandlers.js';
+import { createDispatch, type WorkbenchEvent } from '../../../engine/contract/index.js';
+import { requestHandlers } from '../../../engine/host/requestHandlers.js';
 import { openWorkbench, type Workbench } from '../../../engine/index.js';
 import { RecentFolders, SettingsStore, noKeyStorage } from '../../../engine/settings/index.js';
 import { createWorkbenchStore } from '../../../renderer/src/store/workbenchStore.js';
@@ -43,18 +43,20 @@ async function desktopApp(options: DesktopOptions = {}) {
     opened.push(current);
     current.subscribe((event) => listeners.forEach((listener) => listener(event)));
     await recent.add(current.folder);
-    return current.snapshot();
+    return current.request('workbench:snapshot');
   };
   const subscribe = (listener: (event: WorkbenchEvent) => void) => {
     listeners.add(listener);
     return () => listeners.delete(listener);
   };
-  const handlers: RequestHandlers = {
-    ...sharedHandlers({ settings, recent, currentWorkbench: () => current }),
-    'host:info': async () => ({ kind: 'electron', canPickFolder: true, canStoreApiKey: true, folder: current?.folder ?? null }),
-    'folders:pick': async () => (options.pick ? openFolder(options.pick) : null),
-    'folders:open': async ({ folder }) => openFolder(folder),
-  };
+  const handlers = requestHandlers(
+    { settings, recent, currentWorkbench: () => current },
+    {
+      'host:info': async () => ({ kind: 'electron', canPickFolder: true, canStoreApiKey: true, folder: current?.folder ?? null }),
+      'folders:pick': async () => (options.pick ? openFolder(options.pick) : null),
+      'folders:open': async ({ folder }) => openFolder(folder),
+    },
+  );
   const bridge: WorkbenchBridge = { ...dispatchBridge(createDispatch(handlers), subscribe), ...(options.pathForFile ? { pathForFile: options.pathForFile } : {}) };
   await renderStarted(createWorkbenchStore(bridge));
 }
@@ -146,7 +148,7 @@ describe('a folder with a stopped run', () => {
 
     fireEvent.click(within(banner).getByRole('button', { name: 'Discard' }));
     await waitFor(() => expect(screen.queryByTestId('resume-banner')).toBeNull());
-    const { conversation, resumable } = await opened[0]!.snapshot();
+    const { conversation, resumable } = await opened[0]!.request('workbench:snapshot');
     expect({ roles: conversation.map((message) => message.role), resumable }).toEqual({ roles: ['user', 'assistant'], resumable: false });
   });
 

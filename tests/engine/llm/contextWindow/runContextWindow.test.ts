@@ -3,6 +3,7 @@ import { useFakeLlmStarter } from '../../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../../support/openedWorkbenches.js';
 import { fakeModelOptions, planText, recordEvents, say } from '../../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../../support/tempFolder.js';
+import { startRun } from '../../../support/startRun.js';
 
 describe('a run learns the context window when Settings leaves it automatic', () => {
   const tempFolder = useTempFolders('rpi-window-');
@@ -19,7 +20,7 @@ describe('a run learns the context window when Settings leaves it automatic', ()
       llmSettings: async () => ({ baseUrl: llm.baseUrl, apiKey: null, model: 'llama3.1:8b', contextWindow, toolMode: 'native' }),
     });
     const events = recordEvents(workbench);
-    const result = await (await workbench.send('Look around')).finished;
+    const result = await (await startRun(workbench, 'Look around')).finished;
     return { llm, events, result };
   }
 

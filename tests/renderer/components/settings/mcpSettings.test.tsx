@@ -39,7 +39,7 @@ async function renderProject(servers: Record<string, unknown>) {
   const mcp = userMcp(configDir, cipher);
   workbench = await openWorkbench(project, { mcp: mcp.workbenchOptions() });
   const current = workbench;
-  const handlers = browserHandlers(current, new SettingsStore({ configDir, cipher, env: {} }), new RecentFolders(configDir), mcp.settingsFor(() => current));
+  const handlers = browserHandlers(current, new SettingsStore({ configDir, cipher, env: {} }), new RecentFolders(configDir), mcp);
   await renderStarted(createWorkbenchStore(dispatchBridge(createDispatch(handlers), (listener) => current.subscribe(listener))));
   fireEvent.keyDown(window, { key: ',', ctrlKey: true });
   fireEvent.click(await screen.findByRole('tab', { name: 'MCP servers' }));

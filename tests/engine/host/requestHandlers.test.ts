@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createDispatch, type Dispatch, type RequestHandlers } from '../../../engine/contract/index.js';
-import { sharedHandlers } from '../../../engine/host/sharedHandlers.js';
+import { createDispatch, type Dispatch } from '../../../engine/contract/index.js';
+import { requestHandlers } from '../../../engine/host/requestHandlers.js';
 import type { Workbench } from '../../../engine/index.js';
 import { noKeyStorage } from '../../../engine/settings/keyCipher.js';
 import { RecentFolders } from '../../../engine/settings/recentFolders.js';
@@ -10,24 +10,22 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 
 const hostOnly = async (): Promise<never> => {
-  throw new Error('a host channel, not a shared one');
+  throw new Error('a host-only channel');
 };
 
-describe('shared host handlers', () => {
+describe('the host request handlers', () => {
   const tempFolder = useTempFolders('rpi-host-');
   const startLlm = useFakeLlmStarter();
   const open = useOpenedWorkbenches();
 
-  /** A host's dispatcher over the shared handlers, with settings in a fresh config folder. */
+  /** A host's dispatcher over the handler table, with settings in a fresh config folder. */
   async function host(options: { env?: NodeJS.ProcessEnv; workbench?: Workbench } = {}): Promise<{ dispatch: Dispatch; settings: SettingsStore }> {
     const configDir = await tempFolder();
     const settings = new SettingsStore({ configDir, cipher: noKeyStorage('no keychain in tests'), env: options.env ?? {} });
-    const handlers: RequestHandlers = {
-      ...sharedHandlers({ settings, recent: new RecentFolders(configDir), currentWorkbench: () => options.workbench ?? null }),
-      'folders:pick': hostOnly,
-      'folders:open': hostOnly,
-      'host:info': hostOnly,
-    };
+    const handlers = requestHandlers(
+      { settings, recent: new RecentFolders(configDir), currentWorkbench: () => options.workbench ?? null },
+      { 'folders:pick': hostOnly, 'folders:open': hostOnly, 'host:info': hostOnly },
+    );
     return { dispatch: createDispatch(handlers), settings };
   }
 
@@ -133,6 +131,24 @@ describe('shared host handlers', () => {
       });
       expect(await dispatch('session:run-file', { messageId: 'm-1', file: 'run.json' })).toEqual({ ok: false, error: 'session:run-file: file must be "research" or "plan"' });
       expect(await dispatch('session:run-file', { messageId: '', file: 'plan' })).toEqual({ ok: false, error: 'session:run-file: messageId must be the id of a request' });
+    });
+  });
+
+  describe('changes:diffs', () => {
+    it('needs an open folder, a request of its conversation and a line count or "auto"', async () => {
+      expect(await (await host()).dispatch('changes:diffs', { messageId: 'm-1' })).toEqual({
+        ok: false,
+        error: 'changes:diffs: No folder is open: open a project folder first.',
+      });
+      const { dispatch } = await host({ workbench: await open(await tempFolder()) });
+
+      expect(await dispatch('changes:diffs', { messageId: 'm-1', range: 'since', context: 'auto' })).toEqual({
+        ok: false,
+        error: 'changes:diffs: There is no message "m-1" in this folder\'s conversation.',
+      });
+      expect(await dispatch('changes:diffs', { messageId: 'm-1', context: -1 })).toEqual({ ok: false, error: 'changes:diffs: context must be 0 or more lines' });
+      expect(await dispatch('changes:diffs', { messageId: 'm-1', context: 'all' })).toEqual({ ok: false, error: 'changes:diffs: context must be a whole number of lines or "auto"' });
+      expect(await dispatch('changes:diffs', { messageId: 'm-1', paths: [] })).toEqual({ ok: false, error: 'changes:diffs: paths must name at least one file' });
     });
   });
 });

@@ -1,0 +1,196 @@
+import type { ApprovalSettings, Phase, RunStatus } from '../contract/index.js';
+import { ToolModeState } from '../agent/toolMode.js';
+import type { ApprovalBroker } from '../approvals/approvalBroker.js';
+import { ApprovedPlans } from '../approvals/approvedPlans.js';
+import { RequestAllowances } from '../approvals/requestAllowances.js';
+import type { PlanGate } from '../approvals/planGate.js';
+import { toolGuard } from '../approvals/toolGuard.js';
+import type { CheckpointStore } from '../checkpoints/checkpointStore.js';
+import { discoverContextWindow } from '../llm/contextWindow/discoverContextWindow.js';
+import { createLlmClient } from '../llm/openaiClient.js';
+import type { LlmSettings } from '../llm/llmTypes.js';
+import type { McpHub } from '../mcp/mcpHub.js';
+import { withMcpGuard } from '../mcp/mcpToolGuard.js';
+import type { RunRecord } from '../rpi/runRecord.js';
+import { defaultRpiLimits, runRpi, type RpiOutcome } from '../rpi/runRpi.js';
+import { childEnvironment } from '../secrets/childEnvironment.js';
+import { hostEnvironment } from '../secrets/processCredentials.js';
+import { knownSecrets, secretMask } from '../secrets/secretMask.js';
+import type { ConversationStore } from '../store/conversation.js';
+import type { ToolLog } from '../store/toolLog.js';
+import type { ToolGuard } from '../tools/executeToolCall.js';
+import type { Workspace } from '../workspace/workspace.js';
+import type { EventBus } from './eventBus.js';
+import { newMessage } from './newMessage.js';
+import type { AllowedCommandStore, RunOptions } from './runOptions.js';
+
+/** How a run ended, for an in-process caller that waits for it (the CLI, tests). */
+export interface RunResult {
+  runId: string;
+  status: RunStatus;
+  /** The phase the run stopped in, when it did not finish. */
+  phase?: Phase;
+  error?: string;
+  summary?: string;
+}
+
+/** One run to carry out: its id, the record it starts from, and the settings read as it started. */
+export interface RunExecution {
+  runId: string;
+  record: RunRecord;
+  settings: LlmSettings;
+  approvals: ApprovalSettings;
+  signal: AbortSignal;
+}
+
+export interface RunAssemblerDeps {
+  stateDir: string;
+  workspace: Workspace;
+  bus: EventBus;
+  conversation: ConversationStore;
+  toolLog: ToolLog;
+  checkpoints: CheckpointStore;
+  broker: ApprovalBroker;
+  planGate: PlanGate;
+  allowedCommands: AllowedCommandStore;
+  /** Waits for the run's files to be counted for the last time (changes-updated), so that comes before run-finished. */
+  settleChanges?: () => Promise<void>;
+  /** The folder's MCP servers, when the host configured any. */
+  mcp?: McpHub | null;
+  options: RunOptions;
+}
+
+/**
+ * Assembles a run from the workbench's parts — the model client, the context window, the tools and their
+ * guards, the plan review — and carries it out from `run-started` to `run-finished`. Remembers, across the
+ * runs of this workbench, the plans its user approved and the "allow for this request" answers.
+ */
+export class RunAssembler {
+  /** Plans approved at the review gate by the user of this process (never read from the folder). */
+  private readonly approvedPlans = new ApprovedPlans();
+  /** "Allow for the rest of this request" answers, by request. */
+  private readonly requestAllowances = new RequestAllowances();
+
+  constructor(private readonly deps: RunAssemblerDeps) {}
+
+  /**
+   * Runs to the end; never rejects (an internal error is a failed run). `stopped` is called once the run
+   * is over and before `run-finished` goes out, so a snapshot taken on that event says no run is active.
+   */
+  async execute({ runId, record, settings, approvals, signal }: RunExecution, stopped: () => void): Promise<RunResult> {
+    const { bus, stateDir, workspace, toolLog, conversation, options, planGate } = this.deps;
+    const { approvedPlans } = this;
+    bus.emit({ type: 'run-started', runId, messageId: record.messageId, startedAt: Date.now() });
+    this.deps.mcp?.retryFailed();
+    let result: RunResult;
+    try {
+      const contextWindow = await this.contextWindow(runId, settings, signal);
+      const outcome = await runRpi({
+        runId,
+        stateDir,
+        request: record.request,
+        ...(record.context ? { contextItems: record.context } : {}),
+        startedAt: record.startedAt,
+        ...(record.retryReasons ? { retryReasons: record.retryReasons } : {}),
+        llm: createLlmClient({
+          baseUrl: settings.baseUrl,
+          apiKey: settings.apiKey,
+          model: settings.model,
+          ...(settings.retries === undefined ? {} : { maxRetries: settings.retries }),
+          ...options.llmClient,
+        }),
+        toolMode: new ToolModeState(settings.toolMode),
+        contextWindow,
+        toolContext: {
+          workspace,
+          recall: (id) => toolLog.recall(id),
+          ...commandSafety(options.env ?? hostEnvironment(), settings.apiKey),
+          log: () => {},
+        },
+        toolLog,
+        limits: { ...defaultRpiLimits, ...options.limits },
+        emit: (event) => bus.emit(event),
+        saveSummary: async (text) => {
+          const message = newMessage('assistant', text);
+          await conversation.append(message);
+          bus.emit({ type: 'message-added', runId, message });
+        },
+        ...(this.deps.mcp ? { extraTools: this.deps.mcp } : {}),
+        guard: this.guard(runId, record.messageId, approvals),
+        ...(approvals.reviewPlan
+          ? {
+              planReview: {
+                isApproved: (items) => approvedPlans.isApproved(record.messageId, items),
+                review: (items, planText) => planGate.review(runId, items, planText, signal),
+                approved: (items) => approvedPlans.approve(record.messageId, items),
+                extended: (before, after) => approvedPlans.extend(record.messageId, before, after),
+              },
+            }
+          : {}),
+        signal,
+      });
+      result = resultOf(runId, outcome);
+    } catch (error) {
+      // Only the engine itself failing gets here (a disk error, a bug): the run ends, the state stays.
+      result = { runId, status: 'failed', error: `The run stopped on an internal error: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    await this.deps.settleChanges?.().catch(() => undefined);
+    stopped();
+    bus.emit({
+      type: 'run-finished',
+      runId,
+      status: result.status,
+      ...(result.error ? { error: result.error } : {}),
+      ...(result.phase ? { phase: result.phase } : {}),
+      finishedAt: Date.now(),
+    });
+    return result;
+  }
+
+  /**
+   * The window set in Settings, else the one the server tells (asked once per run), with a warning when
+   * the server silently cuts longer prompts.
+   */
+  private async contextWindow(runId: string, settings: LlmSettings, signal: AbortSignal): Promise<number> {
+    const { baseUrl, apiKey, model, contextWindow: configured } = settings;
+    const window = await discoverContextWindow({ baseUrl, apiKey, model, configured, signal });
+    this.deps.bus.emit({ type: 'context-window', runId, tokens: window.tokens, source: window.source, detail: window.detail });
+    if (window.warning) this.deps.bus.emit({ type: 'warning', runId, message: window.warning });
+    return window.tokens;
+  }
+
+  /** The run's guard: approvals by policy, with MCP tools sent to their own approval (mcpToolGuard.ts) when the folder has MCP servers. */
+  private guard(runId: string, messageId: string, approvals: ApprovalSettings): ToolGuard {
+    const { workspace, broker, checkpoints, allowedCommands, mcp } = this.deps;
+    const checkpoint = async (tool: { name: string }) => void (await checkpoints.snapshot({ reason: 'tool', messageId, runId, tool: tool.name }));
+    const requestScope = this.requestAllowances.for(messageId);
+    const guard = toolGuard({
+      runId,
+      workspace,
+      broker,
+      settings: approvals,
+      allowedCommands: () => allowedCommands.list(workspace.root),
+      checkpoint,
+      requestScope,
+    });
+    if (!mcp) return guard;
+    return withMcpGuard(guard, { runId, broker, hub: mcp, timeoutSeconds: approvals.timeoutSeconds, checkpoint, requestScope });
+  }
+}
+
+function resultOf(runId: string, outcome: RpiOutcome): RunResult {
+  switch (outcome.status) {
+    case 'done':
+      return { runId, status: 'done', summary: outcome.summary };
+    case 'cancelled':
+      return { runId, status: 'cancelled', phase: outcome.phase, error: outcome.reason ?? 'Cancelled by the user. Resume to go on from the step that was interrupted.' };
+    case 'failed':
+      return { runId, status: 'failed', phase: outcome.phase, error: outcome.error };
+  }
+}
+
+/** What commands inherit (no credentials) and the mask that hides every secret the engine knows from results. */
+function commandSafety(env: Readonly<Record<string, string | undefined>>, apiKey: string | null) {
+  const secrets = knownSecrets(env, apiKey);
+  return { childEnv: childEnvironment(env, secrets.map((secret) => secret.value)), maskSecrets: secretMask(secrets) };
+}

@@ -1,0 +1,41 @@
+import type { ApprovalSettings } from '../contract/index.js';
+import type { LlmClientOptions } from '../llm/openaiClient.js';
+import type { LlmSettings } from '../llm/llmTypes.js';
+import type { WorkbenchMcpOptions } from '../mcp/workbenchMcp.js';
+import type { RpiLimits } from '../rpi/runRpi.js';
+import type { AllowedCommand } from '../settings/allowedCommands.js';
+
+/** How a workbench reaches its model and runs its loops; hosts pass the settings, tests narrow the limits. */
+export interface RunOptions {
+  /** The model settings, read afresh before each run. Without it every run is refused. */
+  llmSettings?: () => Promise<LlmSettings>;
+  limits?: Partial<RpiLimits>;
+  /** Stream watchdog and retries of the model client. */
+  llmClient?: Pick<LlmClientOptions, 'firstByteTimeoutMs' | 'idleTimeoutMs' | 'queueLimitMs' | 'maxRetries' | 'retryBaseDelayMs'>;
+  /** The host's environment, credentials included (they are removed before commands inherit it); hostEnvironment() by default. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Approval policies, timeout and the plan review switch, read afresh before each run; every change asks when absent. */
+  approvals?: () => Promise<ApprovalSettings>;
+  /** Where "always allow" commands are kept, per folder, in the user's config; in memory when absent. */
+  allowedCommands?: AllowedCommandStore;
+  /** The user's MCP servers: started when the folder opens, their tools offered by phase; none when absent. */
+  mcp?: WorkbenchMcpOptions;
+}
+
+export interface AllowedCommandStore {
+  list(folder: string): Promise<AllowedCommand[]>;
+  /** Adds the command, or rebinds it to the files given when it is already there. */
+  add(folder: string, entry: AllowedCommand): Promise<void>;
+}
+
+/** "Always allow" commands when the host keeps none in the user's config: they last as long as the workbench. */
+export function memoryAllowList(): AllowedCommandStore {
+  const byFolder = new Map<string, AllowedCommand[]>();
+  return {
+    list: async (folder) => byFolder.get(folder) ?? [],
+    add: async (folder, entry) => {
+      const others = (byFolder.get(folder) ?? []).filter((current) => current.command !== entry.command);
+      byFolder.set(folder, [...others, entry]);
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import path from 'node:path';
+import type { Snapshot } from '../contract/index.js';
+import type { ApprovalBroker } from '../approvals/approvalBroker.js';
+import type { PlanGate } from '../approvals/planGate.js';
+import type { WorkbenchMcp } from '../mcp/workbenchMcp.js';
+import { readRpiState } from '../rpi/rpiState.js';
+import { unansweredRequest, type ConversationStore } from '../store/conversation.js';
+import { countFiles } from '../workspace/walkFiles.js';
+import type { EventBus } from './eventBus.js';
+import type { RunEventLog } from './runEventLog.js';
+import { runSummaries } from './runHistory.js';
+
+export interface SnapshotSources {
+  root: string;
+  stateDir: string;
+  bus: EventBus;
+  runs: { readonly running: boolean };
+  runEvents: RunEventLog;
+  conversation: ConversationStore;
+  broker: ApprovalBroker;
+  planGate: PlanGate;
+  mcp: WorkbenchMcp | null;
+  /** What opening the folder did that the user should hear of (ended orphaned commands, swept temp files). */
+  notices: readonly string[];
+}
+
+/** Everything a page needs to draw the folder after a (re)load; the events after `lastSeq` follow it. */
+export async function takeSnapshot(sources: SnapshotSources): Promise<Snapshot> {
+  const { root, stateDir, bus, runs, runEvents, conversation, broker, planGate, mcp, notices } = sources;
+  // Taken together, before any await: the replayed events end exactly at lastSeq.
+  const lastSeq = bus.lastSeq;
+  const running = runs.running;
+  const recorded = runEvents.events();
+  const mcpStatuses = mcp?.statuses();
+  const [history, rpi, fileCount] = await Promise.all([conversation.load(), readRpiState(stateDir), countFiles(root)]);
+  const kept = await runSummaries(stateDir, history.messages);
+  return {
+    folder: root,
+    name: path.basename(root),
+    fileCount,
+    conversation: history.messages,
+    rpi,
+    running,
+    lastSeq,
+    warnings: [...notices, ...history.warnings, ...kept.warnings],
+    pendingApprovals: broker.pending(),
+    planReview: planGate.pending(),
+    runEvents: recorded,
+    resumable: !running && unansweredRequest(history.messages) !== null,
+    runs: kept.runs,
+    ...(mcpStatuses ? { mcp: mcpStatuses } : {}),
+  };
+}

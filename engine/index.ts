@@ -10,7 +10,7 @@ export { FolderLockedError } from './workbench/folderLock.js';
 export { requestHandlers, type HostHandlerDeps } from './host/requestHandlers.js';
 export { rendererCsp } from './host/contentSecurityPolicy.js';
 export { attachablePaths, type AttachablePaths, type PathLookup } from './context/attachablePath.js';
-export { AllowedCommands, configDir, noKeyStorage, RecentFolders, SettingsStore, type KeyCipher } from './settings/index.js';
+export { AllowedCommands, configDir, noKeyStorage, PromptCacheKeys, RecentFolders, SettingsStore, type KeyCipher } from './settings/index.js';
 export { userMcp, type UserMcp } from './mcp/userMcp.js';
 export type { WorkbenchMcpOptions } from './mcp/workbenchMcp.js';
 export { LlmError, type LlmSettings } from './llm/llmTypes.js';

@@ -251,7 +251,8 @@ class ChatSession {
   private async switchModel(name: string): Promise<void> {
     const { llm } = this.settings;
     if (name === '') return note(`Model: ${visibleLine(llm.model)} at ${visibleLine(llm.baseUrl)}.`);
-    const settings = { ...this.settings, llm: { ...llm, model: name } };
+    // The price in Settings is the saved model's: another model is priced from the catalog.
+    const settings = { ...this.settings, llm: { ...llm, model: name, price: name === llm.model ? llm.price : null } };
     await preflight({ settings, warn: (message) => note(`rpi-workbench: warning: ${message}`), note, signal: new AbortController().signal });
     this.options.model.settings = settings;
     note(`Model: ${visibleLine(name)} from now on in this session.`);

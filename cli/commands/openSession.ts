@@ -4,6 +4,7 @@ import {
   configDir,
   hostEnvironment,
   openWorkbench,
+  PromptCacheKeys,
   type LlmSettings,
   type Workbench,
   type WorkbenchMcpOptions,
@@ -17,7 +18,7 @@ export interface SessionSetup {
   /** The folder's real path: checked, nothing created in it yet. */
   folder: string;
   settings: ResolvedSettings;
-  /** The user's config directory (settings, mcp.json, "always allow" commands). */
+  /** The user's config directory (settings, mcp.json, "always allow" commands, prompt cache keys). */
   userConfig: string;
   mcp: WorkbenchMcpOptions | undefined;
 }
@@ -48,6 +49,7 @@ export async function openSessionWorkbench({ setup, llmSettings = () => setup.se
     llmSettings: async () => llmSettings(),
     approvals: async () => setup.settings.approvals,
     allowedCommands: new AllowedCommands(setup.userConfig),
+    promptCacheKeys: new PromptCacheKeys(setup.userConfig),
     ...(setup.mcp ? { mcp: setup.mcp } : {}),
     env: hostEnvironment(),
   });

@@ -22,8 +22,8 @@ export interface ResolveSettingsOptions {
 
 /**
  * Each setting from its flag, then the environment (OPENAI_BASE_URL, OPENAI_API_KEY, RPI_MODEL), then
- * the user's config file. The approval policies come from the config file only; --review-plan turns
- * the plan review on.
+ * the user's config file. The approval policies and the price come from the config file only;
+ * --review-plan turns the plan review on.
  */
 export async function resolveSettings({ flags, env, configDir }: ResolveSettingsOptions): Promise<ResolvedSettings> {
   const store = new SettingsStore({ configDir, cipher: noKeyStorage(storedKeyNote), env: {} });
@@ -33,14 +33,18 @@ export async function resolveSettings({ flags, env, configDir }: ResolveSettings
   const fromEnv = (name: string) => env[name]?.trim() || undefined;
   const baseUrl = flags.baseUrl ?? checkedUrl(fromEnv('OPENAI_BASE_URL'), 'OPENAI_BASE_URL') ?? stored.baseUrl;
   const key = await resolveKey(store, baseUrl, flags.apiKey?.trim() || fromEnv('OPENAI_API_KEY'));
+  const model = flags.model?.trim() || fromEnv('RPI_MODEL') || stored.model;
   return {
     llm: {
       baseUrl,
       apiKey: key.apiKey,
-      model: flags.model?.trim() || fromEnv('RPI_MODEL') || stored.model,
+      model,
       contextWindow: stored.contextWindow,
       toolMode: flags.toolMode ?? stored.toolMode,
       retries: flags.retries ?? stored.retries,
+      promptCaching: flags.promptCaching ?? stored.promptCaching,
+      // The price in Settings is the saved model's: another model is priced from the catalog.
+      price: model === stored.model ? stored.price : null,
     },
     approvals: flags.reviewPlan ? { ...approvals, reviewPlan: true } : approvals,
     keyNote: key.note,

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { toolModeSchema, type ToolMode } from '../../engine/contract/index.js';
+import { promptCachingSchema, toolModeSchema, type PromptCaching, type ToolMode } from '../../engine/contract/index.js';
 
 /** The options of run, resume and regenerate, as commander hands them over. */
 export interface RunFlags {
@@ -8,6 +8,7 @@ export interface RunFlags {
   apiKey?: string;
   toolMode?: ToolMode;
   retries?: number;
+  promptCaching?: PromptCaching;
   json?: boolean;
   yes?: boolean;
   reviewPlan?: boolean;
@@ -39,6 +40,9 @@ export function withRunFlags(command: Command): Command {
     .option('--api-key <key>', 'the API key (prefer $OPENAI_API_KEY: a flag is visible to other users in the process list)')
     .addOption(new Option('--tool-mode <mode>', 'how the model calls tools (default: Settings, else auto)').choices(toolModeSchema.options))
     .option('--retries <n>', 'tries again after a failed model call (429, 5xx, a dropped or stalled stream), 0 to 10 (default: Settings, else 4)', parseRetries)
+    .addOption(
+      new Option('--prompt-caching <mode>', 'cache hints to the servers that document them, or none (default: Settings, else auto)').choices(promptCachingSchema.options),
+    )
     .option('--json', 'print every engine event as one JSON line on stdout, unchanged; logs go to stderr')
     .option('--yes', 'approve every approval request and the plan review')
     .option('--review-plan', 'stop after Plan for review: approve, edit in $EDITOR, or reject (needs a terminal, or --yes)')

@@ -123,6 +123,15 @@ export type ToolMode = z.infer<typeof toolModeSchema>;
 export const promptCachingSchema = z.enum(['auto', 'off'], { error: 'must be "auto" or "off"' });
 export type PromptCaching = z.infer<typeof promptCachingSchema>;
 
+/** The user's price for the model in Settings, in US dollars per million tokens; it overrides any other. */
+export const userPriceSchema = z.object({
+  input: z.number().nonnegative(),
+  /** Input read from the prompt cache; null: billed as input. */
+  cachedInput: z.number().nonnegative().nullable(),
+  output: z.number().nonnegative(),
+});
+export type UserPrice = z.infer<typeof userPriceSchema>;
+
 export const fileApprovalSchema = z.enum(['ask', 'auto'], { error: 'must be "ask" or "auto"' });
 export const commandApprovalSchema = z.enum(['ask', 'allow-list', 'auto'], { error: 'must be "ask", "allow-list" or "auto"' });
 
@@ -147,6 +156,9 @@ export const publicSettingsSchema = z.object({
   toolMode: toolModeSchema,
   /** Attempts after the first for a model call that failed in a way worth retrying (429, 5xx, a dropped or stalled stream). */
   retries: z.number().int().min(0).max(10),
+  promptCaching: promptCachingSchema,
+  /** The user's price for `model`; null: the server's reported cost, else the catalog's price. */
+  price: userPriceSchema.nullable(),
   /** True when a key is stored (encrypted) or comes from the environment; the key itself never crosses. */
   apiKeySet: z.boolean(),
   apiKeySource: z.enum(['stored', 'environment', 'none']),

@@ -5,7 +5,7 @@ import type { Snapshot } from './snapshot.js';
 import type { ApprovalPreview, ChangeList, FileDiff, RevertResult } from './changes.js';
 import type { RunFileAnswer } from './runHistory.js';
 import { mcpServerInputSchema, mcpServerNameSchema, type McpOverview } from './mcp.js';
-import { approvalSettingsSchema, contextItemsSchema, rpiFileSchema, toolModeSchema } from './model.js';
+import { approvalSettingsSchema, contextItemsSchema, promptCachingSchema, rpiFileSchema, toolModeSchema } from './model.js';
 
 const nonEmpty = (what = 'must be a non-empty string') =>
   z.string({ error: what }).trim().min(1, { error: what });
@@ -14,6 +14,12 @@ const empty = z.strictObject({});
 
 const changeRangeSchema = z.enum(['request', 'since'], { error: 'must be "request" or "since"' });
 const filePaths = z.array(nonEmpty('must be a file path'), { error: 'must be a list of file paths' }).min(1, { error: 'must name at least one file' });
+
+/** A price in US dollars per million tokens, as typed in Settings. */
+const dollarsPerMillion = z
+  .number({ error: 'must be a price in dollars per million tokens' })
+  .nonnegative({ error: 'must be 0 or more' })
+  .max(100_000, { error: 'must be at most 100,000 dollars per million tokens' });
 
 const httpUrl = z
   .string({ error: 'must be a URL string' })
@@ -123,6 +129,12 @@ export const requestSchemas = {
       .int({ error: 'must be a whole number of retries' })
       .min(0, { error: 'must be 0 or more' })
       .max(10, { error: 'must be at most 10' })
+      .optional(),
+    promptCaching: promptCachingSchema.optional(),
+    /** The price of the model, per million tokens; null forgets it. */
+    price: z
+      .strictObject({ input: dollarsPerMillion, cachedInput: dollarsPerMillion.nullable(), output: dollarsPerMillion })
+      .nullable()
       .optional(),
     approvals: approvalSettingsSchema
       .extend({

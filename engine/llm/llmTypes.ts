@@ -1,5 +1,5 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { ToolMode } from '../contract/index.js';
+import type { PromptCaching, ToolMode, UserPrice } from '../contract/index.js';
 import type { ToolDefinition } from '../tools/toolCatalog.js';
 import type { TokenUsage } from './usage/tokenUsage.js';
 
@@ -25,6 +25,10 @@ export interface LlmSettings {
   toolMode: ToolMode;
   /** Attempts after the first for a failed call worth retrying; the client's default (4) when absent. */
   retries?: number;
+  /** `off`: no cache hints at all; `auto` when absent. */
+  promptCaching?: PromptCaching;
+  /** The user's price for this model, which overrides any other; none when absent. */
+  price?: UserPrice | null;
 }
 
 /** One tool call of a reply, assembled from its stream fragments. */

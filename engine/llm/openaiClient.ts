@@ -1,6 +1,6 @@
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PromptCaching } from '../contract/index.js';
+import type { PromptCaching, UserPrice } from '../contract/index.js';
 import { wireMessages } from './cacheHints/cacheBreakpoints.js';
 import { hintsRefusedBy, rememberHintRefusal } from './cacheHints/hintRefusals.js';
 import { cacheHintsFor, carriesHints, noCacheHints, type CacheHints } from './cacheHints/serverCacheHints.js';
@@ -9,7 +9,6 @@ import { cancelledError, llmErrorFrom, streamFailureError, type ErrorContext } f
 import { type LlmError, type CompleteOptions, type LlmClient, type LlmReply, type LlmRequest, type LlmStatus, type LlmUsage } from './llmTypes.js';
 import { openAiSdk } from './openaiSdk.js';
 import { requestCost } from './prices/requestCost.js';
-import type { UserPrice } from './prices/tokenPrices.js';
 import { defaultRetrySettings, retryDelayMs, verdictOnError, verdictOnFailure, type RetrySettings, type RetryVerdict } from './retryPolicy.js';
 import { streamAttempt, type AttemptFailure } from './streamAttempt.js';
 import { createTextRelay, type AttemptText } from './textRelay.js';

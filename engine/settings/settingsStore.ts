@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { approvalSettingsSchema, toolModeSchema, type ApprovalSettings, type PublicSettings } from '../contract/index.js';
+import { approvalSettingsSchema, promptCachingSchema, toolModeSchema, userPriceSchema, type ApprovalSettings, type PublicSettings, type UserPrice } from '../contract/index.js';
 import type { LlmSettings } from '../llm/llmTypes.js';
 import { hostEnvironment } from '../secrets/processCredentials.js';
 import { JsonConfigFile } from './jsonConfigFile.js';
@@ -28,6 +28,9 @@ const storedSettingsSchema = z.object({
     .transform((tokens) => (tokens === formerDefaultWindow ? null : tokens)),
   toolMode: toolModeSchema.default('auto'),
   retries: z.number().int().min(0).max(10).default(defaultRetries),
+  promptCaching: promptCachingSchema.default('auto'),
+  /** The user's price, for the model it was saved with: another model is priced as if none were set. */
+  price: userPriceSchema.extend({ model: z.string() }).nullable().default(null),
   /** base64 of the cipher's output; never the key itself. */
   apiKeyEncrypted: z.string().optional(),
   /** The base URL the key was saved for, the only one it is sent to; absent in older files, where it is `baseUrl`. */
@@ -45,6 +48,9 @@ export interface SettingsPatch {
   contextWindow?: number | null;
   toolMode?: PublicSettings['toolMode'];
   retries?: number;
+  promptCaching?: PublicSettings['promptCaching'];
+  /** The price of the model (the patch's, else the saved one), or null to forget it. */
+  price?: UserPrice | null;
   /** A new key to store encrypted, or null to forget the stored one. */
   apiKey?: string | null;
   approvals?: Partial<ApprovalSettings>;
@@ -74,13 +80,14 @@ export class SettingsStore {
 
   async update(patch: SettingsPatch): Promise<PublicSettings> {
     const current = await this.file.read();
-    const { apiKey, approvals, ...plain } = patch;
+    const { apiKey, approvals, price, ...plain } = patch;
     const next: StoredSettings = {
       ...current,
       ...(current.apiKeyEncrypted ? { apiKeyBaseUrl: keyBaseUrlOf(current) } : {}),
       ...definedOnly(plain),
       approvals: { ...current.approvals, ...definedOnly(approvals ?? {}) },
     };
+    if (price !== undefined) next.price = price === null ? null : { ...price, model: next.model };
     if (apiKey === null) {
       delete next.apiKeyEncrypted;
       delete next.apiKeyBaseUrl;
@@ -123,7 +130,16 @@ export class SettingsStore {
   async llmSettings(): Promise<LlmSettings> {
     const stored = await this.file.read();
     const apiKey = await this.apiKeyFor(stored.baseUrl);
-    return { baseUrl: stored.baseUrl, apiKey, model: stored.model, contextWindow: stored.contextWindow, toolMode: stored.toolMode, retries: stored.retries };
+    return {
+      baseUrl: stored.baseUrl,
+      apiKey,
+      model: stored.model,
+      contextWindow: stored.contextWindow,
+      toolMode: stored.toolMode,
+      retries: stored.retries,
+      promptCaching: stored.promptCaching,
+      price: priceOf(stored),
+    };
   }
 
   /** The approval policies, timeout and plan review switch, defaults filled in. */
@@ -139,11 +155,20 @@ export class SettingsStore {
       contextWindow: stored.contextWindow,
       toolMode: stored.toolMode,
       retries: stored.retries,
+      promptCaching: stored.promptCaching,
+      price: priceOf(stored),
       apiKeySet: source !== 'none',
       apiKeySource: source,
       approvals: { ...defaultApprovalSettings, ...stored.approvals },
     };
   }
+}
+
+/** The saved price when it was saved for the saved model. */
+function priceOf(stored: StoredSettings): UserPrice | null {
+  if (stored.price === null || stored.price.model !== stored.model) return null;
+  const { model: _model, ...price } = stored.price;
+  return price;
 }
 
 function keyBaseUrlOf(stored: StoredSettings): string {

@@ -8,7 +8,7 @@ import { toolGuard } from '../approvals/toolGuard.js';
 import type { CheckpointStore } from '../checkpoints/checkpointStore.js';
 import { discoverContextWindow } from '../llm/contextWindow/discoverContextWindow.js';
 import { createLlmClient } from '../llm/openaiClient.js';
-import type { LlmSettings } from '../llm/llmTypes.js';
+import type { LlmClient, LlmSettings } from '../llm/llmTypes.js';
 import type { McpHub } from '../mcp/mcpHub.js';
 import { withMcpGuard } from '../mcp/mcpToolGuard.js';
 import type { RunRecord } from '../rpi/runRecord.js';
@@ -92,13 +92,7 @@ export class RunAssembler {
         ...(record.context ? { contextItems: record.context } : {}),
         startedAt: record.startedAt,
         ...(record.retryReasons ? { retryReasons: record.retryReasons } : {}),
-        llm: createLlmClient({
-          baseUrl: settings.baseUrl,
-          apiKey: settings.apiKey,
-          model: settings.model,
-          ...(settings.retries === undefined ? {} : { maxRetries: settings.retries }),
-          ...options.llmClient,
-        }),
+        llm: await this.llmClient(settings),
         toolMode: new ToolModeState(settings.toolMode),
         contextWindow,
         toolContext: {
@@ -157,6 +151,27 @@ export class RunAssembler {
     this.deps.bus.emit({ type: 'context-window', runId, tokens: window.tokens, source: window.source, detail: window.detail });
     if (window.warning) this.deps.bus.emit({ type: 'warning', runId, message: window.warning });
     return window.tokens;
+  }
+
+  /** The run's model client: the settings' retries, prompt caching and price, and the folder's cache key. */
+  private async llmClient(settings: LlmSettings): Promise<LlmClient> {
+    const promptCaching = settings.promptCaching ?? 'auto';
+    return createLlmClient({
+      baseUrl: settings.baseUrl,
+      apiKey: settings.apiKey,
+      model: settings.model,
+      ...(settings.retries === undefined ? {} : { maxRetries: settings.retries }),
+      promptCaching,
+      cacheKey: promptCaching === 'off' ? null : await this.cacheKey(),
+      price: settings.price ?? null,
+      ...this.deps.options.llmClient,
+    });
+  }
+
+  /** The folder's prompt cache key; a config directory that cannot be written costs the run its key, not the run. */
+  private async cacheKey(): Promise<string | null> {
+    const keys = this.deps.options.promptCacheKeys;
+    return keys ? keys.keyFor(this.deps.workspace.root).catch(() => null) : null;
   }
 
   /** The run's guard: approvals by policy, with MCP tools sent to their own approval (mcpToolGuard.ts) when the folder has MCP servers. */

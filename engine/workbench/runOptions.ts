@@ -10,8 +10,8 @@ export interface RunOptions {
   /** The model settings, read afresh before each run. Without it every run is refused. */
   llmSettings?: () => Promise<LlmSettings>;
   limits?: Partial<RpiLimits>;
-  /** Stream watchdog and retries of the model client. */
-  llmClient?: Pick<LlmClientOptions, 'firstByteTimeoutMs' | 'idleTimeoutMs' | 'queueLimitMs' | 'maxRetries' | 'retryBaseDelayMs'>;
+  /** Stream watchdog and retries of the model client, and the fetch it sends its requests with (global fetch when absent). */
+  llmClient?: Pick<LlmClientOptions, 'firstByteTimeoutMs' | 'idleTimeoutMs' | 'queueLimitMs' | 'maxRetries' | 'retryBaseDelayMs' | 'fetch'>;
   /** The host's environment, credentials included (they are removed before commands inherit it); hostEnvironment() by default. */
   env?: Readonly<Record<string, string | undefined>>;
   /** Approval policies, timeout and the plan review switch, read afresh before each run; every change asks when absent. */
@@ -20,6 +20,13 @@ export interface RunOptions {
   allowedCommands?: AllowedCommandStore;
   /** The user's MCP servers: started when the folder opens, their tools offered by phase; none when absent. */
   mcp?: WorkbenchMcpOptions;
+  /** Where each folder's prompt cache key is kept, in the user's config; no key is sent when absent. */
+  promptCacheKeys?: PromptCacheKeyStore;
+}
+
+export interface PromptCacheKeyStore {
+  /** The folder's random id, made the first time it is asked for. */
+  keyFor(folder: string): Promise<string>;
 }
 
 export interface AllowedCommandStore {

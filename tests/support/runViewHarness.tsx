@@ -12,6 +12,8 @@ const settings: PublicSettings = {
   contextWindow: 32_000,
   toolMode: 'native',
   retries: 4,
+  promptCaching: 'auto',
+  price: null,
   apiKeySet: false,
   apiKeySource: 'none',
   approvals: { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: true },

@@ -1,6 +1,7 @@
 import type { ReportedUsage } from '../usage/tokenUsage.js';
 import { catalogCostUsd, type ModelAt } from './modelCatalog.js';
-import { costAt, type UserPrice } from './tokenPrices.js';
+import type { UserPrice } from '../../contract/index.js';
+import { costAt } from './tokenPrices.js';
 
 export interface RequestCostInput extends ModelAt {
   /** The tokens, and the cost when the server reported one. */

@@ -1,3 +1,4 @@
+import type { UserPrice } from '../../contract/index.js';
 import type { TokenUsage } from '../usage/tokenUsage.js';
 
 /** A model's prices in US dollars per million tokens. */
@@ -9,9 +10,6 @@ export interface TokenPrices {
   /** Input written to the cache (Anthropic-style caches bill it apart); null: billed as input. */
   cacheWrite: number | null;
 }
-
-/** A price the user sets in Settings for the model they run, per million tokens; it overrides every other. */
-export type UserPrice = Omit<TokenPrices, 'cacheWrite'>;
 
 const TOKENS_PER_PRICE = 1_000_000;
 

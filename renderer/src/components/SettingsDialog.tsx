@@ -4,6 +4,7 @@ import { useWorkbench } from '../store/StoreContext.js';
 import { Field } from './Field.js';
 import { ApprovalFields } from './settings/ApprovalFields.js';
 import { ConnectionTest } from './settings/ConnectionTest.js';
+import { CostFields } from './settings/CostFields.js';
 import { McpSettings } from './settings/McpSettings.js';
 import { connectionTestOf, draftOf, patchOf, type SettingsDraft } from './settings/settingsDraft.js';
 import { useModalDialog } from './useModalDialog.js';
@@ -100,6 +101,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         <Field label="Retries" hint="How often a failed model call (429, 5xx, a dropped or stalled stream) is tried again, waiting 1, 2, 4, 8 s… or what the server asks.">
           <input type="number" min={0} max={10} step={1} value={draft.retries} onChange={text('retries')} />
         </Field>
+        <CostFields draft={draft} onChange={change} />
         <ApprovalFields draft={draft} onChange={change} />
         {error && (
           <p className="form-error" role="alert">

@@ -138,6 +138,26 @@ describe('validateRequest', () => {
       expect(validateRequest('settings:set', patch)).toEqual({ ok: true, value: { channel: 'settings:set', payload: patch } });
     });
 
+    it('accepts prompt caching auto or off, and a price per million tokens, or null to forget it', () => {
+      const patch = { promptCaching: 'off', price: { input: 0.4, cachedInput: null, output: 1.6 } };
+      expect(validateRequest('settings:set', patch)).toEqual({ ok: true, value: { channel: 'settings:set', payload: patch } });
+      expect(validateRequest('settings:set', { price: null }).ok).toBe(true);
+    });
+
+    it('refuses another prompt caching mode', () => {
+      expectError('settings:set', { promptCaching: 'on' }, 'settings:set: promptCaching must be "auto" or "off"');
+    });
+
+    it.each([
+      [{ input: -1, cachedInput: null, output: 1 }, 'price.input must be 0 or more'],
+      [{ input: null, cachedInput: null, output: 1 }, 'price.input must be a price in dollars per million tokens'],
+      [{ input: 1, cachedInput: 0.1, output: 200_000 }, 'price.output must be at most 100,000 dollars per million tokens'],
+      [{ input: 1, output: 2 }, 'price.cachedInput must be a price in dollars per million tokens'],
+      [{ input: 1, cachedInput: null, output: 2, cacheWrite: 1.25 }, 'unexpected field "cacheWrite"'],
+    ])('refuses the price %j', (price, rule) => {
+      expectError('settings:set', { price }, `settings:set: ${rule}`);
+    });
+
     it('refuses an empty model or key', () => {
       expectError('settings:set', { model: '  ' }, 'settings:set: model must be a non-empty string');
       expectError('settings:set', { apiKey: '' }, 'settings:set: apiKey must be a non-empty string');

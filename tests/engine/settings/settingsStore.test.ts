@@ -25,6 +25,33 @@ describe('SettingsStore', () => {
     expect(await settings.llmSettings()).toMatchObject({ retries: 0 });
   });
 
+  it('keeps prompt caching on or off, for the model client', async () => {
+    const { settings, configDir } = await store();
+    expect(await settings.update({ promptCaching: 'off' })).toMatchObject({ promptCaching: 'off' });
+    expect(await new SettingsStore({ configDir, cipher: xorCipher(), env: {} }).llmSettings()).toMatchObject({ promptCaching: 'off' });
+    expect(await settings.update({ promptCaching: 'auto' })).toMatchObject({ promptCaching: 'auto' });
+  });
+
+  it('keeps a price for the model it was saved with, and forgets it on null', async () => {
+    const { settings, configDir } = await store();
+    const price = { input: 0.4, cachedInput: 0.1, output: 1.6 };
+
+    expect(await settings.update({ model: 'gpt-4.1-mini', price })).toMatchObject({ model: 'gpt-4.1-mini', price });
+    expect(await new SettingsStore({ configDir, cipher: xorCipher(), env: {} }).llmSettings()).toMatchObject({ model: 'gpt-4.1-mini', price });
+    expect(await settings.update({ price: { input: 3, cachedInput: null, output: 15 } })).toMatchObject({ price: { input: 3, cachedInput: null, output: 15 } });
+    expect(await settings.update({ price: null })).toMatchObject({ price: null });
+    expect((await settings.llmSettings()).price).toBeNull();
+  });
+
+  it('prices no other model with it: a model saved later has none until one is given', async () => {
+    const { settings } = await store();
+    await settings.update({ model: 'gpt-4.1-mini', price: { input: 0.4, cachedInput: 0.1, output: 1.6 } });
+
+    expect(await settings.update({ model: 'qwen2.5-coder:14b' })).toMatchObject({ price: null });
+    expect((await settings.llmSettings()).price).toBeNull();
+    expect(await settings.update({ model: 'gpt-4.1-mini' })).toMatchObject({ price: { input: 0.4, cachedInput: 0.1, output: 1.6 } });
+  });
+
   it('starts from the defaults without writing anything', async () => {
     const { settings, configDir } = await store();
     expect(await settings.get()).toEqual({
@@ -33,6 +60,8 @@ describe('SettingsStore', () => {
       contextWindow: null,
       toolMode: 'auto',
       retries: 4,
+      promptCaching: 'auto',
+      price: null,
       apiKeySet: false,
       apiKeySource: 'none',
       approvals: { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false },
@@ -72,6 +101,8 @@ describe('SettingsStore', () => {
       contextWindow: 8192,
       toolMode: 'text',
       retries: 2,
+      promptCaching: 'auto',
+      price: null,
       apiKeySet: true,
       apiKeySource: 'stored',
       approvals: { files: 'ask', commands: 'allow-list', timeoutSeconds: 60, reviewPlan: true },

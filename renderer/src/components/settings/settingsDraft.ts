@@ -1,4 +1,4 @@
-import type { PublicSettings, RequestPayload } from '../../../../engine/contract/index.js';
+import type { PublicSettings, RequestPayload, UserPrice } from '../../../../engine/contract/index.js';
 
 /** The settings form as typed: numbers stay text until saved, and the key is only ever a new one. */
 export interface SettingsDraft {
@@ -9,6 +9,11 @@ export interface SettingsDraft {
   contextWindow: string;
   toolMode: PublicSettings['toolMode'];
   retries: string;
+  promptCaching: PublicSettings['promptCaching'];
+  /** The model's price in dollars per million tokens; all three empty for none. */
+  priceInput: string;
+  priceCachedInput: string;
+  priceOutput: string;
   files: PublicSettings['approvals']['files'];
   commands: PublicSettings['approvals']['commands'];
   reviewPlan: boolean;
@@ -23,6 +28,10 @@ export function draftOf(settings: PublicSettings | null): SettingsDraft {
     contextWindow: settings?.contextWindow ? String(settings.contextWindow) : '',
     toolMode: settings?.toolMode ?? 'auto',
     retries: String(settings?.retries ?? 4),
+    promptCaching: settings?.promptCaching ?? 'auto',
+    priceInput: priceText(settings?.price?.input),
+    priceCachedInput: priceText(settings?.price?.cachedInput),
+    priceOutput: priceText(settings?.price?.output),
     files: settings?.approvals.files ?? 'ask',
     commands: settings?.approvals.commands ?? 'ask',
     reviewPlan: settings?.approvals.reviewPlan ?? false,
@@ -38,6 +47,8 @@ export function patchOf(draft: SettingsDraft): RequestPayload<'settings:set'> {
     toolMode: draft.toolMode,
     contextWindow: draft.contextWindow.trim() ? Number(draft.contextWindow) : null,
     retries: Number(draft.retries),
+    promptCaching: draft.promptCaching,
+    price: priceOf(draft),
     approvals: {
       files: draft.files,
       commands: draft.commands,
@@ -47,6 +58,18 @@ export function patchOf(draft: SettingsDraft): RequestPayload<'settings:set'> {
   };
   if (draft.apiKey.trim()) patch.apiKey = draft.apiKey.trim();
   return patch;
+}
+
+function priceText(dollars: number | null | undefined): string {
+  return dollars === null || dollars === undefined ? '' : String(dollars);
+}
+
+/** Empty fields are no price; a cached input left empty is billed as input. An input or output left empty, beside others typed, is refused by the host. */
+function priceOf(draft: SettingsDraft): UserPrice | null {
+  const [input, cachedInput, output] = [draft.priceInput, draft.priceCachedInput, draft.priceOutput].map((text) => text.trim());
+  if (input === '' && cachedInput === '' && output === '') return null;
+  const dollars = (text = '') => (text === '' ? Number.NaN : Number(text));
+  return { input: dollars(input), cachedInput: cachedInput === '' ? null : dollars(cachedInput), output: dollars(output) };
 }
 
 /** What "Test connection" asks with: the form's values where typed, the saved settings elsewhere. */

@@ -9,8 +9,8 @@ import { scriptedPrompter, type ScriptedAnswer } from '../support/cliPrompter.js
 import { useFakeLlm } from '../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, say } from '../support/rpiScript.js';
-import { useTempFolders } from '../support/tempFolder.js';
 import { startRun } from '../support/startRun.js';
+import { useTempFolders } from '../support/tempFolder.js';
 
 const asking: ApprovalSettings = { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false };
 

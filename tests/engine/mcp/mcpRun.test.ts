@@ -11,8 +11,8 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { everythingScript, filesystemScript, stdioServer, writeMcpConfig } from '../../support/mcpServers.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, phaseOfRequest, planText, recordEvents, requestText, say } from '../../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { startRun } from '../../support/startRun.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 const askAll: ApprovalSettings = { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false };
 const autoAll: ApprovalSettings = { files: 'auto', commands: 'auto', timeoutSeconds: 600, reviewPlan: false };

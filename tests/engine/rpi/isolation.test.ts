@@ -5,8 +5,8 @@ import { phaseTools } from '../../../engine/tools/phaseTools.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, phaseOfRequest, planText, recordEvents, requestText, say } from '../../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { startRun } from '../../support/startRun.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 const toolNames = (request: { tools?: { type: string; function?: { name: string } }[] }) =>
   (request.tools ?? []).map((tool) => tool.function?.name ?? '');

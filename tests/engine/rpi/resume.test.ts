@@ -6,9 +6,9 @@ import type { FakeLlm, ScriptedTurn } from '../../support/fakeLlm/index.js';
 import { useFakeLlm, useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, firstUserText, phaseOfRequest, planText, recordEvents, say } from '../../support/rpiScript.js';
+import { followRun, startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { useEngineChildren } from '../workbench/engineChild.js';
-import { followRun, startRun } from '../../support/startRun.js';
 
 /** How many chat requests worked on the given step (first attempts, retries and their later turns). */
 function requestsForStep(requests: FakeLlm['chatRequests'], step: number): number {

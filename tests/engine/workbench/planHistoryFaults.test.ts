@@ -12,9 +12,9 @@ import { HeldFolder, NotAPlainFolderError } from '../../../engine/workspace/held
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, phaseOfRequest, planText } from '../../support/rpiScript.js';
+import { followRun } from '../../support/startRun.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 import { keptFile, keptRuns, oneStep, request } from '../../support/planHistory.js';
-import { followRun } from '../../support/startRun.js';
 
 const stateOf = (root: string) => path.join(root, '.workbench');
 

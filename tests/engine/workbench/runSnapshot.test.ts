@@ -4,9 +4,9 @@ import type { Workbench } from '../../../engine/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, say } from '../../support/rpiScript.js';
+import { followRun, startRun } from '../../support/startRun.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 import { cancelledAtStepTwo, researchText } from './stoppedRun.js';
-import { followRun, startRun } from '../../support/startRun.js';
 
 /** The snapshot taken as soon as the first event of this type goes out, before anything else happens. */
 function snapshotOn(workbench: Workbench, type: WorkbenchEvent['type']): Promise<Snapshot> {

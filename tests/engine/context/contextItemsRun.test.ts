@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, firstUserText, phaseOfRequest, planText, recordEvents, say } from '../../support/rpiScript.js';
+import { followRun, startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import type { ContextItem } from '../../../engine/contract/index.js';
-import { followRun, startRun } from '../../support/startRun.js';
 
 const attached: ContextItem[] = [
   { kind: 'file', path: 'src/config.ts' },

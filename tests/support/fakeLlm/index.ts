@@ -5,6 +5,7 @@ export type {
   FaultName,
   FakeLlmOptions,
   FinishReason,
+  PromptCacheOptions,
   Quirk,
   RecordedRequest,
   Script,
@@ -13,3 +14,4 @@ export type {
   ScriptedUsage,
 } from './types.js';
 export type { WireChunk, WireCompletion, WireToolCallFragment } from './chunks.js';
+export type { CacheReport, PromptCache } from './promptCache.js';

@@ -1,3 +1,4 @@
+import { consecutiveItemShares } from './itemPrefix.js';
 import { runRpiJob, runSingleLoop, type RecordedRun } from './rpiRuns.js';
 import { median } from './tools.js';
 
@@ -8,7 +9,8 @@ import { median } from './tools.js';
  * tests/support/fakeLlm/promptCache.ts). Side by side: the share of prompt tokens served from cache, and
  * the cost of input and output weighted as providers bill them (cached input at 0.1× or 0.5× of input,
  * output at 4×), RPI ÷ loop, median of 3 runs. Goals: RPI's cached share at least 0.85, and RPI's
- * cache-weighted cost at most 0.5× the loop's with cached input at 0.1×.
+ * cache-weighted cost at most 0.5× the loop's with cached input at 0.1×. Then the share of an Implement
+ * item's first request that the next item's repeats from the start (itemPrefix.ts).
  *
  * Prompt and output tokens are the engine's `usage` events, as it read them from the server. Cached
  * tokens are what the fake reported per request: the engine's usage events carry no cached count yet.
@@ -86,4 +88,8 @@ export async function benchCache(): Promise<void> {
     rounds.push({ rpi, loop });
   }
   print(rounds);
+  const shares = await consecutiveItemShares();
+  const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+  console.log('Shared prefix of consecutive Implement items’ first requests (5-item job, 150-file folder, 8 KB AGENTS.md; tokens, tools then messages)');
+  console.log(`  items 1→2 … 4→5: ${shares.map(percent).join(', ')}`);
 }

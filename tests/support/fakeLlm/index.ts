@@ -14,4 +14,4 @@ export type {
   ScriptedUsage,
 } from './types.js';
 export type { WireChunk, WireCompletion, WireToolCallFragment } from './chunks.js';
-export type { CacheReport, PromptCache } from './promptCache.js';
+export { requestTokens, type CacheReport, type PromptCache } from './promptCache.js';

@@ -75,6 +75,27 @@ function messagePieces(message: unknown): string[] {
   return [`<|start|>${role}<|message|>`, contentText(message['content']), toolCallsText(message['tool_calls']), callId, '<|end|>'];
 }
 
+export interface PromptRequest {
+  messages: readonly unknown[];
+  tools: readonly unknown[];
+}
+
+/** A request's prompt as the token sequence the cache matches (see above); `memo` keeps pieces already tokenized. */
+export async function requestTokens({ messages, tools }: PromptRequest, memo = new Map<string, number[]>()): Promise<number[]> {
+  const encode = await loadEncoder();
+  const pieces = [tools.length > 0 ? JSON.stringify(tools) : '', ...messages.flatMap(messagePieces)];
+  const tokens: number[] = [];
+  for (const piece of pieces) {
+    let encoded = memo.get(piece);
+    if (!encoded) {
+      encoded = encode(piece);
+      memo.set(piece, encoded);
+    }
+    for (const token of encoded) tokens.push(token);
+  }
+  return tokens;
+}
+
 export class PromptCache {
   /** What was reported, request by request: what a test or a benchmark compares the engine's figures with. */
   readonly reports: CacheReport[] = [];
@@ -91,9 +112,9 @@ export class PromptCache {
   }
 
   /** The usage for a request answered with `reply`, its prefix looked up and then kept for later requests. */
-  async usage(request: { messages: readonly unknown[]; tools: readonly unknown[] }, reply: { text: string | null; toolCalls: readonly PlannedToolCall[] }): Promise<CachedUsage> {
+  async usage(request: PromptRequest, reply: { text: string | null; toolCalls: readonly PlannedToolCall[] }): Promise<CachedUsage> {
     const encode = await loadEncoder();
-    const tokens = this.promptSequence(request, encode);
+    const tokens = await requestTokens(request, this.pieces);
     const cachedTokens = this.lookUpAndKeep(tokens);
     const completionTokens = encode(reply.text ?? '').length + reply.toolCalls.reduce((sum, call) => sum + encode(call.name).length + encode(call.arguments).length, 0);
     this.reports.push({ promptTokens: tokens.length, cachedTokens, completionTokens });
@@ -103,20 +124,6 @@ export class PromptCache {
       total_tokens: tokens.length + completionTokens,
       prompt_tokens_details: { cached_tokens: cachedTokens },
     };
-  }
-
-  private promptSequence({ messages, tools }: { messages: readonly unknown[]; tools: readonly unknown[] }, encode: Encode): number[] {
-    const pieces = [tools.length > 0 ? JSON.stringify(tools) : '', ...messages.flatMap(messagePieces)];
-    const tokens: number[] = [];
-    for (const piece of pieces) {
-      let encoded = this.pieces.get(piece);
-      if (!encoded) {
-        encoded = encode(piece);
-        this.pieces.set(piece, encoded);
-      }
-      for (const token of encoded) tokens.push(token);
-    }
-    return tokens;
   }
 
   /** The cached prefix of `tokens` in whole blocks (0 below the minimum); every block of it is then kept as used now. */

@@ -118,7 +118,7 @@ export const implementPhase: PhaseSpec<ImplementInput> = {
 function implementStable(start: ImplementStart): string[] {
   return [
     ...briefingSections(start),
-    section('The whole plan, as approved (each item’s outcome is under “Progress so far” below)', start.approvedPlan.trim()),
+    section('The whole plan (each item’s outcome is under “Progress so far” below)', start.approvedPlan.trim()),
     section('File map of the project folder when this phase began (files changed since are listed below)', start.manifest),
   ];
 }

@@ -5,6 +5,7 @@ export type {
   FaultName,
   FakeLlmOptions,
   FinishReason,
+  PromptCacheOptions,
   Quirk,
   RecordedRequest,
   Script,
@@ -14,3 +15,4 @@ export type {
   UsageShape,
 } from './types.js';
 export type { WireChunk, WireCompletion, WireToolCallFragment } from './chunks.js';
+export { requestTokens, type CacheReport, type PromptCache } from './promptCache.js';

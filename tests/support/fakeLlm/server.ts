@@ -4,6 +4,7 @@ import type { ChatCompletionCreateParams } from 'openai/resources/chat/completio
 import { handleChatCompletion, type ChatRouteContext } from './chatRoute.js';
 import { invalidApiKey, invalidUrl, scriptFailure, unparsableBody } from './errors.js';
 import { sendError, sendJson } from './respond.js';
+import { PromptCache } from './promptCache.js';
 import { answerServerInfo } from './serverInfo.js';
 import { TurnSource } from './script.js';
 import type { FakeLlmOptions, RecordedRequest, ScriptedTurn } from './types.js';
@@ -18,6 +19,8 @@ export interface FakeLlm {
   readonly scriptErrors: string[];
   /** Bodies of POST /v1/chat/completions as the client sent them (not validated), in order. */
   chatRequests(): ChatCompletionCreateParams[];
+  /** The simulated prompt cache and what it reported, when started with `promptCache`; else null. */
+  readonly promptCache: PromptCache | null;
   enqueue(...turns: ScriptedTurn[]): void;
   /** Stops listening and destroys every open socket, so a stalled stream cannot hang a test. Idempotent. */
   close(): Promise<void>;
@@ -64,6 +67,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     toolsUnsupported: options.toolsUnsupported ?? false,
     requireThoughtSignatures: options.requireThoughtSignatures ?? false,
     requireReasoningBack: options.requireReasoningBack ?? false,
+    promptCache: options.promptCache ? new PromptCache(options.promptCache === true ? {} : options.promptCache) : null,
     scriptErrors: [],
   };
   const startedAt = Math.floor(Date.now() / 1000);
@@ -124,6 +128,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       requests
         .filter((request) => request.method === 'POST' && request.path === CHAT_PATH && request.body !== null)
         .map((request) => request.body as ChatCompletionCreateParams),
+    promptCache: context.promptCache,
     enqueue: (...turns) => context.turns.enqueue(turns),
     close: () => (closing ??= closeServer()),
   };

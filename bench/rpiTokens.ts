@@ -1,34 +1,19 @@
-import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { OpenAI } from 'openai';
 import type { ChatCompletionCreateParams, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import { runAgentLoop } from '../engine/agent/runAgentLoop.js';
-import { defaultLoopLimits } from '../engine/agent/loopLimits.js';
-import { ToolModeState } from '../engine/agent/toolMode.js';
 import type { Phase } from '../engine/contract/index.js';
-import { createLlmClient } from '../engine/llm/openaiClient.js';
 import { estimatePromptTokens } from '../engine/llm/tokenEstimate.js';
-import { openToolLog } from '../engine/store/toolLog.js';
-import { getFileMap } from '../engine/tools/getFileMap.js';
-import { toolsForPhase, type ToolDefinition } from '../engine/tools/toolCatalog.js';
-import { openWorkbench, type RunOptions } from '../engine/index.js';
-import { Workspace } from '../engine/workspace/workspace.js';
-import { startFakeLlm, type FakeLlm } from '../tests/support/fakeLlm/index.js';
-import { autoApprovals, phaseOfRequest } from '../tests/support/rpiScript.js';
-import { entities, moduleSource, writeProject } from './rpiProject.js';
-import { request, rpiScript, singleLoopScript, work } from './rpiWork.js';
+import type { ToolDefinition } from '../engine/tools/toolCatalog.js';
+import { startFakeLlm } from '../tests/support/fakeLlm/index.js';
+import { phaseOfRequest } from '../tests/support/rpiScript.js';
+import { prepareRpi, runRpiJob, runSingleLoop } from './rpiRuns.js';
+import { rpiScript, work } from './rpiWork.js';
 import { format, interleavedMedians, median } from './tools.js';
-import { startRun } from '../tests/support/startRun.js';
 
 /**
  * Context size: the same scripted 12-item job (research reads, a 12-item plan, per item a read, five
- * edits and a grep, then a summary) run (a) through RPI via openWorkbench + send, each phase and each item
- * in a fresh context, and (b) through one runAgentLoop with every tool that keeps its whole history, the
- * single-loop design RPI replaced (seed 003). Both use the engine's real LLM client over HTTP against the
- * fake model, real tools on a real temp project, and the same replies; every request body the fake
- * received is measured with the engine's own tokenizer (estimatePromptTokens). Target: RPI's peak prompt
- * at most 0.35× the single loop's.
+ * edits and a grep, then a summary) run through RPI and through one long loop (rpiRuns.ts); every request
+ * body the fake received is measured with the engine's own tokenizer (estimatePromptTokens). Target: RPI's
+ * peak prompt at most 0.35× the single loop's.
  *
  * Engine time per turn: with a zero-latency fake, a whole RPI run divided by its model requests (tools,
  * state files and events included), against the bare openai SDK streaming the same recorded request
@@ -37,13 +22,6 @@ import { startRun } from '../tests/support/startRun.js';
 
 const rounds = 5;
 const target = 0.35;
-const commandEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
-
-const singleLoopPrompt = `You are a coding agent working in the user's project folder. Handle the user's request in this one conversation, from start to finish:
-1. Research: read the files that matter (start from the file map below; use get_file_map, list_files, search_files and read_file) until you know how the relevant parts work. Write down your findings.
-2. Plan: write a short numbered plan of the changes, each item one coherent change with the files it touches and how to verify it.
-3. Implement: carry out the items in order. Read before you write; change files with edit_file (exact old_text, matching once) or write_file for new files; use run_command for builds, tests and checks. Verify each item before going on.
-Paths are relative to the project folder; you cannot reach outside it. When every item is done and verified, reply without a tool call with a short summary for the user: what changed (files), how it was verified, and anything left undone.`;
 
 interface Usage {
   requests: number;
@@ -65,95 +43,6 @@ async function measure(bodies: readonly ChatCompletionCreateParams[]): Promise<U
     total += tokens;
   }
   return { requests: bodies.length, peak, total, peakByPhase };
-}
-
-async function tempFolder(prefix: string): Promise<string> {
-  return realpath(await mkdtemp(path.join(os.tmpdir(), prefix)));
-}
-
-/** Fails the bench when the scripted job did not really happen: every module must end migrated. */
-async function checkDone(root: string, llm: FakeLlm, variant: string): Promise<void> {
-  if (llm.scriptErrors.length > 0) throw new Error(`${variant}: the fake model failed: ${llm.scriptErrors.join('; ')}`);
-  for (const entity of entities) {
-    const file = path.join(root, 'src', `${entity.module}.ts`);
-    if ((await readFile(file, 'utf8')) !== moduleSource(entity, 'app')) throw new Error(`${variant}: src/${entity.module}.ts was not migrated as scripted.`);
-  }
-}
-
-function rpiOptions(llm: FakeLlm): RunOptions {
-  return {
-    llmSettings: async () => ({ baseUrl: llm.baseUrl, apiKey: null, model: 'fake-model', contextWindow: 128_000, toolMode: 'native' }),
-    env: commandEnv,
-    // No one is there to answer: every change runs, as under the "auto" policies (a checkpoint is still taken before each).
-    approvals: async () => autoApprovals,
-  };
-}
-
-/** A project, a fake model and an opened workbench, ready to send the request. */
-async function prepareRpi() {
-  const root = await tempFolder('rpi-bench-rpi-');
-  await writeProject(root);
-  const llm = await startFakeLlm({ script: rpiScript(work) });
-  const workbench = await openWorkbench(root, rpiOptions(llm));
-  let toolMs = 0;
-  workbench.subscribe((event) => {
-    if (event.type === 'tool-finished') toolMs += event.durationMs;
-  });
-  return {
-    llm,
-    /** Time spent inside tool calls (reads, edits, grep commands), as the tool-finished events report it. */
-    toolMs: () => toolMs,
-    async run() {
-      const result = await (await startRun(workbench, request)).finished;
-      if (result.status !== 'done') throw new Error(`RPI run ${result.status} in ${result.phase ?? '?'}: ${result.error ?? ''}`);
-    },
-    verify: () => checkDone(root, llm, 'RPI'),
-    async dispose() {
-      await workbench.close();
-      await llm.close();
-      await rm(root, { recursive: true, force: true });
-    },
-  };
-}
-
-async function runSingleLoop(): Promise<ChatCompletionCreateParams[]> {
-  const root = await tempFolder('rpi-bench-single-');
-  const stateDir = await tempFolder('rpi-bench-single-state-');
-  const llm = await startFakeLlm({ script: singleLoopScript(work) });
-  try {
-    await writeProject(root);
-    const signal = new AbortController().signal;
-    const toolLog = await openToolLog(stateDir);
-    const toolContext = { workspace: await Workspace.at(root), recall: (id: number) => toolLog.recall(id), childEnv: commandEnv, log: () => {}, maskSecrets: (text: string) => text };
-    const manifest = await getFileMap.run({ path: '.', depth: 3 }, { ...toolContext, signal });
-    let calls = 0;
-    const result = await runAgentLoop({
-      phase: 'implement',
-      runId: 'single-loop',
-      llm: createLlmClient({ baseUrl: llm.baseUrl, apiKey: null, model: 'fake-model' }),
-      toolMode: new ToolModeState('native'),
-      messages: [
-        { role: 'system', content: singleLoopPrompt },
-        { role: 'user', content: `## File map of the project folder\n${manifest}\n\n## The user’s request\n${request}` },
-      ],
-      tools: toolsForPhase('implement'),
-      maxTurns: 500,
-      limits: { ...defaultLoopLimits, timeoutMs: 10 * 60_000 },
-      finalAnswerAtCap: false,
-      toolContext,
-      toolLog,
-      emit: () => {},
-      nextCallId: () => `single-${(calls += 1)}`,
-      contextWindow: 128_000,
-      signal,
-    });
-    if (!result.ok) throw new Error(`single loop failed (${result.failure}): ${result.error}`);
-    await checkDone(root, llm, 'single loop');
-    return llm.chatRequests();
-  } finally {
-    await llm.close();
-    await Promise.all([root, stateDir].map((folder) => rm(folder, { recursive: true, force: true })));
-  }
 }
 
 /** The bare SDK side: the recorded RPI request bodies streamed in order to a fake serving the same replies. */
@@ -192,15 +81,8 @@ function printTokens(rpi: Usage, single: Usage, toolCalls: number): void {
 
 /** The two measurements of the issue: prompt sizes of RPI against one long loop, and the engine's time per turn. */
 export async function benchRpiTokens(): Promise<void> {
-  const first = await prepareRpi();
-  try {
-    await first.run();
-    await first.verify();
-  } finally {
-    await first.dispose();
-  }
-  const rpiBodies = first.llm.chatRequests();
-  const [rpi, single] = await Promise.all([measure(rpiBodies), runSingleLoop().then(measure)]);
+  const rpiBodies = (await runRpiJob()).bodies;
+  const [rpi, single] = await Promise.all([measure(rpiBodies), runSingleLoop().then((run) => measure(run.bodies))]);
   printTokens(rpi, single, work.reduce((sum, step) => sum + step.calls.length, 0));
 
   const engineRuns = await Promise.all(Array.from({ length: rounds }, () => prepareRpi()));

@@ -8,6 +8,7 @@ const benchmarks: [file: string, entry: string][] = [
   ['./bench/fileMap.ts', 'benchFileMap'],
   ['./bench/search.ts', 'benchSearch'],
   ['./bench/rpiTokens.ts', 'benchRpiTokens'],
+  ['./bench/cache.ts', 'benchCache'],
   ['./bench/contextBudget.ts', 'benchContextBudget'],
   ['./bench/checkpoints.ts', 'benchCheckpoints'],
   ['./bench/soak.ts', 'benchSoak'],

@@ -7,7 +7,7 @@ export type { RunOptions } from './workbench/runOptions.js';
 export type { RunResult } from './workbench/runAssembler.js';
 export { checkFolder, FolderError } from './workbench/folderCheck.js';
 export { FolderLockedError } from './workbench/folderLock.js';
-export { requestHandlers, type HostHandlerDeps } from './host/requestHandlers.js';
+export { requestHandlers } from './host/requestHandlers.js';
 export { rendererCsp } from './host/contentSecurityPolicy.js';
 export { attachablePaths, type AttachablePaths, type PathLookup } from './context/attachablePath.js';
 export { AllowedCommands, configDir, noKeyStorage, PromptCacheKeys, RecentFolders, SettingsStore, type KeyCipher } from './settings/index.js';

@@ -274,9 +274,14 @@ class LoopRun {
     return done;
   }
 
-  /** The phase's own tools and what the tool source offers this turn (its list may have changed since the last). */
+  /**
+   * The phase's own tools and what the tool source offers this turn (its list may have changed since the
+   * last): the phase's first, in catalog order, then the others by name, so a server that lists its tools
+   * in another order, or starts later, changes the request's tool definitions no more than it must.
+   */
   private async turnTools(): Promise<readonly Tool[]> {
-    this.turnExtras = (await this.config.extraTools?.toolsFor(this.config.phase, this.controller.signal)) ?? [];
+    const offered = (await this.config.extraTools?.toolsFor(this.config.phase, this.controller.signal)) ?? [];
+    this.turnExtras = [...offered].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     this.throwIfStopped();
     return this.turnExtras.length === 0 ? this.config.tools : [...this.config.tools, ...this.turnExtras];
   }

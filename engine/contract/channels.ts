@@ -72,10 +72,6 @@ export function isRequestChannel(value: unknown): value is RequestChannel {
   return typeof value === 'string' && (requestChannels as readonly string[]).includes(value);
 }
 
-export function isWorkbenchChannel(value: unknown): value is WorkbenchChannel {
-  return typeof value === 'string' && (workbenchChannels as readonly string[]).includes(value);
-}
-
 export function isDesktopCommand(value: unknown): value is DesktopCommand {
   return typeof value === 'string' && (desktopCommands as readonly string[]).includes(value);
 }

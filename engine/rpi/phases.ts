@@ -16,37 +16,52 @@ export interface PhaseSpec<Input> {
   messages(input: Input): ChatMessage[];
 }
 
-/** What every phase but the summary starts from besides its own inputs. */
+/**
+ * What every phase but the summary starts from besides its own inputs. Read once when the phase starts
+ * and kept for all its requests, so that they begin with the same bytes (providers cache prompts by
+ * prefix): a file an earlier item changed is still given as it was then, and the item is told it changed.
+ */
 interface Briefing {
+  request: string;
   /** The project's instructions for coding agents (AGENTS.md); empty when it has none. */
   instructions: string;
-  /** The files, folders and notes the user attached to the request, read for this context; empty when none. */
+  /** The files, folders and notes the user attached to the request, as read; empty when none. */
   attachments?: string;
 }
 
 export interface ResearchInput extends Briefing {
-  request: string;
   manifest: string;
 }
 
 export interface PlanInput extends Briefing {
-  request: string;
   research: string;
   /** A shallower map than research gets: enough to name files. */
   manifest: string;
 }
 
-export interface ImplementInput extends Briefing {
-  request: string;
+/** What Implement gives every item the same way: the part of each request that stays put for the phase. */
+export interface ImplementStart extends Briefing {
+  /** plan.md as it was when the phase began, every item shown pending (withoutOutcomes). */
+  approvedPlan: string;
+  /** The file map as it was when the phase began. */
+  manifest: string;
+}
+
+export interface ImplementInput {
+  start: ImplementStart;
   item: PlanItem;
   /** Position of the item among all items, from 1. */
   step: number;
+  /** Every item as plan.md has them now, with their outcomes. */
   items: readonly PlanItem[];
-  planText: string;
-  /** Rebuilt for this item, so it shows what earlier items created. */
-  manifest: string;
+  /** Items appended to the plan since the phase began (proposed by earlier items). */
+  added: readonly PlanItem[];
   /** Set on the second attempt: why the first one failed. */
   retryReason?: string;
+  /** The instructions of the folders the item names (readFolderInstructions); empty when none. */
+  folderInstructions: string;
+  /** One line per file changed since the phase began (ChangeRecords.since); empty when none. */
+  changedFiles: readonly string[];
 }
 
 export interface SummaryInput {
@@ -56,18 +71,30 @@ export interface SummaryInput {
   changes: readonly string[];
 }
 
+/**
+ * A fresh context: the system prompt, then one user message whose stable sections come first and the
+ * ones that change between requests of the phase after them, so each request repeats the earlier ones'
+ * bytes as far as possible. One message, not two: chat templates of several local models (Mistral,
+ * Gemma) refuse two user messages in a row, and the provider's cache matches bytes, not messages.
+ */
+function freshContext(system: string, stable: readonly string[], changing: readonly string[] = []): ChatMessage[] {
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: [...stable, ...changing].join('\n\n') },
+  ];
+}
+
+/** The request, the project's instructions and the attached items, in this order, at the start of every phase's context. */
+function briefingSections({ request, instructions, attachments }: Briefing): string[] {
+  return [section('The user’s request', request), ...instructionsSection(instructions), ...attachmentsSection(attachments)];
+}
+
 export const researchPhase: PhaseSpec<ResearchInput> = {
   phase: 'research',
   tools: toolsForPhase('research'),
   maxTurns: 30,
   finalAnswerAtCap: true,
-  messages: ({ request, manifest, instructions, attachments }) => [
-    { role: 'system', content: researchPrompt },
-    {
-      role: 'user',
-      content: [section('File map of the project folder', manifest), ...instructionsSection(instructions), section('The user’s request', request), ...attachmentsSection(attachments)].join('\n\n'),
-    },
-  ],
+  messages: (input) => freshContext(researchPrompt, [...briefingSections(input), section('File map of the project folder', input.manifest)]),
 };
 
 export const planPhase: PhaseSpec<PlanInput> = {
@@ -75,19 +102,8 @@ export const planPhase: PhaseSpec<PlanInput> = {
   tools: toolsForPhase('plan'),
   maxTurns: 10,
   finalAnswerAtCap: true,
-  messages: ({ request, research, manifest, instructions, attachments }) => [
-    { role: 'system', content: planPrompt },
-    {
-      role: 'user',
-      content: [
-        section('The user’s request', request),
-        ...attachmentsSection(attachments),
-        ...instructionsSection(instructions),
-        section('Research findings', research),
-        section('Files in the project folder', manifest),
-      ].join('\n\n'),
-    },
-  ],
+  messages: (input) =>
+    freshContext(planPrompt, [...briefingSections(input), section('Research findings', input.research), section('Files in the project folder', input.manifest)]),
 };
 
 export const implementPhase: PhaseSpec<ImplementInput> = {
@@ -95,23 +111,34 @@ export const implementPhase: PhaseSpec<ImplementInput> = {
   tools: toolsForPhase('implement'),
   maxTurns: 30,
   finalAnswerAtCap: false,
-  messages: (input) => [
-    { role: 'system', content: implementPrompt },
-    {
-      role: 'user',
-      content: [
-        section(`Current item (step ${input.step} of ${input.items.length})`, input.item.rawLine.replace(/^- \[.\]\s*/, '')),
-        section('Progress so far', progressState(input.items, input.item)),
-        ...(input.retryReason ? [section('Previous attempt at this item', retryNote(input.retryReason))] : []),
-        section('The user’s request', input.request),
-        ...attachmentsSection(input.attachments),
-        ...instructionsSection(input.instructions),
-        section('The whole plan', input.planText.trim()),
-        section('File map of the project folder now', input.manifest),
-      ].join('\n\n'),
-    },
-  ],
+  messages: (input) => freshContext(implementPrompt, implementStable(input.start), implementChanging(input)),
 };
+
+/** The same for every item of the phase: the briefing, the plan as approved, the file map from when the phase began. */
+function implementStable(start: ImplementStart): string[] {
+  return [
+    ...briefingSections(start),
+    section('The whole plan (each item’s outcome is under “Progress so far” below)', start.approvedPlan.trim()),
+    section('File map of the project folder when this phase began (files changed since are listed below)', start.manifest),
+  ];
+}
+
+/** What differs from item to item, after the stable part. */
+function implementChanging(input: ImplementInput): string[] {
+  return [
+    section('Progress so far', progressState(input.items, input.item)),
+    ...(input.added.length ? [section('Items added to the plan while implementing', input.added.map(itemText).join('\n'))] : []),
+    section(`Current item (step ${input.step} of ${input.items.length})`, itemText(input.item)),
+    ...(input.retryReason ? [section('Previous attempt at this item', retryNote(input.retryReason))] : []),
+    ...(input.folderInstructions.trim() ? [section('Instructions for the folders of this item', input.folderInstructions)] : []),
+    ...(input.changedFiles.length ? [section('Files changed since this phase began', input.changedFiles.join('\n'))] : []),
+  ];
+}
+
+/** An item's line without its checkbox: "2. Label — description". */
+function itemText(item: PlanItem): string {
+  return item.rawLine.replace(/^- \[.\]\s*/, '');
+}
 
 export const summaryPhase: PhaseSpec<SummaryInput> = {
   phase: 'summary',

@@ -109,6 +109,17 @@ export function extractNewPlanItems(modelText: string): string[] {
     .filter((line) => newItemPattern.test(line));
 }
 
+/**
+ * The plan with every item shown pending and without its failure reason: the plan as approved, whatever
+ * has happened to its items since. Implement gives it in the part of a request that stays the same from
+ * item to item, and the items' outcomes apart, after it.
+ */
+export function withoutOutcomes(planText: string): string {
+  const lines = splitLines(planText);
+  for (const line of lines) if (planItemPattern.test(line.content.trimEnd())) line.content = markedLine(line.content, 'pending', undefined);
+  return joinLines(lines);
+}
+
 /** The plan without its `original_count` line, so that writing it again records its new item count. */
 export function withoutOriginalCount(planText: string): string {
   return joinLines(splitLines(planText).filter((line) => !originalCountPattern.test(line.content)));

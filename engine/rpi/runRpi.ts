@@ -1,18 +1,18 @@
-import { contextItemsBudget, readContextItems } from '../context/contextItems.js';
-import { pathsNamedIn, readProjectInstructions } from '../context/projectInstructions.js';
+import { pathsNamedIn } from '../context/projectInstructions.js';
 import type { ContextItem, Phase, PlanDecision, PlanItem, UnsequencedEvent } from '../contract/index.js';
 import { runAgentLoop, type AgentLoopResult } from '../agent/runAgentLoop.js';
 import type { LoopLimits } from '../agent/loopLimits.js';
 import type { ToolModeState } from '../agent/toolMode.js';
 import type { LlmClient } from '../llm/llmTypes.js';
 import type { ToolLog } from '../store/toolLog.js';
-import { getFileMap } from '../tools/getFileMap.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { ToolGuard } from '../tools/executeToolCall.js';
 import type { ToolSource } from '../tools/toolSource.js';
 import { changedFilesSince, describeChanges } from './changedFiles.js';
-import { implementPhase, planPhase, researchPhase, summaryPhase, type PhaseSpec } from './phases.js';
-import { extractNewPlanItems, withoutOriginalCount } from './planFile.js';
+import { ChangeRecords } from './changeRecords.js';
+import { ContextSources } from './contextSources.js';
+import { implementPhase, planPhase, researchPhase, summaryPhase, type ImplementStart, type PhaseSpec } from './phases.js';
+import { extractNewPlanItems, parsePlan, withoutOriginalCount, withoutOutcomes } from './planFile.js';
 import { failureLinePattern } from './prompts.js';
 import { appendItems, markItem, readPlan, readResearch, readRpiState, writePlan, writeResearch } from './rpiState.js';
 
@@ -69,6 +69,16 @@ export type RpiOutcome =
   | { status: 'failed'; phase: Phase; error: string }
   | { status: 'cancelled'; phase: Phase; reason?: string };
 
+/** The Implement phase as it began: what every item is given the same way, and what later ones are told apart from it. */
+interface PhaseStart extends ImplementStart {
+  /** Items plan.md had; the ones after them were added while implementing. */
+  itemCount: number;
+  /** Where the run's change records stood (ChangeRecords.mark). */
+  changesMark: number;
+  /** The window the attached items were read for. */
+  contextWindow: number;
+}
+
 type Stopped = Exclude<RpiOutcome, { status: 'done' }>;
 
 /** Ends the run from inside a phase with its outcome, already tagged with the phase. */
@@ -109,14 +119,16 @@ class Orchestrator {
   /** The window every loop fits its requests to; smaller once the server refused a request as too long, for the rest of the run. */
   private contextWindow: number;
   private toldPromptCut = false;
-  /** The instruction files last told, one per line, so the same set is not told again. */
-  private toldInstructions = '';
-  /** Whether the attached items were told (once a run: they do not change). */
-  private toldAttachments = false;
+  private readonly sources: ContextSources;
+  /** The changes the run's tool calls made, for what an item is told changed since its phase began. */
+  private readonly changes = new ChangeRecords();
+  private readonly toolLog: Pick<ToolLog, 'append'>;
 
   constructor(private readonly run: RpiRun) {
     this.emit = run.emit;
     this.contextWindow = run.contextWindow;
+    this.sources = new ContextSources({ runId: run.runId, contextItems: run.contextItems ?? [], toolContext: run.toolContext, emit: run.emit, signal: run.signal });
+    this.toolLog = this.changes.recording(run.toolLog);
   }
 
   /** Announces a phase, runs it, and turns its failure into an outcome tagged with the phase. */
@@ -136,12 +148,7 @@ class Orchestrator {
   }
 
   async research(): Promise<void> {
-    const result = await this.loop(researchPhase, {
-      request: this.run.request,
-      manifest: await this.manifest(3),
-      instructions: await this.instructions('research'),
-      attachments: await this.attachments('research'),
-    });
+    const result = await this.loop(researchPhase, { ...(await this.briefing('research')), manifest: await this.sources.manifest(3) });
     const text = this.textOrStop('research', result);
     if (!text.trim()) this.stop('research', 'The model ended research without writing any findings.');
     await writeResearch(this.run.stateDir, text);
@@ -149,13 +156,7 @@ class Orchestrator {
 
   async plan(): Promise<void> {
     const research = (await readResearch(this.run.stateDir)) ?? '';
-    const result = await this.loop(planPhase, {
-      request: this.run.request,
-      research,
-      manifest: await this.manifest(2),
-      instructions: await this.instructions('plan'),
-      attachments: await this.attachments('plan'),
-    });
+    const result = await this.loop(planPhase, { ...(await this.briefing('plan')), research, manifest: await this.sources.manifest(2) });
     const text = this.textOrStop('plan', result);
     if (!text.trim()) this.stop('plan', 'The model ended planning without writing a plan.');
     await writePlan(this.run.stateDir, text);
@@ -181,15 +182,23 @@ class Orchestrator {
     gate.approved(approved);
   }
 
-  /** Each pending item in file order, in a fresh context; plan.md is re-read before every item. */
+  /**
+   * Each pending item in file order, in a fresh context; plan.md is re-read before every item. What the
+   * items share (the briefing, the plan as approved, the file map) is read once, when the phase begins.
+   */
   async implement(): Promise<void> {
+    let start = await this.implementStart();
     for (;;) {
       const { items } = await readRpiState(this.run.stateDir);
       const item = items.find((candidate) => candidate.status === 'pending');
       if (!item) return;
+      if (start.contextWindow !== this.contextWindow) {
+        // A server refused a request as too long, leaving a smaller window: the attached items are read again within it.
+        start = { ...start, attachments: await this.sources.attachments('implement', this.contextWindow), contextWindow: this.contextWindow };
+      }
       this.emit({ type: 'implement-progress', runId: this.run.runId, current: item.index + 1, total: items.length, label: item.label });
-      const first = await this.attempt(item, items, this.run.retryReasons?.[String(item.index)]);
-      const outcome = first.ok ? first : await this.attempt(item, items, first.reason);
+      const first = await this.attempt(start, item, items, this.run.retryReasons?.[String(item.index)]);
+      const outcome = first.ok ? first : await this.attempt(start, item, items, first.reason);
       const updated = outcome.ok
         ? await this.completeItem(item, outcome.text)
         : await markItem(this.run.stateDir, item.index, 'failed', outcome.reason);
@@ -210,11 +219,34 @@ class Orchestrator {
     return text;
   }
 
-  private async attempt(item: PlanItem, items: readonly PlanItem[], retryReason?: string): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+  /** What every item of this Implement phase is given the same way, and where the run's change records stood. */
+  private async implementStart(): Promise<PhaseStart> {
     const planText = (await readPlan(this.run.stateDir)) ?? '';
-    const instructions = await this.instructions('implement', pathsNamedIn(`${item.label} ${item.description}`));
-    const attachments = await this.attachments('implement');
-    const input = { request: this.run.request, item, step: item.index + 1, items, planText, manifest: await this.manifest(3), instructions, attachments };
+    return {
+      ...(await this.briefing('implement')),
+      approvedPlan: withoutOutcomes(planText),
+      manifest: await this.sources.manifest(3),
+      itemCount: parsePlan(planText).items.length,
+      changesMark: this.changes.mark(),
+      contextWindow: this.contextWindow,
+    };
+  }
+
+  private async attempt(
+    start: PhaseStart,
+    item: PlanItem,
+    items: readonly PlanItem[],
+    retryReason?: string,
+  ): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+    const input = {
+      start,
+      item,
+      step: item.index + 1,
+      items,
+      added: items.slice(start.itemCount),
+      folderInstructions: await this.sources.folderInstructions('implement', pathsNamedIn(`${item.label} ${item.description}`)),
+      changedFiles: this.changes.since(start.changesMark),
+    };
     const result = await this.loop(implementPhase, retryReason === undefined ? input : { ...input, retryReason });
     if (!result.ok) {
       // Cancel, and a model server that fails, stop the run with the item still pending (resumable);
@@ -259,7 +291,7 @@ class Orchestrator {
       finalAnswerAtCap: spec.finalAnswerAtCap,
       ...(onTextDelta ? { onTextDelta } : {}),
       toolContext: run.toolContext,
-      toolLog: run.toolLog,
+      toolLog: this.toolLog,
       ...(run.guard ? { guard: run.guard } : {}),
       emit: run.emit,
       nextCallId: () => `${run.runId}-${(this.calls += 1)}`,
@@ -287,43 +319,13 @@ class Orchestrator {
     });
   }
 
-  /**
-   * The project's instructions for this phase (and for the files an item names), read afresh each time so
-   * an edit between runs counts; which files were used is told whenever that changes.
-   */
-  private async instructions(phase: Phase, paths: readonly string[] = []): Promise<string> {
-    const { text, files } = await readProjectInstructions(this.run.toolContext.workspace, paths);
-    const told = files.join('\n');
-    if (files.length > 0 && told !== this.toldInstructions) {
-      this.toldInstructions = told;
-      this.emit({ type: 'instructions-read', runId: this.run.runId, phase, files });
-    }
-    return text;
-  }
-
-  /**
-   * The items attached to the request, read afresh for each context (a file an earlier item changed is
-   * given as it is now) within their share of the current window; which ones is told once a run.
-   */
-  private async attachments(phase: Phase): Promise<string> {
-    const items = this.run.contextItems ?? [];
-    if (items.length === 0) return '';
-    const { text, labels } = await readContextItems({
-      items,
-      budgetChars: contextItemsBudget(this.contextWindow),
-      toolContext: this.run.toolContext,
-      signal: this.run.signal,
-    });
-    if (!this.toldAttachments) {
-      this.toldAttachments = true;
-      this.emit({ type: 'context-items-read', runId: this.run.runId, phase, items: labels });
-    }
-    return text;
-  }
-
-  /** The project's file map as the get_file_map tool shows it; the manifest each phase starts from. */
-  private async manifest(depth: number): Promise<string> {
-    return (await getFileMap.run({ path: '.', depth }, { ...this.run.toolContext, signal: this.run.signal })).text;
+  /** The request, the project's instructions and the attached items, read when a phase begins and kept for all its requests. */
+  private async briefing(phase: Phase): Promise<{ request: string; instructions: string; attachments: string }> {
+    return {
+      request: this.run.request,
+      instructions: await this.sources.instructions(phase),
+      attachments: await this.sources.attachments(phase, this.contextWindow),
+    };
   }
 
   private textOrStop(phase: Phase, result: AgentLoopResult): string {

@@ -8,7 +8,6 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
-import { startRun } from '../../support/startRun.js';
 
 const writes = (file: string) => [say('Looked.'), say(planText(`Write ${file}`)), call('write_file', { path: file, content: `${file}\n` }), say('Written.'), say(`Wrote ${file}.`)];
 
@@ -31,7 +30,7 @@ describe('runRequest: one run on an open workbench', () => {
     const interrupts = watchInterrupts({ first: () => undefined, again: () => undefined });
     const options = (text: string, live: LiveLine, printSummary: (summary: string) => void): RequestRunOptions => ({
       workbench,
-      start: (opened) => startRun(opened, text),
+      start: (opened) => opened.request('session:send', { prompt: text }),
       answerer: { kind: 'yes' },
       interrupts,
       live,

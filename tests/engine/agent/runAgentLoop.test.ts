@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { UnsequencedEvent } from '../../../engine/contract/index.js';
 import { runAgentLoop, type AgentLoopConfig } from '../../../engine/agent/runAgentLoop.js';
 import { defaultLoopLimits } from '../../../engine/agent/loopLimits.js';
@@ -7,8 +8,9 @@ import { createLlmClient } from '../../../engine/llm/openaiClient.js';
 import { secretMask, type SecretMask } from '../../../engine/secrets/secretMask.js';
 import { openToolLog } from '../../../engine/store/toolLog.js';
 import { toolsForPhase } from '../../../engine/tools/toolCatalog.js';
+import { defineTool, type Tool } from '../../../engine/tools/tool.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
-import { call, requestText, say } from '../../support/rpiScript.js';
+import { call, requestText, say, toolNames } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { toolContextFor } from '../../support/toolContext.js';
 
@@ -107,6 +109,18 @@ describe('runAgentLoop', () => {
     const { result } = await loop();
     expect(result).toMatchObject({ ok: false, failure: 'tool-errors', turns: 7 });
     expect(!result.ok && result.error).toMatch(/5 tool calls failed in this step/);
+  });
+
+  it('offers its own tools in catalog order, then the tool source’s by name, however the source orders them turn by turn', async () => {
+    const extra = (name: string): Tool => defineTool({ name, description: `The ${name} tool.`, parameters: z.object({}), mutates: false, run: async () => ({ text: name }) });
+    const offers = [[extra('mcp__docs__search'), extra('mcp__docs__fetch')], [extra('mcp__docs__fetch'), extra('mcp__docs__search')]];
+    llm().enqueue(call('mcp__docs__fetch', {}), say('Done.'));
+    const { result } = await loop({ extraTools: { toolsFor: async () => offers.shift() ?? [] } });
+    expect(result).toMatchObject({ ok: true, toolCalls: 1 });
+    const builtIn = toolsForPhase('implement').map((tool) => tool.name);
+    const [first, second] = llm().chatRequests();
+    expect(toolNames(first)).toEqual([...builtIn, 'mcp__docs__fetch', 'mcp__docs__search']);
+    expect(JSON.stringify(second!.tools)).toBe(JSON.stringify(first!.tools));
   });
 
   it('fails at the turn cap, or asks once more without tools for a final answer when the phase wants one', async () => {

@@ -7,8 +7,8 @@ import { AllowedCommands } from '../../../engine/settings/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, requestText, say } from '../../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { startRun } from '../../support/startRun.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 const allowList: ApprovalSettings = { files: 'auto', commands: 'allow-list', timeoutSeconds: 600, reviewPlan: false };
 const packageJson = (test: string) => `${JSON.stringify({ name: 'demo', version: '1.0.0', scripts: { test } }, null, 2)}\n`;

@@ -7,8 +7,8 @@ import { AllowedCommands } from '../../../engine/settings/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, requestText, say } from '../../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { startRun } from '../../support/startRun.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 const ask: ApprovalSettings = { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false };
 

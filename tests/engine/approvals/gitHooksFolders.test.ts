@@ -10,8 +10,8 @@ import { protectedPathReason } from '../../../engine/approvals/protectedPaths.js
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, say } from '../../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { startRun } from '../../support/startRun.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 const run = promisify(execFile);
 const hasGit = await run('git', ['--version']).then(() => true, () => false);

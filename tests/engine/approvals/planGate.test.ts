@@ -6,8 +6,8 @@ import type { Workbench } from '../../../engine/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { autoApprovals, fakeModelOptions, firstUserText, phaseOfRequest, recordEvents, say } from '../../support/rpiScript.js';
-import { useTempFolders } from '../../support/tempFolder.js';
 import { followRun, startRun } from '../../support/startRun.js';
+import { useTempFolders } from '../../support/tempFolder.js';
 
 const plan = '# Execution Plan\n\n## Items\n- [ ] 1. Tidy — rename the helpers\n- [ ] 2. Clean up — delete the old logs folder and run the tests\n';
 

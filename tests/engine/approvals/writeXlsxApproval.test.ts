@@ -5,8 +5,8 @@ import type { EventOf } from '../../../engine/contract/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, say } from '../../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { startRun } from '../../support/startRun.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 const exists = (file: string) => stat(file).then(() => true, () => false);
 const workbook = (target: string) => call('write_xlsx', { path: target, sheets: [{ name: 'Totals', rows: [['category', 'amount'], ['Food', -12.5]] }] });

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, firstUserText, phaseOfRequest, planText, recordEvents, say } from '../../support/rpiScript.js';
+import { followRun, startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import type { ContextItem } from '../../../engine/contract/index.js';
-import { followRun, startRun } from '../../support/startRun.js';
 
 const attached: ContextItem[] = [
   { kind: 'file', path: 'src/config.ts' },
@@ -59,7 +59,7 @@ describe('context items in a run', () => {
     expect(told).toEqual([['research', ['src/config.ts', 'docs/', 'note: The failing log says: TypeError at line…']]]);
   });
 
-  it('are read afresh for each item: a file changed by an earlier item is given as it is now', async () => {
+  it('are read once when a phase begins, for the prompt cache: a later item gets the file as it was then, and is told it changed', async () => {
     const root = await folderWithFiles();
     const workbench = await open(root, fakeModelOptions(llm()));
     llm().enqueue(
@@ -71,9 +71,11 @@ describe('context items in a run', () => {
       say('summary'),
     );
     expect((await (await startRun(workbench, 'Change the port', { context: [{ kind: 'file', path: 'src/config.ts' }] })).finished).status).toBe('done');
-    const implement = llm().chatRequests().filter((request) => phaseOfRequest(request) === 'implement').map(firstUserText);
+    const implement = llm().chatRequests().filter((request) => phaseOfRequest(request) === 'implement' && request.messages.length === 2).map(firstUserText);
     expect(implement[0]).toContain('port = 8080');
-    expect(implement.at(-1)).toContain('port = 9090; // CHANGED');
+    expect(implement[1]).toContain('port = 8080');
+    expect(implement[1]).not.toContain('port = 9090');
+    expect(implement[1]).toContain('## Files changed since this phase began\n- src/config.ts (written)');
   });
 
   it('regenerate sends the same items again, read from the stored message', async () => {

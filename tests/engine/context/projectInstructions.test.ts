@@ -1,13 +1,13 @@
 import { stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pathsNamedIn, readProjectInstructions } from '../../../engine/context/projectInstructions.js';
+import { pathsNamedIn, readFolderInstructions, readProjectInstructions } from '../../../engine/context/projectInstructions.js';
 import { Workspace } from '../../../engine/workspace/workspace.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, phaseOfRequest, recordEvents, requestText, say } from '../../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { startRun } from '../../support/startRun.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 describe('project instructions', () => {
   const tempFolder = useTempFolders('rpi-instructions-');
@@ -49,6 +49,19 @@ describe('project instructions', () => {
       ['research', ['AGENTS.md']],
       ['implement', ['AGENTS.md', 'src/api/AGENTS.md']],
     ]);
+  });
+
+  it('are read as the project’s (the root’s) and as an item’s folders’ (the nested ones above its paths, nearest last) apart', async () => {
+    const root = await tempFolder();
+    await writeTree(root, { 'AGENTS.md': 'ROOT-RULE\n', 'src/AGENTS.md': 'SRC-RULE\n', 'src/api/CLAUDE.md': 'API-RULE\n', 'docs/AGENTS.md': 'DOCS-RULE\n' });
+    const workspace = await Workspace.at(root);
+    expect(await readProjectInstructions(workspace)).toMatchObject({ files: ['AGENTS.md'] });
+    const folders = await readFolderInstructions(workspace, ['src/api/users.ts']);
+    expect(folders.files).toEqual(['src/AGENTS.md', 'src/api/CLAUDE.md']);
+    expect(folders.text).toContain('SRC-RULE');
+    expect(folders.text.indexOf('SRC-RULE')).toBeLessThan(folders.text.indexOf('API-RULE'));
+    expect(folders.text).not.toContain('ROOT-RULE');
+    expect(await readFolderInstructions(workspace, ['README.md'])).toEqual({ text: '', files: [] });
   });
 
   it('falls back to CLAUDE.md, never follows a link out of the folder, and cuts a long file to its budget with a note', async () => {

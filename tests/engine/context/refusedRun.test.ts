@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
+import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { refusedAsTooLong } from '../../support/contextRefusal.js';
-import { startRun } from '../../support/startRun.js';
 
 describe('a run whose model server refuses a request as too long, twice', () => {
   const tempFolder = useTempFolders('rpi-refused-');

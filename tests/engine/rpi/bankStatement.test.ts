@@ -14,8 +14,8 @@ import {
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, phaseOfRequest, recordEvents } from '../../support/rpiScript.js';
-import { useTempFolders } from '../../support/tempFolder.js';
 import { startRun } from '../../support/startRun.js';
+import { useTempFolders } from '../../support/tempFolder.js';
 
 describe('the bank statement job, end to end with the real table tools', () => {
   const tempFolder = useTempFolders('rpi-bank-job-');

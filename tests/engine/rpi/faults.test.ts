@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { useFakeLlm, useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, phaseOfRequest, planText, recordEvents, requestText, say } from '../../support/rpiScript.js';
+import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { closedPort } from '../../support/closedPort.js';
-import { startRun } from '../../support/startRun.js';
 
 describe('a run through every fault of the model server', () => {
   const tempFolder = useTempFolders('rpi-faults-');

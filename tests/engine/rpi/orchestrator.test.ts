@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, eventTrail, fakeModelOptions, firstUserText, phaseOfRequest, planText, recordEvents, say } from '../../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { followRun, startRun } from '../../support/startRun.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 const research = '## Request\nAdd a greeting module.\n\n## Relevant files\n- src/index.ts';
 const rpi = (root: string, file: string) => path.join(root, '.workbench', 'rpi', file);

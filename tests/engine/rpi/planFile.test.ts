@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendPlanItems, extractNewPlanItems, markPlanItem, parsePlan, withOriginalCount } from '../../../engine/rpi/planFile.js';
+import { appendPlanItems, extractNewPlanItems, markPlanItem, parsePlan, withOriginalCount, withoutOutcomes } from '../../../engine/rpi/planFile.js';
 import { designPlanExample as designExample } from '../../support/planExample.js';
 
 describe('parsePlan', () => {
@@ -169,6 +169,14 @@ describe('markPlanItem', () => {
   it('refuses an index the plan does not have', () => {
     expect(() => markPlanItem(designExample, 3, 'done')).toThrow('The plan has no item at index 3: it has 3 item(s), counted from 0 in file order.');
     expect(() => markPlanItem('# Plan\n', 0, 'done')).toThrow(/has 0 item/);
+  });
+});
+
+describe('withoutOutcomes', () => {
+  it('shows every item pending without its failure reason, and keeps every other byte', () => {
+    const marked = '# Execution Plan\r\n<!-- original_count: 3 -->\r\n\r\nNotes - [x] stay.\r\n- [x] 1. Parse — read it\r\n- [!] 2. Write — write it [Failed: no writer]\r\n- [ ] 3. Check';
+    expect(withoutOutcomes(marked)).toBe('# Execution Plan\r\n<!-- original_count: 3 -->\r\n\r\nNotes - [x] stay.\r\n- [ ] 1. Parse — read it\r\n- [ ] 2. Write — write it\r\n- [ ] 3. Check');
+    expect(withoutOutcomes(withoutOutcomes(marked))).toBe(withoutOutcomes(marked));
   });
 });
 

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { useFakeLlm, useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, phaseOfRequest, planText, recordEvents, requestText, say } from '../../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { startRun } from '../../support/startRun.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 /** A reply in the text tool protocol: some reasoning, then one fenced action block. */
 const act = (tool: string, args: Record<string, unknown>, reasoning = 'Next step.') =>

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { startRun } from '../../support/startRun.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 const journalLine = (op: 'begin' | 'end', file: string) => `${JSON.stringify({ op, path: file })}\n`;
 

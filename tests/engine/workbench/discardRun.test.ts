@@ -5,9 +5,9 @@ import { RunRefusedError } from '../../../engine/contract/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, recordEvents, say } from '../../support/rpiScript.js';
+import { followRun, startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { cancelledAtStepTwo } from './stoppedRun.js';
-import { followRun, startRun } from '../../support/startRun.js';
 
 describe('discarding a stopped run', () => {
   const tempFolder = useTempFolders('rpi-discard-');

@@ -6,11 +6,11 @@ import { RunRefusedError } from '../../../engine/contract/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, greetingDoneWorkbookFailed, phaseOfRequest } from '../../support/rpiScript.js';
+import { followRun, startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { useEngineChildren } from '../../support/engineChild.js';
 import { cancelledAtStepTwo } from './stoppedRun.js';
 import { keptFile, keptRuns, oneStep, request, threeRequests } from '../../support/planHistory.js';
-import { followRun, startRun } from '../../support/startRun.js';
 
 const rpiFile = (root: string, name: string) => path.join(root, '.workbench', 'rpi', name);
 

@@ -11,9 +11,9 @@ import { HeldFolder, NotAPlainFolderError } from '../../../engine/workspace/held
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, phaseOfRequest, planText } from '../../support/rpiScript.js';
+import { followRun } from '../../support/startRun.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 import { keptFile, keptRuns, oneStep, request, threeRequests } from '../../support/planHistory.js';
-import { followRun } from '../../support/startRun.js';
 import { deadPid } from '../../support/processProbe.js';
 
 const stateOf = (root: string) => path.join(root, '.workbench');

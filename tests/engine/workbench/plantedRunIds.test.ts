@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, planText } from '../../support/rpiScript.js';
+import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { oneStep } from '../../support/planHistory.js';
-import { startRun } from '../../support/startRun.js';
 
 
 /** A sparse file of `bytes`: as large as a planted one, without writing it. */

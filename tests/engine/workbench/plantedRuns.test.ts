@@ -6,9 +6,9 @@ import type { Workbench } from '../../../engine/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, planText } from '../../support/rpiScript.js';
+import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { oneStep } from '../../support/planHistory.js';
-import { startRun } from '../../support/startRun.js';
 
 
 /**

@@ -6,8 +6,8 @@ import { readRunRecord } from '../../../engine/rpi/runRecord.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, greetingDoneWorkbookFailed, phaseOfRequest, planText, requestText, say } from '../../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { followRun, startRun } from '../../support/startRun.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 describe('retry failed steps', () => {
   const tempFolder = useTempFolders('rpi-retry-');

@@ -6,8 +6,8 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { folderAfterOneRun } from '../../support/folderAfterOneRun.js';
 import { call, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
-import { cancelledAtStepTwo, researchText } from './stoppedRun.js';
 import { followRun, startRun } from '../../support/startRun.js';
+import { cancelledAtStepTwo, researchText } from './stoppedRun.js';
 
 /** The snapshot taken as soon as the first event of this type goes out, before anything else happens. */
 function snapshotOn(workbench: Workbench, type: WorkbenchEvent['type']): Promise<Snapshot> {

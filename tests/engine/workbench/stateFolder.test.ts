@@ -7,8 +7,8 @@ import { readPlan } from '../../../engine/rpi/rpiState.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { autoApprovals, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { startRun } from '../../support/startRun.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 /**
  * A cloned repository can hold anything in `.workbench/`: every case here is planted the way a hostile

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, say } from '../../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { startRun } from '../../support/startRun.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 describe('a torn last line left by a crash', () => {
   const tempFolder = useTempFolders('rpi-torn-');

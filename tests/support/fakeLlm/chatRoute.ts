@@ -4,6 +4,7 @@ import { completionBody, streamChunks, type ResponseMeta } from './chunks.js';
 import { geminiError, missingChatParameters, modelNotFound, scriptFailure, toolsUnsupported } from './errors.js';
 import { httpFaultResponse, streamCut, streamFrames } from './faults.js';
 import { planTurn, type PlannedTurn } from './plan.js';
+import type { PromptCache } from './promptCache.js';
 import { sendError, sendJson } from './respond.js';
 import type { TurnSource } from './script.js';
 import { writeEventStream } from './sse.js';
@@ -16,6 +17,8 @@ export interface ChatRouteContext {
   requireThoughtSignatures: boolean;
   requireReasoningBack: boolean;
   cacheHints: CacheHintMode;
+  /** Reports repeated prompt prefixes as cached tokens; null: no caching. */
+  promptCache: PromptCache | null;
   /** Where the fake's own failures are kept so a test can assert there were none. */
   scriptErrors: string[];
 }
@@ -111,11 +114,12 @@ export async function handleChatCompletion(
     context.scriptErrors.push(next.error);
     return sendError(response, scriptFailure(next.error));
   }
-  const turn = planTurn({ turn: next.turn, turnNumber: next.index, requestMessages: request.messages, requestTools: request.tools });
-  const httpFault = httpFaultResponse(turn.fault, request.model);
+  const planned = planTurn({ turn: next.turn, turnNumber: next.index, requestMessages: request.messages, requestTools: request.tools });
+  const httpFault = httpFaultResponse(planned.fault, request.model);
   if (httpFault !== null) return sendError(response, httpFault);
   // Accepted, and never answered: the socket stays open until the client gives up or close() ends it.
-  if (turn.fault?.type === 'no-response') return;
+  if (planned.fault?.type === 'no-response') return;
+  const turn = context.promptCache ? { ...planned, usage: await context.promptCache.usage(request, planned) } : planned;
   const meta: ResponseMeta = {
     id: `chatcmpl-fake-${next.index}`,
     created: Math.floor(recorded.receivedAt / 1000),

@@ -6,6 +6,7 @@ export type {
   FaultName,
   FakeLlmOptions,
   FinishReason,
+  PromptCacheOptions,
   Quirk,
   RecordedRequest,
   Script,
@@ -15,3 +16,4 @@ export type {
   UsageShape,
 } from './types.js';
 export type { WireChunk, WireCompletion, WireToolCallFragment } from './chunks.js';
+export { requestTokens, type CacheReport, type PromptCache } from './promptCache.js';

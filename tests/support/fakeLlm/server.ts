@@ -4,6 +4,7 @@ import type { ChatCompletionCreateParams } from 'openai/resources/chat/completio
 import { handleChatCompletion, type ChatRouteContext } from './chatRoute.js';
 import { invalidApiKey, invalidUrl, scriptFailure, unparsableBody } from './errors.js';
 import { sendError, sendJson } from './respond.js';
+import { PromptCache } from './promptCache.js';
 import { answerServerInfo } from './serverInfo.js';
 import { TurnSource } from './script.js';
 import type { FakeLlmOptions, RecordedRequest, ScriptedTurn } from './types.js';
@@ -20,6 +21,8 @@ export interface FakeLlm {
   chatRequests(): ChatCompletionCreateParams[];
   /** The `prompt_cache_key` of each chat request, in order; null where there was none. */
   promptCacheKeys(): (string | null)[];
+  /** The simulated prompt cache and what it reported, when started with `promptCache`; else null. */
+  readonly promptCache: PromptCache | null;
   enqueue(...turns: ScriptedTurn[]): void;
   /** Stops listening and destroys every open socket, so a stalled stream cannot hang a test. Idempotent. */
   close(): Promise<void>;
@@ -67,6 +70,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     requireThoughtSignatures: options.requireThoughtSignatures ?? false,
     requireReasoningBack: options.requireReasoningBack ?? false,
     cacheHints: options.cacheHints ?? 'accept',
+    promptCache: options.promptCache ? new PromptCache(options.promptCache === true ? {} : options.promptCache) : null,
     scriptErrors: [],
   };
   const startedAt = Math.floor(Date.now() / 1000);
@@ -129,6 +133,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     scriptErrors: context.scriptErrors,
     chatRequests,
     promptCacheKeys: () => chatRequests().map((body) => body.prompt_cache_key ?? null),
+    promptCache: context.promptCache,
     enqueue: (...turns) => context.turns.enqueue(turns),
     close: () => (closing ??= closeServer()),
   };

@@ -234,4 +234,17 @@ export interface FakeLlmOptions {
   keepRequests?: boolean;
   /** The model list and own endpoints of a real server kind; a plain OpenAI model list when absent. */
   serverInfo?: ServerInfo;
+  /**
+   * Automatic prompt caching as OpenAI does it (promptCache.ts): a repeated prefix is reported as
+   * `usage.prompt_tokens_details.cached_tokens`, and FakeLlm.promptCache keeps what was reported. `true`: the defaults.
+   */
+  promptCache?: PromptCacheOptions | true;
+}
+
+/** The simulated prompt cache's settings (see promptCache.ts). */
+export interface PromptCacheOptions {
+  /** How long a prefix stays cached after the last request that had it; 10 minutes by default. */
+  ttlMs?: number;
+  /** The clock the expiry is measured by; Date.now by default. */
+  now?: () => number;
 }

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { useFakeLlmStarter } from '../../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../../support/openedWorkbenches.js';
 import { fakeModelOptions, planText, recordEvents, say } from '../../../support/rpiScript.js';
-import { useTempFolders, writeTree } from '../../../support/tempFolder.js';
 import { startRun } from '../../../support/startRun.js';
+import { useTempFolders, writeTree } from '../../../support/tempFolder.js';
 
 describe('a run learns the context window when Settings leaves it automatic', () => {
   const tempFolder = useTempFolders('rpi-window-');

@@ -42,6 +42,9 @@ export type UsageLine = z.infer<typeof usageLineSchema>;
 
 export const currentUsageFile = (stateDir: string): string => `${rpiPaths(stateDir).dir}/${usageFileName}`;
 
+/** How warnings name the current run's usage log. */
+export const currentUsageLabel = `.workbench/rpi/${usageFileName}`;
+
 /** Usage lines read back, and a sentence for each line that was skipped. */
 export interface UsageRead {
   lines: UsageLine[];
@@ -61,9 +64,8 @@ export async function readUsageLines(file: string, label: string): Promise<Usage
 export async function readCurrentUsage(stateDir: string): Promise<{ usage: RunUsage | null; warnings: string[] }> {
   const record = await readRunRecord(stateDir);
   if (!record) return { usage: null, warnings: [] };
-  const label = `.workbench/rpi/${usageFileName}`;
   try {
-    const { lines, warnings } = await readUsageLines(currentUsageFile(stateDir), label);
+    const { lines, warnings } = await readUsageLines(currentUsageFile(stateDir), currentUsageLabel);
     return { usage: lines.length === 0 ? null : { messageId: record.messageId, steps: stepsOf(lines) }, warnings };
   } catch (error) {
     if (error instanceof StateFileError) return { usage: null, warnings: [`${error.message} The usage of the current run is not shown.`] };

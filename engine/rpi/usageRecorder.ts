@@ -1,7 +1,7 @@
 import type { EventOf, RunUsage, StepUsage, UnsequencedEvent, UsageItem } from '../contract/index.js';
 import { AppendLog } from '../store/appendLog.js';
 import { StateFileError } from '../store/stateFile.js';
-import { addLine, currentUsageFile, inRunOrder, stepKey, stepsOf, usageFileMaxBytes, usageFileName, usageLineSchema, type UsageLine } from './runUsage.js';
+import { addLine, currentUsageFile, currentUsageLabel, inRunOrder, stepKey, stepsOf, usageFileMaxBytes, usageLineSchema, type UsageLine } from './runUsage.js';
 
 export interface UsageRecorderOptions {
   stateDir: string;
@@ -12,8 +12,6 @@ export interface UsageRecorderOptions {
   emit: (event: UnsequencedEvent) => void;
   now?: () => number;
 }
-
-const label = `.workbench/rpi/${usageFileName}`;
 
 /**
  * Keeps a run's usage with the run: each model call's `usage` event becomes a line of rpi/usage.jsonl under
@@ -36,7 +34,7 @@ export class UsageRecorder {
   /** Reads what earlier runs of the request kept (a corrupt line is a warning) and tells it when there is any. */
   static async open(options: UsageRecorderOptions): Promise<UsageRecorder> {
     const warn = (message: string) => options.emit({ type: 'warning', runId: options.runId, message });
-    const log = new AppendLog({ file: currentUsageFile(options.stateDir), schema: usageLineSchema, label, onCut: warn, maxBytes: usageFileMaxBytes });
+    const log = new AppendLog({ file: currentUsageFile(options.stateDir), schema: usageLineSchema, label: currentUsageLabel, onCut: warn, maxBytes: usageFileMaxBytes });
     try {
       const { records, warnings } = await log.load();
       warnings.forEach(warn);
@@ -94,7 +92,7 @@ export class UsageRecorder {
       if (this.toldWriteFailure) return;
       this.toldWriteFailure = true;
       const reason = error instanceof Error ? error.message : String(error);
-      this.options.emit({ type: 'warning', runId: this.options.runId, message: `The run's usage could not be saved in ${label} (${reason}); the figures shown are not kept.` });
+      this.options.emit({ type: 'warning', runId: this.options.runId, message: `The run's usage could not be saved in ${currentUsageLabel} (${reason}); the figures shown are not kept.` });
     });
   }
 

@@ -67,7 +67,7 @@ describe('history, undo and regenerate', () => {
     // What the request's model calls used, on a line of its own under it, in the MESSAGE column.
     expect(used).toMatch(/^ +used: [\d,]+ tokens in · [\d,]+ out$/);
     expect(used!.indexOf('used:')).toBe(header!.indexOf('MESSAGE'));
-    const rows = [header, request, answer];
+    const rows = [header!, request!, answer!];
     expect(human.stdout.trimEnd().split('\n')).toHaveLength(4);
     expect(rows[0]).toMatch(/^ID +ROLE +TIME +MESSAGE$/);
     const utc = (ts: number) => new Date(ts).toISOString().slice(0, 19).replace('T', ' ');

@@ -19,14 +19,15 @@ async function history(folder: string, { json, plan, research }: HistoryFlags): 
   try {
     if (plan !== undefined) return await printRunFile(workbench, plan, 'plan');
     if (research !== undefined) return await printRunFile(workbench, research, 'research');
-    const { conversation, warnings, runs = {} } = await workbench.request('workbench:snapshot');
+    const { conversation, warnings, runs = {}, usage } = await workbench.request('workbench:snapshot');
+    const requestUsage = usage?.requests ?? {};
     for (const warning of warnings) shownStderr.text(`rpi-workbench: warning: ${warning}\n`);
     if (json) {
-      if (conversation.length > 0) shownStdout.text(`${historyJsonLines(conversation, runs)}\n`);
+      if (conversation.length > 0) shownStdout.text(`${historyJsonLines(conversation, runs, requestUsage)}\n`);
     } else if (conversation.length === 0) {
       shownStderr.text(`No messages yet in ${visibleLine(workbench.folder)}.\n`);
     } else {
-      shownStdout.text(`${historyTable(conversation, runs)}\n`);
+      shownStdout.text(`${historyTable(conversation, runs, requestUsage)}\n`);
     }
     return exitCodes.done;
   } finally {
@@ -50,7 +51,10 @@ export function addHistoryCommand(program: Command): void {
     .command('history')
     .description('Show the conversation: id, role, local time and first line of every message.')
     .argument('<folder>', 'the project folder')
-    .option('--json', 'one JSON object per line: {id, role, ts, time, text, context?}, and for a request plan: {done, failed, total} or null')
+    .option(
+      '--json',
+      'one JSON object per line: {id, role, ts, time, text, context?}, and for a request plan: {done, failed, total} or null and usage: {promptTokens, cachedTokens, cacheWriteTokens, completionTokens, reasoningTokens, costUsd, unpricedSteps} or null',
+    )
     .option('--plan <messageId>', "print that request's plan.md as its run left it, with each step's outcome")
     .option('--research <messageId>', "print that request's research.md")
     .action(exiting(history));

@@ -1,4 +1,4 @@
-import { describePlanTally, type Message, type RunSummary } from '../../engine/contract/index.js';
+import { describePlanTally, usageTotalText, type Message, type RunSummary, type UsageTotal } from '../../engine/contract/index.js';
 import { contextItemLabel } from '../../engine/contract/contextItemLabel.js';
 import { oneLine } from './units.js';
 import { terminalJson, visibleLine } from './visibleText.js';
@@ -20,20 +20,32 @@ export function firstLine(text: string): string {
 /** What a request's run kept, by message id (the snapshot's `runs`). */
 type KeptRuns = Readonly<Record<string, RunSummary>>;
 
+/** What each request's model calls used in all, by message id (the snapshot's `usage.requests`). */
+type RequestUsage = Readonly<Record<string, UsageTotal>>;
+
 /** A request's first line, then its plan's outcome in brackets when its run kept a plan: "Add a greeting  [Plan: 1/2 done, 1 failed]". */
 function messageCell(message: Message, runs: KeptRuns): string {
-  const plan = message.role === 'user' ? keptRunOf(runs, message.id)?.plan : null;
+  const plan = message.role === 'user' ? ownEntry(runs, message.id)?.plan : null;
   return plan ? `${firstLine(message.text)}  [${describePlanTally(plan)}]` : firstLine(message.text);
 }
 
-/** The conversation as aligned columns under a header: id, role, local time, first line (and a request's plan outcome). */
-export function historyTable(messages: readonly Message[], runs: KeptRuns = {}): string {
+/**
+ * The conversation as aligned columns under a header: id, role, local time, first line (and a request's
+ * plan outcome); under a request, its attached items and what its model calls used.
+ */
+export function historyTable(messages: readonly Message[], runs: KeptRuns = {}, usage: RequestUsage = {}): string {
   const rows = [['ID', 'ROLE', 'TIME', 'MESSAGE'], ...messages.map((message) => [visibleLine(message.id), visibleLine(message.role), localTime(message.ts), messageCell(message, runs)])];
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]?.length ?? 0)));
   const indent = widths.reduce((sum, width) => sum + width + 2, 0);
   return rows
-    .map((row, index) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column] ?? 0) : cell)).join('  ').trimEnd() + attachedLine(messages[index - 1], indent))
+    .map((row, index) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column] ?? 0) : cell)).join('  ').trimEnd() + attachedLine(messages[index - 1], indent) + usageLine(messages[index - 1], usage, indent))
     .join('\n');
+}
+
+/** A request's usage in all, on a line of its own: "used: 58,200 tokens in (49,100 cached) · 3,900 out · $0.031"; nothing without any. */
+function usageLine(message: Message | undefined, usage: RequestUsage, indent: number): string {
+  const total = message?.role === 'user' ? ownEntry(usage, message.id) : undefined;
+  return total ? `\n${' '.repeat(indent)}used: ${usageTotalText(total)}` : '';
 }
 
 /** A request's attached items, on a line of their own under its first line; nothing when it has none. */
@@ -44,17 +56,34 @@ function attachedLine(message: Message | undefined, indent: number): string {
 
 /**
  * `history --json`: one object per line, in order — {id, role, ts (ms since the epoch), time (ISO 8601,
- * UTC), text}, and for a request `plan`: {done, failed, total} of its kept plan, or null; terminal-safe, the same values.
+ * UTC), text}, and for a request `plan`: {done, failed, total} of its kept plan, or null, and `usage`:
+ * {promptTokens, cachedTokens, cacheWriteTokens, completionTokens, reasoningTokens, costUsd,
+ * unpricedSteps} of its model calls (costUsd null when no price is known, a floor when unpricedSteps > 0),
+ * or null; terminal-safe, the same values.
  */
-export function historyJsonLines(messages: readonly Message[], runs: KeptRuns = {}): string {
+export function historyJsonLines(messages: readonly Message[], runs: KeptRuns = {}, usage: RequestUsage = {}): string {
   return messages
     .map(({ id, role, ts, text, context }) =>
-      terminalJson({ id, role, ts, time: new Date(ts).toISOString(), text, ...(context ? { context } : {}), ...(role === 'user' ? { plan: keptRunOf(runs, id)?.plan ?? null } : {}) }),
+      terminalJson({
+        id,
+        role,
+        ts,
+        time: new Date(ts).toISOString(),
+        text,
+        ...(context ? { context } : {}),
+        ...(role === 'user' ? { plan: ownEntry(runs, id)?.plan ?? null, usage: usageJson(ownEntry(usage, id)) } : {}),
+      }),
     )
     .join('\n');
 }
 
-/** The kept run of a request: only the runs' own entries, never what every object inherits (`constructor`). */
-function keptRunOf(runs: KeptRuns, id: string): KeptRuns[string] | undefined {
-  return Object.hasOwn(runs, id) ? runs[id] : undefined;
+function usageJson(total: UsageTotal | undefined) {
+  if (!total) return null;
+  const { promptTokens, cachedTokens, cacheWriteTokens, completionTokens, reasoningTokens, costUsd, unpricedSteps } = total;
+  return { promptTokens, cachedTokens, cacheWriteTokens, completionTokens, reasoningTokens, costUsd, unpricedSteps };
+}
+
+/** A request's entry: only the record's own entries, never what every object inherits (`constructor`). */
+function ownEntry<T>(record: Readonly<Record<string, T>>, id: string): T | undefined {
+  return Object.hasOwn(record, id) ? record[id] : undefined;
 }

@@ -1,4 +1,4 @@
-import { describeModelStatus, type McpServerStatus, type PlanItem, type WorkbenchEvent } from '../../engine/contract/index.js';
+import { describeModelStatus, usageTotalOf, usageTotalText, type McpServerStatus, type PlanItem, type UsageTotal, type WorkbenchEvent } from '../../engine/contract/index.js';
 import type { RunResult } from '../../engine/index.js';
 import { formatContextLine } from './contextLine.js';
 import type { LiveLine } from './liveLine.js';
@@ -31,6 +31,8 @@ export interface HumanOutputOptions {
  */
 export class HumanOutput implements RunOutput {
   private progress: RunProgress = initialProgress;
+  /** The request's usage in all, as the latest `run-usage` told it (a resumed request's earlier runs included). */
+  private usage: UsageTotal | null = null;
   private readonly calls = new Map<string, { tool: string; args: Record<string, unknown> }>();
   /** The current call was already said to be queued: keep-alives come many times a minute. */
   private toldQueued = false;
@@ -47,6 +49,7 @@ export class HumanOutput implements RunOutput {
 
   handle(event: WorkbenchEvent): void {
     this.progress = applyToProgress(this.progress, event);
+    if (event.type === 'run-usage') this.usage = usageTotalOf(event.steps);
     this.refresh();
     this.print(event);
   }
@@ -62,7 +65,12 @@ export class HumanOutput implements RunOutput {
       if (this.options.printSummary) this.options.printSummary(result.summary);
       else stdout.text(`${result.summary}\n`);
     }
-    if (result.status === 'done') log.log(`Done in ${formatElapsed(this.now() - this.options.startedAt)} · ${formatTokens(this.progress.tokens)}.`);
+    if (result.status === 'done') log.log(`Done in ${formatElapsed(this.now() - this.options.startedAt)} · ${this.spent()}`);
+  }
+
+  /** "58,200 tokens in (49,100 cached) · 3,900 out · $0.031", the request's usage in all. */
+  private spent(): string {
+    return this.usage ? usageTotalText(this.usage) : `${formatTokens(this.progress.tokens)}`;
   }
 
   private print(event: WorkbenchEvent): void {

@@ -18,7 +18,8 @@ export interface Bench {
   served: ServedFolder;
 }
 
-export async function openBench(page: Page, approvals: ServedSettings['approvals']): Promise<Bench> {
+/** Opens a bench on the `fake-model`, or the model named (the fake server answers for any name). */
+export async function openBench(page: Page, approvals: ServedSettings['approvals'], { model: modelName = 'fake-model' }: { model?: string } = {}): Promise<Bench> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'rpi-e2e-run-'));
   afterTest(() => rm(folder, { recursive: true, force: true }));
   await writeFile(path.join(folder, 'README.md'), '# Ledger\n\nConverts bank statements.\n');
@@ -26,7 +27,7 @@ export async function openBench(page: Page, approvals: ServedSettings['approvals
   await writeFile(path.join(folder, 'data', 'bank.csv'), 'date,amount\n2024-01-02,10\n');
   const model = await startSteppedModel();
   afterTest(() => model.close());
-  const served = await serveFolder(folder, {}, { baseUrl: model.llm.baseUrl, model: 'fake-model', contextWindow: 32_000, toolMode: 'native', approvals });
+  const served = await serveFolder(folder, {}, { baseUrl: model.llm.baseUrl, model: modelName, contextWindow: 32_000, toolMode: 'native', approvals });
   afterTest(() => served.stop());
   await page.setViewportSize({ width: 1360, height: 860 });
   await page.goto(served.url);

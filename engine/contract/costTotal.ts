@@ -28,13 +28,14 @@ export function addCostTotals(totals: readonly CostTotal[]): CostTotal {
 
 /**
  * "$0.031"; "≥ $0.031, 1 step unpriced" when some step had no price; null when none had one (the
- * surface then shows tokens only, never a made-up figure).
+ * surface then shows tokens only, never a made-up figure). `unit` names what was unpriced: the steps of a
+ * request, or the model calls of one step ("≥ $0.004, 2 calls unpriced").
  */
-export function costTotalText(total: CostTotal): string | null {
+export function costTotalText(total: CostTotal, unit: 'step' | 'call' = 'step'): string | null {
   if (total.costUsd === null) return null;
   const amount = dollarsText(total.costUsd);
   if (total.unpricedSteps === 0) return amount;
-  return `≥ ${amount}, ${total.unpricedSteps} ${total.unpricedSteps === 1 ? 'step' : 'steps'} unpriced`;
+  return `≥ ${amount}, ${total.unpricedSteps} ${unit}${total.unpricedSteps === 1 ? '' : 's'} unpriced`;
 }
 
 /** "$0.031" below a dollar (three decimals), "$1.24" from a dollar on, "<$0.001" for a sliver, "$0" for nothing. */

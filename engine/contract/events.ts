@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { tablePreviewSchema } from './tablePreview.js';
 import { approvalRequestSchema, learnedContextWindowSchema, messageSchema, phaseSchema, planItemSchema, planReviewSchema } from './model.js';
 import { mcpServerStatusSchema } from './mcp.js';
+import { stepUsageSchema } from './runUsageSchema.js';
 
 /** Every event carries its workbench-wide sequence number and the run it belongs to (null outside a run). */
 const base = { seq: z.number().int().positive(), runId: z.string().nullable() };
@@ -64,6 +65,11 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
     /** True when the server sent no usage and the counts were estimated with a tokenizer. */
     estimated: z.boolean().optional(),
   }),
+  /**
+   * The request's usage so far, per step, as kept on disk with its run: after each model call (a resumed
+   * run's earlier calls included), and when a resumed run starts. Each states the whole; the latest counts.
+   */
+  event('run-usage', { messageId: z.string(), steps: z.array(stepUsageSchema) }),
   event('warning', { message: z.string() }),
   /** The project's instruction files (AGENTS.md, nested ones for an item's files) a phase was given, when they change. */
   event('instructions-read', { phase: phaseSchema, files: z.array(z.string()) }),

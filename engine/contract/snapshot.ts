@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { workbenchEventSchema } from './events.js';
 import { mcpServerStatusSchema } from './mcp.js';
+import { runUsageSchema, usageTotalSchema } from './runUsageSchema.js';
 import { approvalRequestSchema, messageSchema, planReviewSchema, rpiStateSchema } from './model.js';
 
 const planTallySchema = z.object({ done: z.number().int().nonnegative(), failed: z.number().int().nonnegative(), total: z.number().int().nonnegative() });
@@ -33,6 +34,11 @@ export const snapshotSchema = z.object({
    * current run's from rpi/, earlier ones' from runs/. A request whose run kept nothing is absent.
    */
   runs: z.record(z.string(), runSummarySchema).optional(),
+  /**
+   * What the requests' model calls used: each request's total by message id (the current run's from rpi/,
+   * earlier ones' from runs/; a request with no recorded call is absent), and the current run's per step.
+   */
+  usage: z.object({ requests: z.record(z.string(), usageTotalSchema), current: runUsageSchema.nullable() }).optional(),
   /** The folder's MCP servers as they are now (later changes come as `mcp-status`). */
   mcp: z.array(mcpServerStatusSchema).optional(),
 });

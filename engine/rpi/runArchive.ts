@@ -1,11 +1,12 @@
 import type { Stats } from 'node:fs';
-import type { RpiFile, RunSummary } from '../contract/index.js';
+import type { RpiFile, RunSummary, StepUsage } from '../contract/index.js';
 import { tallyPlan } from '../contract/runHistory.js';
 import { removeStaleTempFiles, writeFileAtomic } from '../files/atomicWrite.js';
 import { notPlain, readStateText, StateFileError } from '../store/stateFile.js';
 import { HeldFolder, kindOf, NotAPlainFolderError } from '../workspace/heldFolder.js';
 import { parsePlan } from './planFile.js';
 import { rpiFileMaxBytes } from './rpiState.js';
+import { readUsageLines, stepsOf, usageFileName } from './runUsage.js';
 
 /** `.workbench/runs/<messageId>/`: research.md and plan.md of each earlier request, kept when a newer one clears rpi/. */
 export const runsDirName = 'runs';
@@ -18,12 +19,16 @@ export const keptRunIdPattern = /^m-[0-9A-Za-z-]{1,100}$/;
 
 export const keptFileNames: Record<RpiFile, string> = { research: 'research.md', plan: 'plan.md' };
 
-/** The research and plan of one run, as rpi/ held them; null for a file the run did not write. */
-export type KeptFiles = Record<RpiFile, string | null>;
+/** The research, plan and usage log of one run, as rpi/ held them; null for a file the run did not write. */
+export type KeptFiles = Record<RpiFile, string | null> & { usage: Buffer | null };
 
-/** The summaries of the kept runs by message id, and a sentence for each entry of runs/ that was not read. */
+/**
+ * The summaries of the kept runs by message id, each kept run's usage
+ * per step, and a sentence for each entry of runs/ (or line of a usage log) that was not read.
+ */
 export interface KeptRunListing {
   runs: Map<string, RunSummary>;
+  usage: Map<string, StepUsage[]>;
   problems: string[];
 }
 
@@ -40,6 +45,7 @@ export async function keepRun(stateDir: string, messageId: string, files: KeptFi
       const text = files[file];
       if (text !== null) await writeFileAtomic(folder.entry(name), text);
     }
+    if (files.usage !== null) await writeFileAtomic(folder.entry(usageFileName), files.usage);
   });
 }
 
@@ -51,12 +57,15 @@ export async function readKeptFile(stateDir: string, messageId: string, file: Rp
 
 /** What every run in runs/ kept; an entry that is not a plain folder of plain files is left out and named in `problems`. */
 export async function listKeptRuns(stateDir: string): Promise<KeptRunListing> {
-  const listing: KeptRunListing = { runs: new Map(), problems: [] };
+  const listing: KeptRunListing = { runs: new Map(), usage: new Map(), problems: [] };
   await inRunsFolder(stateDir, false, async (runs) => {
     for (const entry of await runs.list()) {
       if (!keptRunIdPattern.test(entry.name)) continue;
       try {
-        listing.runs.set(entry.name, await summarize(runs, entry.name));
+        const { summary, usage, warnings } = await summarize(runs, entry.name);
+        listing.runs.set(entry.name, summary);
+        if (usage.length > 0) listing.usage.set(entry.name, usage);
+        listing.problems.push(...warnings);
       } catch (error) {
         if (!(error instanceof StateFileError)) throw error;
         listing.problems.push(`${error.message} The plan history of that request is not shown.`);
@@ -96,12 +105,17 @@ function removalFailure(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function summarize(runs: HeldFolder, messageId: string): Promise<RunSummary> {
+async function summarize(runs: HeldFolder, messageId: string): Promise<{ summary: RunSummary; usage: StepUsage[]; warnings: string[] }> {
   const folder = await stepInto(runs, messageId, false);
   try {
     const research = await readKept(folder, 'research');
     const plan = await readKept(folder, 'plan');
-    return { research: research !== null && research.trim().length > 0, plan: plan === null ? null : tallyPlan(parsePlan(plan).items) };
+    const { lines, warnings } = await readUsageLines(folder.entry(usageFileName), `.workbench/${runsDirName}/${messageId}/${usageFileName}`);
+    return {
+      summary: { research: research !== null && research.trim().length > 0, plan: plan === null ? null : tallyPlan(parsePlan(plan).items) },
+      usage: stepsOf(lines),
+      warnings,
+    };
   } finally {
     await folder.close();
   }

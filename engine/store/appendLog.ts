@@ -13,6 +13,8 @@ export interface AppendLogOptions<T> {
   label: string;
   /** Told, once per cut, when an incomplete last line left by a crash is cut off before an append. */
   onCut?: (message: string) => void;
+  /** A file larger than this is refused (StateFileError) instead of read into memory; no cap when absent. */
+  maxBytes?: number;
 }
 
 /**
@@ -72,7 +74,8 @@ export class AppendLog<T> {
   }
 
   private async read(): Promise<JsonlRead<T>> {
-    const result = await readJsonl(this.file, this.options.schema, this.options.label);
+    const { maxBytes } = this.options;
+    const result = await readJsonl(this.file, this.options.schema, this.options.label, maxBytes === undefined ? {} : { maxBytes });
     this.lastRead = result;
     this.endsClean = false;
     return result;

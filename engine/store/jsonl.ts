@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { z } from 'zod';
-import { openStateFile, readStateFile } from './stateFile.js';
+import { openStateFile, readStateFile, type ReadStateFileOptions } from './stateFile.js';
 
 export interface JsonlRead<T> {
   records: T[];
@@ -17,10 +17,10 @@ export interface JsonlRead<T> {
 /**
  * Reads a JSON-lines file written by append. A corrupt line in the middle is skipped with a warning and
  * later lines are kept; an unterminated last line that does not parse is a torn write, reported so the
- * next append can cut it off first.
+ * next append can cut it off first. `options.maxBytes` refuses a larger file (StateFileError) unread.
  */
-export async function readJsonl<T>(file: string, schema: z.ZodType<T>, label: string): Promise<JsonlRead<T>> {
-  const buffer = await readStateFile(file);
+export async function readJsonl<T>(file: string, schema: z.ZodType<T>, label: string, options: ReadStateFileOptions = {}): Promise<JsonlRead<T>> {
+  const buffer = await readStateFile(file, options);
   if (buffer === null) return { records: [], offsets: [], warnings: [], intactBytes: 0, tornTail: false };
   const records: T[] = [];
   const offsets: number[] = [];

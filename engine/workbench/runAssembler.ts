@@ -1,4 +1,4 @@
-import type { ApprovalSettings, Phase, RunStatus } from '../contract/index.js';
+import type { ApprovalSettings, Phase, RunStatus, RunUsage } from '../contract/index.js';
 import { ToolModeState } from '../agent/toolMode.js';
 import type { ApprovalBroker } from '../approvals/approvalBroker.js';
 import { ApprovedPlans } from '../approvals/approvedPlans.js';
@@ -13,6 +13,7 @@ import type { McpHub } from '../mcp/mcpHub.js';
 import { withMcpGuard } from '../mcp/mcpToolGuard.js';
 import type { RunRecord } from '../rpi/runRecord.js';
 import { defaultRpiLimits, runRpi, type RpiOutcome } from '../rpi/runRpi.js';
+import { UsageRecorder } from '../rpi/usageRecorder.js';
 import { childEnvironment } from '../secrets/childEnvironment.js';
 import { hostEnvironment } from '../secrets/processCredentials.js';
 import { knownSecrets, secretMask } from '../secrets/secretMask.js';
@@ -70,8 +71,15 @@ export class RunAssembler {
   private readonly approvedPlans = new ApprovedPlans();
   /** "Allow for the rest of this request" answers, by request. */
   private readonly requestAllowances = new RequestAllowances();
+  /** The active run's usage, kept in rpi/usage.jsonl as it is counted. */
+  private usage: UsageRecorder | null = null;
 
   constructor(private readonly deps: RunAssemblerDeps) {}
+
+  /** The active run's usage per step, its request's earlier runs included; null between runs. */
+  liveUsage(): RunUsage | null {
+    return this.usage?.current() ?? null;
+  }
 
   /**
    * Runs to the end; never rejects (an internal error is a failed run). `stopped` is called once the run
@@ -84,6 +92,7 @@ export class RunAssembler {
     this.deps.mcp?.retryFailed();
     let result: RunResult;
     try {
+      const usage = (this.usage = await UsageRecorder.open({ stateDir, runId, messageId: record.messageId, emit: (event) => bus.emit(event) }));
       const contextWindow = await this.contextWindow(runId, settings, signal);
       const outcome = await runRpi({
         runId,
@@ -103,7 +112,10 @@ export class RunAssembler {
         },
         toolLog,
         limits: { ...defaultRpiLimits, ...options.limits },
-        emit: (event) => bus.emit(event),
+        emit: (event) => {
+          bus.emit(event);
+          usage.observe(event);
+        },
         saveSummary: async (text) => {
           const message = newMessage('assistant', text);
           await conversation.append(message);
@@ -129,6 +141,9 @@ export class RunAssembler {
       result = { runId, status: 'failed', error: `The run stopped on an internal error: ${error instanceof Error ? error.message : String(error)}` };
     }
     await this.deps.settleChanges?.().catch(() => undefined);
+    // Every call counted is on disk before the run is said to be over.
+    await this.usage?.settled();
+    this.usage = null;
     stopped();
     bus.emit({
       type: 'run-finished',

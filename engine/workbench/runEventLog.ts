@@ -4,7 +4,7 @@ import { shortenStrings } from './shortenStrings.js';
 const defaultRunEventLimit = 5_000;
 
 /** Events a replay needs only the latest of: each states the whole of something (the plan, the model's status). */
-const latestOnly = new Set<WorkbenchEventType>(['plan-updated', 'plan-ready', 'model-status', 'context-window']);
+const latestOnly = new Set<WorkbenchEventType>(['plan-updated', 'plan-ready', 'model-status', 'context-window', 'run-usage']);
 
 /** What a run view is drawn from (phase, plan, step, outcome): dropped for room only when nothing else is left. */
 const milestones = new Set<WorkbenchEventType>(['run-started', 'phase-started', 'phase-completed', 'plan-updated', 'plan-ready', 'implement-progress', 'run-finished']);
@@ -17,7 +17,7 @@ const milestones = new Set<WorkbenchEventType>(['run-started', 'phase-started', 
  *   seq), dropped once the summary's message-added arrives, since the message carries the same text;
  * - events that only restate the latest state are kept once, the latest: the plan (`plan-updated`
  *   carries every item, so keeping each version would grow with the square of a long run's length), the
- *   plan under review, what the model call is doing, the context window;
+ *   plan under review, what the model call is doing, the context window, the request's usage per step;
  * - past `limit` events the oldest detail events (tool calls, approvals, usage, warnings) go first, so
  *   the events that say which phase and step the run is in survive the longest.
  */

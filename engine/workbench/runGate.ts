@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ApprovalSettings, ContextItem, StartedRun, UnsequencedEvent } from '../contract/index.js';
+import type { ApprovalSettings, ContextItem, RunUsage, StartedRun, UnsequencedEvent } from '../contract/index.js';
 import { RunRefusedError } from '../contract/runRefusedError.js';
 import type { LlmSettings } from '../llm/llmTypes.js';
 import type { RunRecord } from '../rpi/runRecord.js';
@@ -52,6 +52,11 @@ export class RunGate {
 
   get running(): boolean {
     return this.active !== null || this.starting;
+  }
+
+  /** The active run's usage per step as it counts it (its request's earlier runs included); null between runs. */
+  liveUsage(): RunUsage | null {
+    return this.assembler.liveUsage();
   }
 
   /**

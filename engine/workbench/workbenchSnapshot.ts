@@ -1,9 +1,10 @@
 import path from 'node:path';
-import type { Snapshot } from '../contract/index.js';
+import type { RunUsage, Snapshot } from '../contract/index.js';
 import type { ApprovalBroker } from '../approvals/approvalBroker.js';
 import type { PlanGate } from '../approvals/planGate.js';
 import type { WorkbenchMcp } from '../mcp/workbenchMcp.js';
 import { readRpiState } from '../rpi/rpiState.js';
+import { readCurrentUsage } from '../rpi/runUsage.js';
 import { unansweredRequest, type ConversationStore } from '../store/conversation.js';
 import { countFiles } from '../workspace/walkFiles.js';
 import type { EventBus } from './eventBus.js';
@@ -14,7 +15,7 @@ export interface SnapshotSources {
   root: string;
   stateDir: string;
   bus: EventBus;
-  runs: { readonly running: boolean };
+  runs: { readonly running: boolean; liveUsage(): RunUsage | null };
   runEvents: RunEventLog;
   conversation: ConversationStore;
   broker: ApprovalBroker;
@@ -30,10 +31,13 @@ export async function takeSnapshot(sources: SnapshotSources): Promise<Snapshot> 
   // Taken together, before any await: the replayed events end exactly at lastSeq.
   const lastSeq = bus.lastSeq;
   const running = runs.running;
+  // The active run's figures as it counts them: its file may be mid-append.
+  const live = runs.liveUsage();
   const recorded = runEvents.events();
   const mcpStatuses = mcp?.statuses();
   const [history, rpi, fileCount] = await Promise.all([conversation.load(), readRpiState(stateDir), countFiles(root)]);
-  const kept = await runSummaries(stateDir, history.messages);
+  const current = live ? { usage: live, warnings: [] } : await readCurrentUsage(stateDir);
+  const kept = await runSummaries(stateDir, history.messages, current.usage);
   return {
     folder: root,
     name: path.basename(root),
@@ -42,12 +46,13 @@ export async function takeSnapshot(sources: SnapshotSources): Promise<Snapshot> 
     rpi,
     running,
     lastSeq,
-    warnings: [...notices, ...history.warnings, ...kept.warnings],
+    warnings: [...notices, ...history.warnings, ...kept.warnings, ...current.warnings],
     pendingApprovals: broker.pending(),
     planReview: planGate.pending(),
     runEvents: recorded,
     resumable: !running && unansweredRequest(history.messages) !== null,
     runs: kept.runs,
+    usage: { requests: kept.usage, current: current.usage && Object.hasOwn(kept.usage, current.usage.messageId) ? current.usage : null },
     ...(mcpStatuses ? { mcp: mcpStatuses } : {}),
   };
 }

@@ -143,6 +143,16 @@ export interface HistoryLine {
   time: string;
   text: string;
   plan?: { done: number; failed: number; total: number } | null;
+  /** What a request's model calls used in all; null when none was recorded. */
+  usage?: {
+    promptTokens: number;
+    cachedTokens: number;
+    cacheWriteTokens: number;
+    completionTokens: number;
+    reasoningTokens: number;
+    costUsd: number | null;
+    unpricedSteps: number;
+  } | null;
 }
 
 /** The folder's history as `history --json` prints it (the command must succeed). */

@@ -1,4 +1,5 @@
-import type { WorkbenchEvent } from '../../../engine/contract/index.js';
+import type { EventOf, WorkbenchEvent } from '../../../engine/contract/index.js';
+import { usageTotalOf } from '../../../engine/contract/runUsage.js';
 import { reduceRun } from './reduceRun.js';
 import { emptyRpi, type WorkbenchState } from './state.js';
 
@@ -12,7 +13,8 @@ export function applyEvent(state: WorkbenchState, event: WorkbenchEvent): Workbe
   const next = { ...state, lastSeq: event.seq, run: reduceRun(state.run, event) };
   switch (event.type) {
     case 'run-started':
-      return { ...next, running: true, resumable: false, phase: null, streamingSummary: '' };
+      // A new request's run starts from an empty rpi/; a resumed one goes on from its own figures.
+      return { ...next, running: true, resumable: false, phase: null, streamingSummary: '', runUsage: next.runUsage?.messageId === event.messageId ? next.runUsage : null };
     case 'phase-started':
       return { ...next, phase: event.phase };
     case 'plan-updated':
@@ -24,18 +26,31 @@ export function applyEvent(state: WorkbenchState, event: WorkbenchEvent): Workbe
       if (next.messages.some((message) => message.id === event.message.id)) return next;
       return {
         ...next,
+        // An answer outside any run discarded the stopped run: rpi/ was cleared, its figures kept with the request.
+        runUsage: event.runId === null && event.message.role === 'assistant' ? null : next.runUsage,
         messages: [...next.messages, event.message],
         streamingSummary: event.message.role === 'assistant' ? '' : next.streamingSummary,
         resumable: event.message.role === 'assistant' ? false : next.resumable,
       };
     case 'conversation-reset':
       // An undo or regenerate: the engine cleared rpi/ with the conversation, and the folder changed under every count.
-      return { ...next, messages: event.messages, rpi: emptyRpi, resumable: false, changeTotals: {}, runs: runsOf(next.runs, event.messages) };
+      return {
+        ...next,
+        messages: event.messages,
+        rpi: emptyRpi,
+        resumable: false,
+        changeTotals: {},
+        runs: runsOf(next.runs, event.messages),
+        requestUsage: runsOf(next.requestUsage, event.messages),
+        runUsage: next.runUsage && event.messages.some((message) => message.id === next.runUsage?.messageId) ? next.runUsage : null,
+      };
     case 'changes-updated': {
       const known = next.changeTotals[event.messageId];
       if (known && known.files === event.files && known.added === event.added && known.removed === event.removed) return next;
       return { ...next, changeTotals: { ...next.changeTotals, [event.messageId]: { files: event.files, added: event.added, removed: event.removed } } };
     }
+    case 'run-usage':
+      return withRunUsage(next, event);
     case 'warning':
       return { ...next, warnings: [...next.warnings, event.message] };
     case 'mcp-status':
@@ -64,8 +79,13 @@ export function applyEvent(state: WorkbenchState, event: WorkbenchEvent): Workbe
   }
 }
 
-/** The kept runs of the requests still in the conversation: undo and regenerate removed the others' with them. */
-function runsOf(runs: WorkbenchState['runs'], messages: readonly { id: string }[]): WorkbenchState['runs'] {
+/** The kept figures of the requests still in the conversation: undo and regenerate removed the others' with them. */
+function runsOf<T>(runs: Record<string, T>, messages: readonly { id: string }[]): Record<string, T> {
   const kept = new Set(messages.map((message) => message.id));
   return Object.fromEntries(Object.entries(runs).filter(([messageId]) => kept.has(messageId)));
+}
+
+/** The request's usage per step as the engine counts it, and its total for the chat. */
+function withRunUsage(state: WorkbenchState, { messageId, steps }: EventOf<'run-usage'>): WorkbenchState {
+  return { ...state, runUsage: { messageId, steps }, requestUsage: { ...state.requestUsage, [messageId]: usageTotalOf(steps) } };
 }

@@ -55,13 +55,14 @@ export function reduceRun(run: RunView | null, event: WorkbenchEvent): RunView |
     case 'warning':
     case 'changes-updated':
     case 'mcp-status':
+    case 'run-usage':
       return run;
     default:
       return withDerived(reduceRunEvent(followed(run, event.runId), event));
   }
 }
 
-type RunEvent = Exclude<WorkbenchEvent, { type: 'run-started' | 'conversation-reset' | 'message-added' | 'summary-delta' | 'warning' | 'changes-updated' | 'mcp-status' }>;
+type RunEvent = Exclude<WorkbenchEvent, { type: 'run-started' | 'conversation-reset' | 'message-added' | 'summary-delta' | 'warning' | 'changes-updated' | 'mcp-status' | 'run-usage' }>;
 
 function reduceRunEvent(run: RunView, event: RunEvent): RunView {
   switch (event.type) {

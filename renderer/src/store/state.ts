@@ -1,4 +1,4 @@
-import type { ChangeTotals, HostInfo, McpServerStatus, Message, Phase, PublicSettings, RpiState, RunSummary, Snapshot } from '../../../engine/contract/index.js';
+import type { ChangeTotals, HostInfo, McpServerStatus, Message, Phase, PublicSettings, RpiState, RunSummary, RunUsage, Snapshot, UsageTotal } from '../../../engine/contract/index.js';
 import { replayRun, streamedSummary } from './replayRun.js';
 import type { RunView } from './runView.js';
 
@@ -34,6 +34,10 @@ export interface WorkbenchState {
   changeTotals: Record<string, ChangeTotals | null>;
   /** What each request's run kept (research, the plan's outcome), by message id, as the last snapshot said; requests whose run kept nothing are absent. */
   runs: Record<string, RunSummary>;
+  /** What each request's model calls used in all, by message id; live for the running request (`run-usage`). */
+  requestUsage: Record<string, UsageTotal>;
+  /** The current run's usage per step (rpi/'s, for the request it answers); null when it has none. */
+  runUsage: RunUsage | null;
   /** The latest status of each MCP server, by name, as `mcp-status` events tell it (Settings merges it with the list it loads). */
   mcpStatus: Record<string, McpServerStatus>;
 }
@@ -58,6 +62,8 @@ export const initialState: WorkbenchState = {
   error: null,
   changeTotals: {},
   runs: {},
+  requestUsage: {},
+  runUsage: null,
   mcpStatus: {},
 };
 
@@ -67,7 +73,23 @@ export const initialState: WorkbenchState = {
  */
 export function applySnapshot(state: WorkbenchState, snapshot: Snapshot | null): WorkbenchState {
   if (snapshot === null) {
-    return { ...state, folder: null, messages: [], rpi: emptyRpi, running: false, phase: null, streamingSummary: '', run: null, resumable: false, lastSeq: 0, needsResync: false, changeTotals: {}, runs: {} };
+    return {
+      ...state,
+      folder: null,
+      messages: [],
+      rpi: emptyRpi,
+      running: false,
+      phase: null,
+      streamingSummary: '',
+      run: null,
+      resumable: false,
+      lastSeq: 0,
+      needsResync: false,
+      changeTotals: {},
+      runs: {},
+      requestUsage: {},
+      runUsage: null,
+    };
   }
   const run = replayRun(snapshot);
   return {
@@ -85,6 +107,8 @@ export function applySnapshot(state: WorkbenchState, snapshot: Snapshot | null):
     warnings: snapshot.warnings,
     changeTotals: keptTotals(state.changeTotals, snapshot),
     runs: snapshot.runs ?? {},
+    requestUsage: snapshot.usage?.requests ?? {},
+    runUsage: snapshot.usage?.current ?? null,
     mcpStatus: Object.fromEntries((snapshot.mcp ?? []).map((status) => [status.name, status])),
   };
 }

@@ -63,8 +63,12 @@ describe('history, undo and regenerate', () => {
 
     const human = await cli.run(['history', root], { env: { TZ: 'UTC' } });
     expect(human.code).toBe(0);
-    const rows = human.stdout.trimEnd().split('\n');
-    expect(rows).toHaveLength(3);
+    const [header, request, used, answer] = human.stdout.trimEnd().split('\n');
+    // What the request's model calls used, on a line of its own under it, in the MESSAGE column.
+    expect(used).toMatch(/^ +used: [\d,]+ tokens in · [\d,]+ out$/);
+    expect(used!.indexOf('used:')).toBe(header!.indexOf('MESSAGE'));
+    const rows = [header!, request!, answer!];
+    expect(human.stdout.trimEnd().split('\n')).toHaveLength(4);
     expect(rows[0]).toMatch(/^ID +ROLE +TIME +MESSAGE$/);
     const utc = (ts: number) => new Date(ts).toISOString().slice(0, 19).replace('T', ' ');
     expect(rows[1]).toBe(`${lines[0]!.id}  user       ${utc(lines[0]!.ts)}  Add a greeting  [Plan: 1/1 done]`);

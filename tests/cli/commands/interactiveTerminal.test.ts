@@ -64,7 +64,7 @@ describe.skipIf(!existsSync(scriptBin))('the CLI on a terminal (a pseudo-termina
     expect(drawn).toContainEqual(expect.stringMatching(/^Implement: step 1\/1: Notes · \[░{12}\] 0\/1 · \d+s · [\d.]+k? tokens$/));
     expect(drawn).toContainEqual(expect.stringMatching(/^Implement: step 1\/1: Notes · \[█{12}\] 1\/1 · \d+s · [\d.]+k? tokens$/));
     expect(screen).toContain('Wrote **notes.txt**.');
-    expect(screen).toMatch(/Done in \d+s · [\d.]+k? tokens\./);
+    expect(screen).toMatch(/Done in \d+s · [\d,]+ tokens in · [\d,]+ out\r?\n/);
     // The diff in the question, coloured as git colours it, and the run's --stat view last.
     expect(screen).toContain('\u001b[32m+original\u001b[m');
     expect(screen).toContain('\u001b[32m+edited\u001b[m');

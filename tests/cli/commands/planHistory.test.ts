@@ -43,7 +43,11 @@ describe('history shows each request’s plan outcome, and prints an earlier pla
 
     const human = await cli.run(['history', root]);
     expect(human.code).toBe(0);
-    const rows = human.stdout.trimEnd().split('\n');
+    // Each request's usage has a line of its own under it.
+    const rows = human.stdout
+      .trimEnd()
+      .split('\n')
+      .filter((row) => !/^ +used: /.test(row));
     expect(rows[1]).toMatch(/ user +\S+ \S+ {2}Greet and convert {2}\[Plan: 1\/2 done, 1 failed\]$/);
     expect(rows[2]).toMatch(/ assistant +\S+ \S+ {2}Greeting done; the workbook failed\.$/);
     expect(rows[3]).toMatch(/ user +\S+ \S+ {2}Tidy up {2}\[Plan: 1\/1 done\]$/);

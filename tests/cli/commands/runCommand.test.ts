@@ -83,7 +83,7 @@ describe('rpi-workbench run', () => {
     expect(run.stderr).toContain('▸ Implement: step 1/1: Greeting');
     expect(run.stderr).toMatch(/ {2}✓ write_file greeting\.txt \(\d+(\.\d)? m?s\)/);
     expect(run.stderr).toContain('▸ Summary: summarizing results…');
-    expect(run.stderr).toMatch(/Done in \d+s · \d+(\.\d)?k? tokens\./);
+    expect(run.stderr).toMatch(/Done in \d+s · [\d,]+ tokens in · [\d,]+ out\n/);
     expect(run.stderr).not.toContain('\r');
   });
 

@@ -43,6 +43,16 @@ const examples: { [T in WorkbenchEventType]: EventOf<T> } = {
     costUsd: 0.00031,
     contextWindow: 128_000,
   },
+  'run-usage': {
+    type: 'run-usage',
+    seq: 16,
+    runId: 'run-1',
+    messageId: 'msg-1',
+    steps: [
+      { phase: 'research', promptTokens: 900, cachedTokens: 768, cacheWriteTokens: 0, completionTokens: 80, reasoningTokens: 12, calls: 1, costUsd: 0.00031, unpricedCalls: 0, estimated: false },
+      { phase: 'implement', item: { index: 0, label: 'Parse' }, promptTokens: 1_200, cachedTokens: 0, cacheWriteTokens: 0, completionTokens: 40, reasoningTokens: 0, calls: 2, costUsd: null, unpricedCalls: 2, estimated: true },
+    ],
+  },
   warning: { type: 'warning', seq: 15, runId: null, message: 'conversation.jsonl: skipped corrupt line 2' },
   'context-trimmed': { type: 'context-trimmed', seq: 17, runId: 'run-1', phase: 'research', setAside: 12, condensed: 0, cut: 1, promptTokens: 5_900, budget: 6_144, contextWindow: 8_192 },
   'instructions-read': { type: 'instructions-read', seq: 20, runId: 'run-1', phase: 'implement', files: ['AGENTS.md', 'src/api/AGENTS.md'] },

@@ -43,8 +43,8 @@ describe('what a snapshot says about the run', () => {
       const snapshot = await workbench.request('workbench:snapshot');
 
       const shortened = `${'x'.repeat(400)}… (5000 chars)`;
-      // Events that restate a whole (the plan, the model's status, the window) are kept once, the latest.
-      const latestOnly = new Set(['plan-updated', 'plan-ready', 'model-status', 'context-window']);
+      // Events that restate a whole (the plan, the model's status, the window, the usage per step) are kept once, the latest.
+      const latestOnly = new Set(['plan-updated', 'plan-ready', 'model-status', 'context-window', 'run-usage']);
       const isLatest = (event: WorkbenchEvent, index: number) => !latestOnly.has(event.type) || !events.slice(index + 1).some((later) => later.type === event.type && later.runId === event.runId);
       const expected = events
         .filter((event, index) => event.runId === runId && event.type !== 'summary-delta' && isLatest(event, index))

@@ -6,10 +6,11 @@ import { InstructionFiles } from './InstructionFiles.js';
 import { AttachedItems } from './AttachedItems.js';
 import { PlanChecklist } from './PlanChecklist.js';
 import { RpiFiles } from './RpiFiles.js';
+import { RunSpend } from './RunSpend.js';
 import { RunStatus } from './RunStatus.js';
 import './run.css';
 
-/** The live run view beside the chat: phases, status, plan checklist, tool activity, tokens, and the run's files. */
+/** The live run view beside the chat: phases, status, plan checklist, tool activity, tokens and spend per step, and the run's files. */
 export function RunPanel() {
   const hasRun = useWorkbench((state) => state.run !== null);
   const hasFiles = useWorkbench((state) => state.rpi.hasResearch || state.rpi.hasPlan);
@@ -23,6 +24,7 @@ export function RunPanel() {
           <InstructionFiles />
           <AttachedItems />
           <ContextMeter />
+          <RunSpend />
           <PlanChecklist />
           <ActivityFeed />
         </>
@@ -34,6 +36,7 @@ export function RunPanel() {
             before it changes files), then sums up. You can follow each phase, step and tool call here.
           </p>
           {hasFiles && <PlanChecklist />}
+          <RunSpend />
         </div>
       )}
       {(hasRun || hasFiles) && <RpiFiles />}

@@ -2,6 +2,7 @@ import { ContextKeeper, resultOrigin, type FittedRequest } from './history/conte
 import type { Phase, UnsequencedEvent } from '../contract/index.js';
 import { LlmError, type ChatMessage, type LlmClient, type LlmReply, type LlmToolCall, type LlmUsage } from '../llm/llmTypes.js';
 import { correctionMessage, parseTextReply, textToolInstructions, textToolResultMessage } from '../llm/textToolProtocol.js';
+import { refusedTwiceError } from '../llm/llmErrorMessages.js';
 import { promptWasCut } from '../llm/contextWindow/promptWasCut.js';
 import { maskStrings } from '../secrets/secretMask.js';
 import type { ToolLog } from '../store/toolLog.js';
@@ -174,7 +175,13 @@ class LoopRun {
             this.config.onWindowRefused?.(error.contextLimit ?? Math.floor(this.config.contextWindow * refusedWindowShare));
             continue;
           }
-          throw new LlmError('context-exceeded', this.refusedTwice(fitted.promptTokens, error.contextLimit ?? refused.contextLimit), error.status, error.contextLimit);
+          throw refusedTwiceError({
+            baseUrl: this.config.llm.baseUrl,
+            status: error.status,
+            promptTokens: fitted.promptTokens,
+            contextWindow: this.config.contextWindow,
+            serverLimit: error.contextLimit ?? refused.contextLimit,
+          });
         }
         throw error;
       }
@@ -197,15 +204,6 @@ class LoopRun {
       contextWindow: this.config.contextWindow,
       ...(afterRefusal ? { afterRefusal } : {}),
     });
-  }
-
-  private refusedTwice(promptTokens: number, serverLimit: number | undefined): string {
-    const count = (tokens: number) => tokens.toLocaleString('en-US');
-    const named = serverLimit === undefined ? '' : ` (the server named ${count(serverLimit)})`;
-    return (
-      `The model server refused the request as too long twice, the second time cut to about ${count(promptTokens)} tokens for a context window of ` +
-      `${count(this.config.contextWindow)} tokens${named}: set the context window in Settings to what the server runs with, or raise the server's context length.`
-    );
   }
 
   private async act(reply: LlmReply): Promise<{ kind: 'final'; text: string } | { kind: 'continue' }> {

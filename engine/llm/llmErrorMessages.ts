@@ -39,6 +39,33 @@ function contextExceededError(url: string, words: string, status?: number): LlmE
   );
 }
 
+/** A request the server refused as too long again, after it was cut to fit the window its first refusal left. */
+export interface RefusedAgain {
+  baseUrl: string;
+  /** The HTTP status of the second refusal; undefined when it came as an error in the stream. */
+  status: number | undefined;
+  /** About how many tokens the cut request held. */
+  promptTokens: number;
+  /** The window the run was using. */
+  contextWindow: number;
+  /** The window a refusal named, when one did. */
+  serverLimit: number | undefined;
+}
+
+/** The run cannot go on: even the shrunken request was too long for the server. */
+export function refusedTwiceError({ baseUrl, status, promptTokens, contextWindow, serverLimit }: RefusedAgain): LlmError {
+  const count = (tokens: number) => tokens.toLocaleString('en-US');
+  const how = status === undefined ? 'an error in its stream' : `HTTP ${status}`;
+  const named = serverLimit === undefined ? '' : ` (the server named ${count(serverLimit)})`;
+  return new LlmError(
+    'context-exceeded',
+    `The model server at ${shownUrl(baseUrl)} refused the request as too long twice (${how}), the second time cut to about ${count(promptTokens)} tokens ` +
+      `for a context window of ${count(contextWindow)} tokens${named}: set the context window in Settings to what the server runs with, or raise the server's context length.`,
+    status,
+    serverLimit,
+  );
+}
+
 /** A base URL fit to show: without any user name or password it may carry. */
 export function shownUrl(baseUrl: string): string {
   try {

@@ -275,16 +275,34 @@ export function streamFailureError(failure: AttemptFailure, context: ErrorContex
           'Check that the base URL points at an OpenAI-compatible server, and its logs.',
       );
     case 'not-a-stream':
-      return new LlmError(
-        'garbled',
-        `The model server at ${url} answered with ${describeBody(failure.contentType)}, not a model stream. ` +
-          'Check the base URL: OpenAI-compatible servers usually serve under /v1, and a proxy may be showing its own page.',
-      );
+      return new LlmError('garbled', notTheApiMessage({ baseUrl: context.baseUrl, contentType: failure.contentType, expected: 'a model stream' }));
   }
 }
 
+/** What a server answered where the API should have, when it is not JSON or a stream. */
+export interface NotTheApi {
+  baseUrl: string;
+  /** The request, when the sentence names it ("GET /models"). */
+  request?: string;
+  contentType: string;
+  /** What the API answers there: "a model stream", "a model list". */
+  expected: string;
+}
+
+/** A web server's page, or a proxy's, where the API should answer: the base URL is the thing to check. */
+export function notTheApiMessage({ baseUrl, request, contentType, expected }: NotTheApi): string {
+  const answered = request === undefined ? 'answered' : `answered ${request}`;
+  return (
+    `The model server at ${shownUrl(baseUrl)} ${answered} with ${describeBody(contentType)}, not ${expected}. ` +
+    'Check the base URL: OpenAI-compatible servers usually serve under /v1, and a proxy may be showing its own page.'
+  );
+}
+
+/** Whether a content type is a web page's. */
+export const isWebPage = (contentType: string) => /html/i.test(contentType);
+
 function describeBody(contentType: string): string {
-  if (/html/i.test(contentType)) return 'a web page (HTML)';
+  if (isWebPage(contentType)) return 'a web page (HTML)';
   return `"${contentType.split(';')[0]?.trim() ?? contentType}" content`;
 }
 

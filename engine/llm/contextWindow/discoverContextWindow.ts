@@ -41,13 +41,15 @@ const nativeProbes: Record<'ollama' | 'lmStudio' | 'llamaCpp', NativeProbe> = {
 export async function discoverContextWindow(options: DiscoverContextWindowOptions): Promise<LearnedContextWindow> {
   if (options.configured) return { tokens: options.configured, source: 'settings', detail: 'Settings' };
   const fromServer = await askServer(options);
-  if (fromServer) return fromServer;
+  if (fromServer && fromServer !== 'web-page') return fromServer;
   const known = await catalogContextWindow({ model: options.model, baseUrl: options.baseUrl });
   if (known) return { tokens: known.tokens, source: 'table', detail: `the model catalog (${known.entry})` };
-  return { tokens: defaultContextWindow, source: 'default', detail: `the default of ${tokensText(defaultContextWindow)}: the server does not say, and the model is not a known one` };
+  const why = fromServer === 'web-page' ? 'the server answered GET /models with a web page (HTML), not a model list; check the base URL' : 'the server does not say, and the model is not a known one';
+  return { tokens: defaultContextWindow, source: 'default', detail: `the default of ${tokensText(defaultContextWindow)}: ${why}` };
 }
 
-async function askServer(options: DiscoverContextWindowOptions): Promise<LearnedContextWindow | null> {
+/** What the server says of the model's window; null when it does not, 'web-page' when a web page stands where its model list should be. */
+async function askServer(options: DiscoverContextWindowOptions): Promise<LearnedContextWindow | 'web-page' | null> {
   const model = options.model.trim();
   if (!model) return null;
   const context: ProbeContext = {
@@ -59,6 +61,8 @@ async function askServer(options: DiscoverContextWindowOptions): Promise<Learned
   };
   const listing = options.listing ?? (await listingOf(context));
   if (listing === 'silent') return null;
+  // The server's own APIs sit beside its model list, so behind the same web server: not asked.
+  if (listing === 'web-page') return 'web-page';
   const entry = listing.find((candidate) => fieldsOf(candidate)?.id === model);
   const listed = entry === undefined ? null : (vllmWindow(entry) ?? openRouterWindow(entry) ?? llamaCppListedWindow(entry));
   if (listed) return listed;
@@ -70,9 +74,9 @@ async function askServer(options: DiscoverContextWindowOptions): Promise<Learned
   return null;
 }
 
-async function listingOf(context: ProbeContext): Promise<readonly unknown[] | 'silent'> {
+async function listingOf(context: ProbeContext): Promise<readonly unknown[] | 'silent' | 'web-page'> {
   const answer = await probeJson(context, { url: `${context.baseUrl.trim().replace(/\/+$/, '')}/models` });
-  if (answer === 'silent') return 'silent';
+  if (answer === 'silent' || answer === 'web-page') return answer;
   if (answer === 'no-answer') return [];
   const data = fieldsOf(answer.body)?.data;
   return Array.isArray(data) ? data : [];

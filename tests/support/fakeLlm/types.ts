@@ -231,4 +231,9 @@ export interface FakeLlmOptions {
   keepRequests?: boolean;
   /** The model list and own endpoints of a real server kind; a plain OpenAI model list when absent. */
   serverInfo?: ServerInfo;
+  /**
+   * GET /v1/models answers a web server's welcome page (HTML, status 200), as a web server in front of a
+   * wrong base URL does; chat requests are answered as usual (an `html-page` turn makes them a page too).
+   */
+  modelListAsWebPage?: boolean;
 }

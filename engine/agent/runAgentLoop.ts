@@ -55,6 +55,11 @@ export interface AgentLoopConfig {
    * prompt to fit a smaller window than the one assumed, as Ollama does at its default context length.
    */
   onPromptCut?: (cut: { sentTokens: number; countedTokens: number }) => void;
+  /**
+   * The loop's first request, as fitted: its fixed part alone (system prompt, tools, the phase's own
+   * messages), which every later request carries too, and the budget each request is fitted to.
+   */
+  onFixedPart?: (size: { tokens: number; budget: number }) => void;
   signal: AbortSignal;
 }
 
@@ -149,6 +154,7 @@ class LoopRun {
         ...(textMode ? {} : { tools: definitions }),
       }));
       this.reportTrim(fitted, refused !== null);
+      if (this.turns === 1 && refused === null) this.config.onFixedPart?.({ tokens: fitted.promptTokens, budget: this.context.budget });
       try {
         const reply = await this.config.llm.complete(fitted.request, {
           signal: this.controller.signal,

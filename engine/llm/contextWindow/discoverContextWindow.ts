@@ -15,8 +15,10 @@ export interface DiscoverContextWindowOptions {
   baseUrl: string;
   apiKey: string | null;
   model: string;
-  /** The window set in Settings; null or absent for automatic. */
+  /** The window set in Settings (or by a host's flag); null or absent for automatic. */
   configured?: number | null;
+  /** Where the set window comes from: "Settings" when absent. */
+  configuredFrom?: string;
   /** The entries of GET /models when the caller has them already (listModels), so they are not asked twice. */
   listing?: readonly unknown[];
   fetch?: typeof fetch;
@@ -34,12 +36,12 @@ const nativeProbes: Record<'ollama' | 'lmStudio' | 'llamaCpp', NativeProbe> = {
 };
 
 /**
- * The model's context window: the one set in Settings; else what the server says (its model list, then
+ * The model's context window: the one set in Settings (or by a host's flag); else what the server says (its model list, then
  * Ollama's, LM Studio's or llama.cpp's own API); else the model catalog's figure (modelCatalog.ts); else
  * 8,192. Never throws: a probe that fails is skipped, and a server that does not answer is not asked again.
  */
 export async function discoverContextWindow(options: DiscoverContextWindowOptions): Promise<LearnedContextWindow> {
-  if (options.configured) return { tokens: options.configured, source: 'settings', detail: 'Settings' };
+  if (options.configured) return { tokens: options.configured, source: 'settings', detail: options.configuredFrom ?? 'Settings' };
   const fromServer = await askServer(options);
   if (fromServer && fromServer !== 'web-page') return fromServer;
   const known = await catalogContextWindow({ model: options.model, baseUrl: options.baseUrl });

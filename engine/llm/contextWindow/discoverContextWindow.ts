@@ -36,9 +36,10 @@ const nativeProbes: Record<'ollama' | 'lmStudio' | 'llamaCpp', NativeProbe> = {
 };
 
 /**
- * The model's context window: the one set in Settings (or by a host's flag); else what the server says (its model list, then
- * Ollama's, LM Studio's or llama.cpp's own API); else the model catalog's figure (modelCatalog.ts); else
- * 8,192. Never throws: a probe that fails is skipped, and a server that does not answer is not asked again.
+ * The model's context window: the one set in Settings (or by a host's flag); else what the server says
+ * (its model list, then Ollama's, LM Studio's or llama.cpp's own API); else the model catalog's figure
+ * (modelCatalog.ts); else 8,192. Never throws: a probe that fails is skipped, and a server that does not
+ * answer is not asked again.
  */
 export async function discoverContextWindow(options: DiscoverContextWindowOptions): Promise<LearnedContextWindow> {
   if (options.configured) return { tokens: options.configured, source: 'settings', detail: options.configuredFrom ?? 'Settings' };
@@ -46,7 +47,10 @@ export async function discoverContextWindow(options: DiscoverContextWindowOption
   if (fromServer && fromServer !== 'web-page') return fromServer;
   const known = await catalogContextWindow({ model: options.model, baseUrl: options.baseUrl });
   if (known) return { tokens: known.tokens, source: 'table', detail: `the model catalog (${known.entry})` };
-  const why = fromServer === 'web-page' ? 'the server answered GET /models with a web page (HTML), not a model list; check the base URL' : 'the server does not say, and the model is not a known one';
+  const why =
+    fromServer === 'web-page'
+      ? 'the server answered GET /models with a web page (HTML), not a model list; check the base URL'
+      : 'the server does not say, and the model is not a known one';
   return { tokens: defaultContextWindow, source: 'default', detail: `the default of ${tokensText(defaultContextWindow)}: ${why}` };
 }
 

@@ -2,7 +2,7 @@
  * Public surface of the engine for hosts (Electron main, CLI, browser host): with engine/contract/, the
  * only engine module a host imports (credential withdrawal, which must run first, has its own entry).
  */
-export { openWorkbench, stateDirName, type PayloadArgument, type Workbench } from './workbench/openWorkbench.js';
+export { openUsedWorkbench, openWorkbench, stateDirName, type PayloadArgument, type Workbench } from './workbench/openWorkbench.js';
 export type { RunOptions } from './workbench/runOptions.js';
 export type { RunResult } from './workbench/runAssembler.js';
 export { checkFolder, FolderError } from './workbench/folderCheck.js';

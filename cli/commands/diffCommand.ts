@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import type { ChangeRange, FileDiff } from '../../engine/contract/index.js';
-import { gitPatch, hostEnvironment, openWorkbench, type Workbench } from '../../engine/index.js';
+import { gitPatch, hostEnvironment, type Workbench } from '../../engine/index.js';
 import { patchLines, statLines, wantsColour, writeStyled } from '../terminal/diffText.js';
 import { shownStderr, shownStdout } from '../terminal/shownStream.js';
 import { terminalJson, visibleLine } from '../terminal/visibleText.js';
 import { exitCodes } from './cliError.js';
 import { exiting } from './exit.js';
+import { noMessageYet, openForReading } from './readOnlyOpen.js';
 
 export interface DiffFlags {
   stat?: boolean;
@@ -14,7 +15,12 @@ export interface DiffFlags {
 }
 
 async function diff(folder: string, messageId: string | undefined, flags: DiffFlags): Promise<number> {
-  const workbench = await openWorkbench(folder);
+  const { root, workbench } = await openForReading(folder);
+  if (!workbench) {
+    if (messageId !== undefined) throw noMessageYet(root, messageId);
+    shownStderr.text(nothingChangedLine(root));
+    return exitCodes.done;
+  }
   try {
     await printDiff(workbench, messageId, flags);
     return exitCodes.done;
@@ -27,7 +33,7 @@ async function diff(folder: string, messageId: string | undefined, flags: DiffFl
 export async function printDiff(workbench: Workbench, messageId: string | undefined, flags: DiffFlags): Promise<void> {
   const request = messageId ?? (await latestRequestId(workbench));
   if (request === null) {
-    shownStderr.text(`No requests yet in ${visibleLine(workbench.folder)}, so nothing changed.\n`);
+    shownStderr.text(nothingChangedLine(workbench.folder));
     return;
   }
   const range: ChangeRange = flags.since ? 'since' : 'request';
@@ -43,6 +49,8 @@ export async function printDiff(workbench: Workbench, messageId: string | undefi
     writeStyled(shownStdout, diffs.flatMap((file) => patchLines(gitPatch(file))), colour);
   }
 }
+
+const nothingChangedLine = (folder: string) => `No requests yet in ${visibleLine(folder)}, so nothing changed.\n`;
 
 async function latestRequestId(workbench: Workbench): Promise<string | null> {
   const { conversation } = await workbench.request('workbench:snapshot');

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import type { RpiFile } from '../../engine/contract/index.js';
-import { openWorkbench, type Workbench } from '../../engine/index.js';
+import type { Workbench } from '../../engine/index.js';
 import { historyJsonLines, historyTable } from '../terminal/historyFormat.js';
 import { shownStderr, shownStdout } from '../terminal/shownStream.js';
 import { visibleLine } from '../terminal/visibleText.js';
 import { CliError, exitCodes } from './cliError.js';
 import { exiting } from './exit.js';
+import { noMessageYet, openForReading } from './readOnlyOpen.js';
 
 interface HistoryFlags {
   json?: boolean;
@@ -15,7 +16,13 @@ interface HistoryFlags {
 
 async function history(folder: string, { json, plan, research }: HistoryFlags): Promise<number> {
   if (plan !== undefined && research !== undefined) throw new CliError('Give --plan or --research, not both: each prints one file.');
-  const workbench = await openWorkbench(folder);
+  const { root, workbench } = await openForReading(folder);
+  if (!workbench) {
+    const asked = plan ?? research;
+    if (asked !== undefined) throw noMessageYet(root, asked);
+    if (!json) shownStderr.text(noMessagesLine(root));
+    return exitCodes.done;
+  }
   try {
     if (plan !== undefined) return await printRunFile(workbench, plan, 'plan');
     if (research !== undefined) return await printRunFile(workbench, research, 'research');
@@ -25,7 +32,7 @@ async function history(folder: string, { json, plan, research }: HistoryFlags): 
     if (json) {
       if (conversation.length > 0) shownStdout.text(`${historyJsonLines(conversation, runs, requestUsage)}\n`);
     } else if (conversation.length === 0) {
-      shownStderr.text(`No messages yet in ${visibleLine(workbench.folder)}.\n`);
+      shownStderr.text(noMessagesLine(workbench.folder));
     } else {
       shownStdout.text(`${historyTable(conversation, runs, requestUsage)}\n`);
     }
@@ -34,6 +41,8 @@ async function history(folder: string, { json, plan, research }: HistoryFlags): 
     await workbench.close();
   }
 }
+
+const noMessagesLine = (folder: string) => `No messages yet in ${visibleLine(folder)}.\n`;
 
 /** An earlier (or the current) request's plan.md, outcome marks included, or its research.md; exit 1 with the reason when none was kept. */
 async function printRunFile(workbench: Workbench, messageId: string, file: RpiFile): Promise<number> {

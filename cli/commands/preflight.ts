@@ -18,7 +18,7 @@ export interface PreflightOptions {
  * context window the run will use and where it comes from, and resolves with it.
  */
 export async function preflight({ settings, warn, note, signal }: PreflightOptions): Promise<LearnedContextWindow> {
-  const { baseUrl, apiKey, model, contextWindow } = settings.llm;
+  const { baseUrl, apiKey, model, contextWindow, contextWindowFrom } = settings.llm;
   let learned: LearnedContextWindow | null = null;
   try {
     const listing = await listModels({ baseUrl, apiKey, model, signal });
@@ -32,7 +32,8 @@ export async function preflight({ settings, warn, note, signal }: PreflightOptio
     if (error.kind === 'auth') throw new CliError(apiKey === null ? `${error.message} ${missingKeyHint(settings)}` : error.message);
     if (error.kind !== 'cancelled') warn(`Could not check the model server (${error.message}); trying the run anyway.`);
   }
-  const window = learned && !contextWindow ? learned : await discoverContextWindow({ baseUrl, apiKey, model, configured: contextWindow, signal });
+  const configured = { configured: contextWindow, ...(contextWindowFrom ? { configuredFrom: contextWindowFrom } : {}) };
+  const window = learned && !contextWindow ? learned : await discoverContextWindow({ baseUrl, apiKey, model, ...configured, signal });
   note?.(contextWindowLine(window));
   return window;
 }

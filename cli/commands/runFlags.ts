@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { promptCachingSchema, toolModeSchema, type PromptCaching, type ToolMode } from '../../engine/contract/index.js';
+import { contextWindowRange, promptCachingSchema, toolModeSchema, type PromptCaching, type ToolMode } from '../../engine/contract/index.js';
 
 /** The options of run, resume and regenerate, as commander hands them over. */
 export interface RunFlags {
@@ -9,6 +9,8 @@ export interface RunFlags {
   toolMode?: ToolMode;
   retries?: number;
   promptCaching?: PromptCaching;
+  /** `--context-window <tokens>`: the window for this run, over Settings and what the server says. */
+  contextWindow?: number;
   json?: boolean;
   yes?: boolean;
   reviewPlan?: boolean;
@@ -32,6 +34,16 @@ export function parseRetries(value: string): number {
   return retries;
 }
 
+export function parseContextWindow(value: string): number {
+  const tokens = Number(value);
+  if (!/^\d+$/.test(value.trim()) || tokens < contextWindowRange.min || tokens > contextWindowRange.max) {
+    throw new InvalidArgumentError(`must be a whole number of tokens from ${count(contextWindowRange.min)} to ${count(contextWindowRange.max)}.`);
+  }
+  return tokens;
+}
+
+const count = (tokens: number) => tokens.toLocaleString('en-US');
+
 /** Adds the model, output and approval options shared by every command that starts a run. */
 export function withRunFlags(command: Command): Command {
   return command
@@ -43,6 +55,7 @@ export function withRunFlags(command: Command): Command {
     .addOption(
       new Option('--prompt-caching <mode>', 'cache hints to the servers that document them, or none (default: Settings, else auto)').choices(promptCachingSchema.options),
     )
+    .option('--context-window <tokens>', "the model's context window for this run, over Settings and what the server says (default: Settings, else the server's, else 8,192)", parseContextWindow)
     .option('--json', 'print every engine event as one JSON line on stdout, unchanged; logs go to stderr')
     .option('--yes', 'approve every approval request and the plan review')
     .option('--review-plan', 'stop after Plan for review: approve, edit in $EDITOR, or reject (needs a terminal, or --yes)')

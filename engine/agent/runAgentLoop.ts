@@ -2,6 +2,7 @@ import { ContextKeeper, resultOrigin, type FittedRequest } from './history/conte
 import type { Phase, UnsequencedEvent } from '../contract/index.js';
 import { LlmError, type ChatMessage, type LlmClient, type LlmReply, type LlmToolCall, type LlmUsage } from '../llm/llmTypes.js';
 import { correctionMessage, parseTextReply, textToolInstructions, textToolResultMessage } from '../llm/textToolProtocol.js';
+import { refusedTwiceError } from '../llm/llmErrorMessages.js';
 import { promptWasCut } from '../llm/contextWindow/promptWasCut.js';
 import { maskStrings } from '../secrets/secretMask.js';
 import type { ToolLog } from '../store/toolLog.js';
@@ -54,6 +55,11 @@ export interface AgentLoopConfig {
    * prompt to fit a smaller window than the one assumed, as Ollama does at its default context length.
    */
   onPromptCut?: (cut: { sentTokens: number; countedTokens: number }) => void;
+  /**
+   * The loop's first request, as fitted: its fixed part alone (system prompt, tools, the phase's own
+   * messages), which every later request carries too, and the budget each request is fitted to.
+   */
+  onFixedPart?: (size: { tokens: number; budget: number }) => void;
   signal: AbortSignal;
 }
 
@@ -148,6 +154,7 @@ class LoopRun {
         ...(textMode ? {} : { tools: definitions }),
       }));
       this.reportTrim(fitted, refused !== null);
+      if (this.turns === 1 && refused === null) this.config.onFixedPart?.({ tokens: fitted.promptTokens, budget: this.context.budget });
       try {
         const reply = await this.config.llm.complete(fitted.request, {
           signal: this.controller.signal,
@@ -174,7 +181,13 @@ class LoopRun {
             this.config.onWindowRefused?.(error.contextLimit ?? Math.floor(this.config.contextWindow * refusedWindowShare));
             continue;
           }
-          throw new LlmError('context-exceeded', this.refusedTwice(fitted.promptTokens, error.contextLimit ?? refused.contextLimit), error.status, error.contextLimit);
+          throw refusedTwiceError({
+            baseUrl: this.config.llm.baseUrl,
+            status: error.status,
+            promptTokens: fitted.promptTokens,
+            contextWindow: this.config.contextWindow,
+            serverLimit: error.contextLimit ?? refused.contextLimit,
+          });
         }
         throw error;
       }
@@ -197,15 +210,6 @@ class LoopRun {
       contextWindow: this.config.contextWindow,
       ...(afterRefusal ? { afterRefusal } : {}),
     });
-  }
-
-  private refusedTwice(promptTokens: number, serverLimit: number | undefined): string {
-    const count = (tokens: number) => tokens.toLocaleString('en-US');
-    const named = serverLimit === undefined ? '' : ` (the server named ${count(serverLimit)})`;
-    return (
-      `The model server refused the request as too long twice, the second time cut to about ${count(promptTokens)} tokens for a context window of ` +
-      `${count(this.config.contextWindow)} tokens${named}: set the context window in Settings to what the server runs with, or raise the server's context length.`
-    );
   }
 
   private async act(reply: LlmReply): Promise<{ kind: 'final'; text: string } | { kind: 'continue' }> {

@@ -18,6 +18,13 @@ const maxReserve = 65_536;
  */
 export const lowWaterShare = 0.5;
 
+/**
+ * Past this share of the budget, the fixed part of a loop's requests (system prompt, tools, the phase's
+ * own messages: plan, file map, instructions), which every request carries, leaves too little room for
+ * the work: older results are set aside on almost every turn.
+ */
+export const fixedPartShare = 0.5;
+
 /** After the server refuses a request as too long without naming its window, the budget shrinks to this share. */
 const refusedShare = 0.7;
 

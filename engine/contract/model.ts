@@ -148,6 +148,9 @@ export const approvalSettingsSchema = z.object({
 });
 export type ApprovalSettings = z.infer<typeof approvalSettingsSchema>;
 
+/** The context windows a user may set, in tokens: Settings, or a host's flag for one run. */
+export const contextWindowRange = { min: 1024, max: 10_000_000 } as const;
+
 export const publicSettingsSchema = z.object({
   baseUrl: z.string(),
   model: z.string(),

@@ -5,7 +5,7 @@ import type { Snapshot } from './snapshot.js';
 import type { ApprovalPreview, ChangeList, FileDiff, RevertResult } from './changes.js';
 import type { RunFileAnswer } from './runHistory.js';
 import { mcpServerInputSchema, mcpServerNameSchema, type McpOverview } from './mcp.js';
-import { approvalSettingsSchema, contextItemsSchema, promptCachingSchema, rpiFileSchema, toolModeSchema } from './model.js';
+import { approvalSettingsSchema, contextItemsSchema, contextWindowRange, promptCachingSchema, rpiFileSchema, toolModeSchema } from './model.js';
 
 const nonEmpty = (what = 'must be a non-empty string') =>
   z.string({ error: what }).trim().min(1, { error: what });
@@ -118,8 +118,8 @@ export const requestSchemas = {
     contextWindow: z
       .number({ error: 'must be a number of tokens' })
       .int({ error: 'must be a whole number of tokens' })
-      .min(1024, { error: 'must be at least 1024 tokens' })
-      .max(10_000_000, { error: 'must be at most 10,000,000 tokens' })
+      .min(contextWindowRange.min, { error: 'must be at least 1024 tokens' })
+      .max(contextWindowRange.max, { error: 'must be at most 10,000,000 tokens' })
       /** null: automatic, learned from the server. */
       .nullable()
       .optional(),

@@ -1,6 +1,6 @@
 import type { LearnedContextWindow } from '../contract/index.js';
 import { discoverContextWindow } from './contextWindow/discoverContextWindow.js';
-import { llmErrorFrom, shownUrl } from './llmErrorMessages.js';
+import { isWebPage, llmErrorFrom, notTheApiMessage, shownUrl } from './llmErrorMessages.js';
 import { LlmError } from './llmTypes.js';
 import { openAiSdk } from './openaiSdk.js';
 
@@ -36,8 +36,12 @@ export async function listModels(options: ListModelsOptions): Promise<ModelListi
   const sdk = openAiSdk({ baseUrl, apiKey, maxRetries: 0, timeoutMs: options.timeoutMs ?? 15_000, ...(options.fetch ? { fetch: options.fetch } : {}) });
   try {
     // Whole entries, not only ids: vLLM, OpenRouter and llama.cpp tell the context window in them.
+    const { data: page, response } = await sdk.models.list(options.signal ? { signal: options.signal } : undefined).withResponse();
+    // A web server in front of a wrong base URL answers 200 with its own page, which the SDK reads as an empty list.
+    const contentType = response.headers.get('content-type') ?? '';
+    if (isWebPage(contentType)) throw new LlmError('garbled', notTheApiMessage({ baseUrl, request: 'GET /models', contentType, expected: 'a model list' }));
     const entries: { id: string }[] = [];
-    for await (const entry of sdk.models.list(options.signal ? { signal: options.signal } : undefined)) entries.push(entry);
+    for await (const entry of page) entries.push(entry);
     const models = entries.map((entry) => entry.id).sort();
     if (model === '') return { models, modelFound: null, contextWindow: null };
     const contextWindow = await discoverContextWindow({

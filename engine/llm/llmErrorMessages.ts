@@ -39,6 +39,33 @@ function contextExceededError(url: string, words: string, status?: number): LlmE
   );
 }
 
+/** A request the server refused as too long again, after it was cut to fit the window its first refusal left. */
+export interface RefusedAgain {
+  baseUrl: string;
+  /** The HTTP status of the second refusal; undefined when it came as an error in the stream. */
+  status: number | undefined;
+  /** About how many tokens the cut request held. */
+  promptTokens: number;
+  /** The window the run was using. */
+  contextWindow: number;
+  /** The window a refusal named, when one did. */
+  serverLimit: number | undefined;
+}
+
+/** The run cannot go on: even the shrunken request was too long for the server. */
+export function refusedTwiceError({ baseUrl, status, promptTokens, contextWindow, serverLimit }: RefusedAgain): LlmError {
+  const count = (tokens: number) => tokens.toLocaleString('en-US');
+  const how = status === undefined ? 'an error in its stream' : `HTTP ${status}`;
+  const named = serverLimit === undefined ? '' : ` (the server named ${count(serverLimit)})`;
+  return new LlmError(
+    'context-exceeded',
+    `The model server at ${shownUrl(baseUrl)} refused the request as too long twice (${how}), the second time cut to about ${count(promptTokens)} tokens ` +
+      `for a context window of ${count(contextWindow)} tokens${named}: set the context window in Settings to what the server runs with, or raise the server's context length.`,
+    status,
+    serverLimit,
+  );
+}
+
 /** A base URL fit to show: without any user name or password it may carry. */
 export function shownUrl(baseUrl: string): string {
   try {
@@ -248,16 +275,34 @@ export function streamFailureError(failure: AttemptFailure, context: ErrorContex
           'Check that the base URL points at an OpenAI-compatible server, and its logs.',
       );
     case 'not-a-stream':
-      return new LlmError(
-        'garbled',
-        `The model server at ${url} answered with ${describeBody(failure.contentType)}, not a model stream. ` +
-          'Check the base URL: OpenAI-compatible servers usually serve under /v1, and a proxy may be showing its own page.',
-      );
+      return new LlmError('garbled', notTheApiMessage({ baseUrl: context.baseUrl, contentType: failure.contentType, expected: 'a model stream' }));
   }
 }
 
+/** What a server answered where the API should have, when it is not JSON or a stream. */
+export interface NotTheApi {
+  baseUrl: string;
+  /** The request, when the sentence names it ("GET /models"). */
+  request?: string;
+  contentType: string;
+  /** What the API answers there: "a model stream", "a model list". */
+  expected: string;
+}
+
+/** A web server's page, or a proxy's, where the API should answer: the base URL is the thing to check. */
+export function notTheApiMessage({ baseUrl, request, contentType, expected }: NotTheApi): string {
+  const answered = request === undefined ? 'answered' : `answered ${request}`;
+  return (
+    `The model server at ${shownUrl(baseUrl)} ${answered} with ${describeBody(contentType)}, not ${expected}. ` +
+    'Check the base URL: OpenAI-compatible servers usually serve under /v1, and a proxy may be showing its own page.'
+  );
+}
+
+/** Whether a content type is a web page's. */
+export const isWebPage = (contentType: string) => /html/i.test(contentType);
+
 function describeBody(contentType: string): string {
-  if (/html/i.test(contentType)) return 'a web page (HTML)';
+  if (isWebPage(contentType)) return 'a web page (HTML)';
   return `"${contentType.split(';')[0]?.trim() ?? contentType}" content`;
 }
 

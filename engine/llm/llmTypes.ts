@@ -22,6 +22,8 @@ export interface LlmSettings {
    * automatic, and a run learns it from the server (discoverContextWindow).
    */
   contextWindow: number | null;
+  /** Where a set window comes from, as the context-window line names it: "Settings" when absent (a host's flag names itself). */
+  contextWindowFrom?: string;
   toolMode: ToolMode;
   /** Attempts after the first for a failed call worth retrying; the client's default (4) when absent. */
   retries?: number;

@@ -11,6 +11,7 @@ import type { ToolSource } from '../tools/toolSource.js';
 import { changedFilesSince, describeChanges } from './changedFiles.js';
 import { ChangeRecords } from './changeRecords.js';
 import { ContextSources } from './contextSources.js';
+import { fixedPartWarning, type FixedPartSize } from './fixedPartWarning.js';
 import { implementPhase, planPhase, researchPhase, summaryPhase, type ImplementStart, type PhaseSpec } from './phases.js';
 import { extractNewPlanItems, parsePlan, withoutOriginalCount, withoutOutcomes } from './planFile.js';
 import { failureLinePattern } from './prompts.js';
@@ -119,6 +120,7 @@ class Orchestrator {
   /** The window every loop fits its requests to; smaller once the server refused a request as too long, for the rest of the run. */
   private contextWindow: number;
   private toldPromptCut = false;
+  private toldFixedPart = false;
   private readonly sources: ContextSources;
   /** The changes the run's tool calls made, for what an item is told changed since its phase began. */
   private readonly changes = new ChangeRecords();
@@ -300,6 +302,7 @@ class Orchestrator {
         this.contextWindow = Math.min(this.contextWindow, tokens);
       },
       onPromptCut: (cut) => this.tellPromptCut(cut),
+      onFixedPart: (size) => this.tellFixedPart({ phase: spec.phase, ...size }),
       signal: run.signal,
     });
   }
@@ -317,6 +320,15 @@ class Orchestrator {
         `a smaller context window than the ${count(this.contextWindow)} tokens assumed, so the model works without part of its instructions. ` +
         `Set the context window in Settings to ${count(countedTokens)}, or raise the server's context length (Ollama: OLLAMA_CONTEXT_LENGTH, or PARAMETER num_ctx in a Modelfile).`,
     });
+  }
+
+  /** Once a run: the fixed part of a phase's requests leaves little room for the work in this window. */
+  private tellFixedPart(size: Omit<FixedPartSize, 'contextWindow'>): void {
+    if (this.toldFixedPart) return;
+    const message = fixedPartWarning({ ...size, contextWindow: this.contextWindow });
+    if (message === null) return;
+    this.toldFixedPart = true;
+    this.emit({ type: 'warning', runId: this.run.runId, message });
   }
 
   /** The request, the project's instructions and the attached items, read when a phase begins and kept for all its requests. */

@@ -20,7 +20,7 @@ import type { RunResult } from './runAssembler.js';
 import { RunEventLog } from './runEventLog.js';
 import { RunGate } from './runGate.js';
 import { memoryAllowList, type RunOptions } from './runOptions.js';
-import { openStateFolder } from './stateFolder.js';
+import { hasStateFolder, openStateFolder } from './stateFolder.js';
 import { workbenchHandlers, type WorkbenchHandlers } from './workbenchHandlers.js';
 import { takeSnapshot } from './workbenchSnapshot.js';
 
@@ -140,6 +140,16 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       await state.close();
     },
   };
+}
+
+/**
+ * For commands that only read (history, diff): opens the folder as openWorkbench does when the workbench
+ * has used it before, and answers null, creating nothing, when it never has. Anything named `.workbench`
+ * counts as used, so a planted link or file is refused with the same FolderError as a run.
+ */
+export async function openUsedWorkbench(folder: string, options: RunOptions = {}): Promise<Workbench | null> {
+  const root = await checkFolder(folder);
+  return (await hasStateFolder(root)) ? openWorkbench(root, options) : null;
 }
 
 function assertOpen(root: string, closed: boolean): void {

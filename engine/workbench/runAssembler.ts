@@ -161,8 +161,8 @@ export class RunAssembler {
    * the server silently cuts longer prompts.
    */
   private async contextWindow(runId: string, settings: LlmSettings, signal: AbortSignal): Promise<number> {
-    const { baseUrl, apiKey, model, contextWindow: configured } = settings;
-    const window = await discoverContextWindow({ baseUrl, apiKey, model, configured, signal });
+    const { baseUrl, apiKey, model, contextWindow: configured, contextWindowFrom: configuredFrom } = settings;
+    const window = await discoverContextWindow({ baseUrl, apiKey, model, configured, ...(configuredFrom ? { configuredFrom } : {}), signal });
     this.deps.bus.emit({ type: 'context-window', runId, tokens: window.tokens, source: window.source, detail: window.detail });
     if (window.warning) this.deps.bus.emit({ type: 'warning', runId, message: window.warning });
     return window.tokens;

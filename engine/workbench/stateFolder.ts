@@ -1,4 +1,4 @@
-import { readlink } from 'node:fs/promises';
+import { lstat, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../files/atomicWrite.js';
 import { sweepClearedRpi } from '../rpi/rpiState.js';
@@ -48,6 +48,20 @@ export async function openStateFolder(root: string): Promise<StateFolder> {
     return { dir: held.path, identity: held.identity, close: () => held.close() };
   } catch (error) {
     await held.close();
+    throw error;
+  }
+}
+
+/**
+ * Whether the workbench has ever used `root` (a real path): whether anything at all is named `.workbench`
+ * there. Nothing is followed or created; a link or a file by that name counts, so opening it is refused.
+ */
+export async function hasStateFolder(root: string): Promise<boolean> {
+  try {
+    await lstat(path.join(root, stateDirName));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;
   }
 }

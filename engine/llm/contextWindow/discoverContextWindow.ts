@@ -15,8 +15,10 @@ export interface DiscoverContextWindowOptions {
   baseUrl: string;
   apiKey: string | null;
   model: string;
-  /** The window set in Settings; null or absent for automatic. */
+  /** The window set in Settings (or by a host's flag); null or absent for automatic. */
   configured?: number | null;
+  /** Where the set window comes from: "Settings" when absent. */
+  configuredFrom?: string;
   /** The entries of GET /models when the caller has them already (listModels), so they are not asked twice. */
   listing?: readonly unknown[];
   fetch?: typeof fetch;
@@ -34,20 +36,26 @@ const nativeProbes: Record<'ollama' | 'lmStudio' | 'llamaCpp', NativeProbe> = {
 };
 
 /**
- * The model's context window: the one set in Settings; else what the server says (its model list, then
- * Ollama's, LM Studio's or llama.cpp's own API); else the model catalog's figure (modelCatalog.ts); else
- * 8,192. Never throws: a probe that fails is skipped, and a server that does not answer is not asked again.
+ * The model's context window: the one set in Settings (or by a host's flag); else what the server says
+ * (its model list, then Ollama's, LM Studio's or llama.cpp's own API); else the model catalog's figure
+ * (modelCatalog.ts); else 8,192. Never throws: a probe that fails is skipped, and a server that does not
+ * answer is not asked again.
  */
 export async function discoverContextWindow(options: DiscoverContextWindowOptions): Promise<LearnedContextWindow> {
-  if (options.configured) return { tokens: options.configured, source: 'settings', detail: 'Settings' };
+  if (options.configured) return { tokens: options.configured, source: 'settings', detail: options.configuredFrom ?? 'Settings' };
   const fromServer = await askServer(options);
-  if (fromServer) return fromServer;
+  if (fromServer && fromServer !== 'web-page') return fromServer;
   const known = await catalogContextWindow({ model: options.model, baseUrl: options.baseUrl });
   if (known) return { tokens: known.tokens, source: 'table', detail: `the model catalog (${known.entry})` };
-  return { tokens: defaultContextWindow, source: 'default', detail: `the default of ${tokensText(defaultContextWindow)}: the server does not say, and the model is not a known one` };
+  const why =
+    fromServer === 'web-page'
+      ? 'the server answered GET /models with a web page (HTML), not a model list; check the base URL'
+      : 'the server does not say, and the model is not a known one';
+  return { tokens: defaultContextWindow, source: 'default', detail: `the default of ${tokensText(defaultContextWindow)}: ${why}` };
 }
 
-async function askServer(options: DiscoverContextWindowOptions): Promise<LearnedContextWindow | null> {
+/** What the server says of the model's window; null when it does not, 'web-page' when a web page stands where its model list should be. */
+async function askServer(options: DiscoverContextWindowOptions): Promise<LearnedContextWindow | 'web-page' | null> {
   const model = options.model.trim();
   if (!model) return null;
   const context: ProbeContext = {
@@ -59,6 +67,8 @@ async function askServer(options: DiscoverContextWindowOptions): Promise<Learned
   };
   const listing = options.listing ?? (await listingOf(context));
   if (listing === 'silent') return null;
+  // The server's own APIs sit beside its model list, so behind the same web server: not asked.
+  if (listing === 'web-page') return 'web-page';
   const entry = listing.find((candidate) => fieldsOf(candidate)?.id === model);
   const listed = entry === undefined ? null : (vllmWindow(entry) ?? openRouterWindow(entry) ?? llamaCppListedWindow(entry));
   if (listed) return listed;
@@ -70,9 +80,9 @@ async function askServer(options: DiscoverContextWindowOptions): Promise<Learned
   return null;
 }
 
-async function listingOf(context: ProbeContext): Promise<readonly unknown[] | 'silent'> {
+async function listingOf(context: ProbeContext): Promise<readonly unknown[] | 'silent' | 'web-page'> {
   const answer = await probeJson(context, { url: `${context.baseUrl.trim().replace(/\/+$/, '')}/models` });
-  if (answer === 'silent') return 'silent';
+  if (answer === 'silent' || answer === 'web-page') return answer;
   if (answer === 'no-answer') return [];
   const data = fieldsOf(answer.body)?.data;
   return Array.isArray(data) ? data : [];

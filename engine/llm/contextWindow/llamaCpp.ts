@@ -1,5 +1,5 @@
 import type { LearnedContextWindow } from '../../contract/index.js';
-import { probeJson, serverRoot, type ProbeContext } from './probeJson.js';
+import { probeJson, serverRoot, unanswered, type ProbeContext } from './probeJson.js';
 import { fieldsOf, learnedFromServer, tokensIn } from './windowFields.js';
 
 /** Newer llama-server lists its model with `meta.n_ctx`, the context it runs at (`-c`); older ones only `meta.n_ctx_train`. */
@@ -14,7 +14,7 @@ export function llamaCppListedWindow(entry: unknown): LearnedContextWindow | nul
  */
 export async function probeLlamaCpp(context: ProbeContext): Promise<LearnedContextWindow | 'no-answer' | 'silent'> {
   const answer = await probeJson(context, { url: `${serverRoot(context.baseUrl)}/props` });
-  if (typeof answer === 'string') return answer;
+  if (typeof answer === 'string') return unanswered(answer);
   const props = fieldsOf(answer.body);
   const tokens = tokensIn(fieldsOf(props?.default_generation_settings)?.n_ctx) ?? tokensIn(props?.n_ctx);
   return tokens ? learnedFromServer(tokens, 'llama.cpp n_ctx') : 'no-answer';

@@ -1,5 +1,5 @@
 import type { LearnedContextWindow } from '../../contract/index.js';
-import { probeJson, serverRoot, type ProbeContext } from './probeJson.js';
+import { probeJson, serverRoot, unanswered, type ProbeContext } from './probeJson.js';
 import { fieldsOf, learnedFromServer, tokensIn, tokensText } from './windowFields.js';
 
 /**
@@ -10,7 +10,7 @@ import { fieldsOf, learnedFromServer, tokensIn, tokensText } from './windowField
 export async function probeLmStudio(context: ProbeContext, model: string): Promise<LearnedContextWindow | 'no-answer' | 'silent'> {
   const path = model.split('/').map(encodeURIComponent).join('/');
   const answer = await probeJson(context, { url: `${serverRoot(context.baseUrl)}/api/v0/models/${path}` });
-  if (typeof answer === 'string') return answer;
+  if (typeof answer === 'string') return unanswered(answer);
   const info = fieldsOf(answer.body);
   const loaded = tokensIn(info?.loaded_context_length);
   const max = tokensIn(info?.max_context_length);

@@ -1,5 +1,5 @@
 import type { LearnedContextWindow } from '../../contract/index.js';
-import { probeJson, serverRoot, type ProbeContext } from './probeJson.js';
+import { probeJson, serverRoot, unanswered, type ProbeContext } from './probeJson.js';
 import { fieldsOf, tokensIn, tokensText } from './windowFields.js';
 
 /**
@@ -25,7 +25,7 @@ const howShown: Record<RunsAt['how'], string> = {
 export async function probeOllama(context: ProbeContext, model: string): Promise<LearnedContextWindow | 'no-answer' | 'silent'> {
   const root = serverRoot(context.baseUrl);
   const answer = await probeJson(context, { url: `${root}/api/show`, body: { model } });
-  if (typeof answer === 'string') return answer;
+  if (typeof answer === 'string') return unanswered(answer);
   const shown = fieldsOf(answer.body);
   if (!shown || !('model_info' in shown || 'parameters' in shown || 'modelfile' in shown)) return 'no-answer';
   const modelLength = modelLengthOf(fieldsOf(shown.model_info));

@@ -1,3 +1,5 @@
+import { isWebPage } from '../llmErrorMessages.js';
+
 /** How to ask one model server about its models, shared by every probe of one discovery. */
 export interface ProbeContext {
   baseUrl: string;
@@ -10,9 +12,15 @@ export interface ProbeContext {
 
 /**
  * A probe's answer: the parsed body, `'no-answer'` (an error status, a redirect, not JSON: try the next
- * probe) or `'silent'` (timed out or cancelled: ask this server nothing more).
+ * probe), `'web-page'` (a page in HTML with a success status: a web server where the API should be) or
+ * `'silent'` (timed out or cancelled: ask this server nothing more).
  */
-export type ProbeAnswer = { body: unknown } | 'no-answer' | 'silent';
+export type ProbeAnswer = { body: unknown } | 'no-answer' | 'web-page' | 'silent';
+
+/** A probe of a server's own API that got no body: try the next probe, or ask a silent server nothing more. */
+export function unanswered(answer: Exclude<ProbeAnswer, { body: unknown }>): 'no-answer' | 'silent' {
+  return answer === 'silent' ? 'silent' : 'no-answer';
+}
 
 export interface ProbeRequest {
   url: string;
@@ -41,6 +49,10 @@ export async function probeJson(context: ProbeContext, { url, body }: ProbeReque
     if (!response.ok) {
       await response.body?.cancel();
       return 'no-answer';
+    }
+    if (isWebPage(response.headers.get('content-type') ?? '')) {
+      await response.body?.cancel();
+      return 'web-page';
     }
     return { body: JSON.parse(await response.text()) as unknown };
   } catch {

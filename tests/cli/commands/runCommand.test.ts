@@ -188,6 +188,26 @@ describe('rpi-workbench run --retries', () => {
   });
 });
 
+describe('rpi-workbench run on a base URL whose model list is a web page', () => {
+  const tempFolder = useTempFolders('rpi-cli-web-page-');
+  const llm = useFakeLlm({ modelListAsWebPage: true });
+  const cli = useCli();
+
+  it('warns that the server answered a web page, not a model list, and to check the base URL', async () => {
+    const root = await tempFolder();
+    llm().enqueue(say('research'), say(planText('Only')), say('done'), say('summary'));
+
+    const run = await cli.run(['run', root, 'Look', '--base-url', llm().baseUrl, '--model', 'fake-model']);
+
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      `rpi-workbench: warning: Could not check the model server (The model server at ${llm().baseUrl} answered GET /models with a web page (HTML), not a model list. ` +
+        'Check the base URL: OpenAI-compatible servers usually serve under /v1, and a proxy may be showing its own page.); trying the run anyway.\n',
+    );
+    expect(run.stderr).not.toContain('does not list');
+  });
+});
+
 describe('rpi-workbench run after a crash mid-write', () => {
   const tempFolder = useTempFolders('rpi-cli-torn-');
   const llm = useFakeLlm();

@@ -147,7 +147,20 @@ describe('the agent loop within the context budget', () => {
     expect(result).toMatchObject({ ok: false, failure: 'model', llmError: { kind: 'context-exceeded', contextLimit: 8_192 } });
     expect(llm().chatRequests()).toHaveLength(3);
     const error = result.ok ? '' : result.error;
-    expect(error).toMatch(/^The model server refused the request as too long twice, .* context window of 32,768 tokens \(the server named 8,192\): set the context window in Settings/);
+    expect(error).toMatch(/ context window of 32,768 tokens \(the server named 8,192\): set the context window in Settings/);
+    expect(error.startsWith(`The model server at ${llm().baseUrl} refused the request as too long twice (HTTP 400), the second time cut to about `)).toBe(true);
     expect(error.split('. ')).toHaveLength(1);
+  });
+
+  it('names the server and says the refusal came in the stream when the retry is refused there', async () => {
+    const root = await project();
+    const tooLong = "This model's maximum context length is 8192 tokens. However, your messages resulted in 10000 tokens.";
+    llm().enqueue(readTurns()[0]!, refusedAsTooLong(8_192), { fault: { type: 'error-frame', shape: 'openai', message: tooLong, code: 'context_length_exceeded', afterChunks: 0 } });
+
+    const { result } = await runResearch({ root, baseUrl: llm().baseUrl, contextWindow: 32_768 });
+
+    expect(result).toMatchObject({ ok: false, failure: 'model', llmError: { kind: 'context-exceeded', contextLimit: 8_192 } });
+    const error = result.ok ? '' : result.error;
+    expect(error.startsWith(`The model server at ${llm().baseUrl} refused the request as too long twice (an error in its stream), the second time cut`)).toBe(true);
   });
 });

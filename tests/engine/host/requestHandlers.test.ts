@@ -97,6 +97,18 @@ describe('the host request handlers', () => {
           'Check the base URL: OpenAI-compatible servers usually serve it under /v1.',
       });
     });
+
+    it('says when the model list is a web page, not a model list, and to check the base URL', async () => {
+      const llm = await startLlm({ modelListAsWebPage: true });
+      const { dispatch } = await host();
+
+      expect(await dispatch('settings:test-connection', { baseUrl: llm.baseUrl, model: 'fake-model' })).toEqual({
+        ok: false,
+        error:
+          `settings:test-connection: The model server at ${llm.baseUrl} answered GET /models with a web page (HTML), not a model list. ` +
+          'Check the base URL: OpenAI-compatible servers usually serve under /v1, and a proxy may be showing its own page.',
+      });
+    });
   });
 
   describe('session:discard and rpi:read', () => {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { link, mkdir, readFile, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openWorkbench } from '../../../engine/index.js';
+import { openUsedWorkbench, openWorkbench } from '../../../engine/index.js';
 import { readPlan } from '../../../engine/rpi/rpiState.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
@@ -110,6 +110,41 @@ describe('a planted .workbench', () => {
     const { root } = await projectAndOutside();
     for (let time = 0; time < 3; time += 1) await (await openWorkbench(root)).close();
     expect((await readdir(path.join(root, '.workbench'))).sort()).toEqual(['.gitignore', 'checkpoints']);
+  });
+});
+
+describe('opening a folder only to read it', () => {
+  const tempFolder = useTempFolders('rpi-read-only-open-');
+
+  it('answers null for a folder the workbench never used, creating nothing in it', async () => {
+    const root = await tempFolder();
+    await writeTree(root, { 'src/app.ts': 'export const app = 1;\n' });
+    expect(await openUsedWorkbench(root)).toBeNull();
+    expect(await readdir(root)).toEqual(['src']);
+  });
+
+  it('opens a folder the workbench used before, as openWorkbench does', async () => {
+    const root = await tempFolder();
+    await (await openWorkbench(root)).close();
+    const workbench = await openUsedWorkbench(root);
+    expect(workbench?.folder).toBe(root);
+    expect((await workbench!.request('workbench:snapshot')).conversation).toEqual([]);
+    await workbench!.close();
+  });
+
+  it('refuses a planted .workbench link or file with the same sentence as openWorkbench', async () => {
+    const [root, outside] = await Promise.all([tempFolder(), tempFolder()]);
+    await symlink(outside, path.join(root, '.workbench'));
+    const refusal = await openWorkbench(root).then(
+      () => '',
+      (error: unknown) => (error as Error).message,
+    );
+    expect(refusal).toMatch(/\.workbench is a symlink/);
+    await expect(openUsedWorkbench(root)).rejects.toThrow(refusal);
+    await rm(path.join(root, '.workbench'));
+    await writeFile(path.join(root, '.workbench'), 'x');
+    await expect(openUsedWorkbench(root)).rejects.toThrow(/\.workbench is a file/);
+    expect(await readdir(outside)).toEqual([]);
   });
 });
 

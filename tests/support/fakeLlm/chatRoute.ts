@@ -5,7 +5,7 @@ import { geminiError, missingChatParameters, modelNotFound, scriptFailure, tools
 import { httpFaultResponse, streamCut, streamFrames } from './faults.js';
 import { planTurn, type PlannedTurn } from './plan.js';
 import type { PromptCache } from './promptCache.js';
-import { sendError, sendJson } from './respond.js';
+import { sendError, sendHtml, sendJson } from './respond.js';
 import type { TurnSource } from './script.js';
 import { writeEventStream } from './sse.js';
 import type { RecordedRequest } from './types.js';
@@ -51,11 +51,6 @@ function readChatRequest(body: unknown): ChatRequest | null {
 }
 
 /** A web server's page where the API should be: what a wrong base URL or a proxy's login page gives. */
-function sendHtml(response: ServerResponse): void {
-  response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-  response.end('<!doctype html><html><head><title>Welcome to nginx!</title></head><body><h1>Welcome to nginx!</h1></body></html>');
-}
-
 /** Whether an assistant message's tool call came back without the thought signature Gemini streamed with it. */
 function lacksThoughtSignature(messages: readonly unknown[]): boolean {
   return messages.some((message) => {

@@ -14,3 +14,9 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
 export function sendError(response: ServerResponse, error: ErrorResponse): void {
   sendJson(response, error.status, error.body, error.headers);
 }
+
+/** A web server's own page where the API should answer (status 200). */
+export function sendHtml(response: ServerResponse): void {
+  response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  response.end('<!doctype html><html><head><title>Welcome to nginx!</title></head><body><h1>Welcome to nginx!</h1></body></html>');
+}

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import { handleChatCompletion, type ChatRouteContext } from './chatRoute.js';
 import { invalidApiKey, invalidUrl, scriptFailure, unparsableBody } from './errors.js';
-import { sendError, sendJson } from './respond.js';
+import { sendError, sendHtml, sendJson } from './respond.js';
 import { PromptCache } from './promptCache.js';
 import { answerServerInfo } from './serverInfo.js';
 import { TurnSource } from './script.js';
@@ -89,6 +89,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     if (options.keepRequests !== false) requests.push(recorded);
     response.setHeader('x-request-id', `req_fake_${requests.length}`);
     if (!isAuthorised(request, options.apiKey)) return sendError(response, invalidApiKey());
+    if (options.modelListAsWebPage && method === 'GET' && path === MODELS_PATH) return sendHtml(response);
     const info = { method, path, body: recorded.body, models: options.models ?? DEFAULT_MODELS, created: startedAt };
     if (options.serverInfo && answerServerInfo(options.serverInfo, info, response)) return;
     if (method === 'GET' && path === MODELS_PATH) {

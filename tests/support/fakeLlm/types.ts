@@ -239,6 +239,11 @@ export interface FakeLlmOptions {
    * `usage.prompt_tokens_details.cached_tokens`, and FakeLlm.promptCache keeps what was reported. `true`: the defaults.
    */
   promptCache?: PromptCacheOptions | true;
+  /**
+   * GET /v1/models answers a web server's welcome page (HTML, status 200), as a web server in front of a
+   * wrong base URL does; chat requests are answered as usual (an `html-page` turn makes them a page too).
+   */
+  modelListAsWebPage?: boolean;
 }
 
 /** The simulated prompt cache's settings (see promptCache.ts). */

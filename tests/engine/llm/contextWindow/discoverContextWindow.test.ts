@@ -143,6 +143,17 @@ describe('discoverContextWindow', () => {
       });
     });
 
+    it('the default, saying the server answered a web page where its model list should be, and asking it nothing more', async () => {
+      const llm = await startLlm({ modelListAsWebPage: true });
+
+      expect(await discoverContextWindow({ baseUrl: llm.baseUrl, apiKey: null, model: 'fake-model' })).toEqual({
+        tokens: 8192,
+        source: 'default',
+        detail: 'the default of 8,192: the server answered GET /models with a web page (HTML), not a model list; check the base URL',
+      });
+      expect(asked(llm)).toEqual(['GET /v1/models']);
+    });
+
     it('Settings wins, and nothing is asked', async () => {
       const llm = await startLlm({ serverInfo: { kind: 'vllm', modelWindow: 32_768 } });
 

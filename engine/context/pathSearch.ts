@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { PathRanking } from '../contract/fuzzyPath.js';
 import type { PathMatches } from '../contract/index.js';
+import type { OnUnreachable } from '../workspace/unreachable.js';
 import { walkFiles } from '../workspace/walkFiles.js';
 
 /** Matches one search returns: enough to choose from, few enough to show at once. */
@@ -29,6 +30,8 @@ export interface PathSearchOptions {
   /** Files listed at most (tests lower it). */
   filesLimit?: number;
   now?: () => number;
+  /** Told of each subtree the walk cannot reach (see walkFiles). */
+  onUnreachable?: OnUnreachable;
 }
 
 /**
@@ -64,7 +67,8 @@ export class PathSearch {
   private current(): Promise<Listing> {
     const now = (this.options.now ?? Date.now)();
     if (this.listing && now - this.listing.at < freshForMs) return this.listing.listing;
-    const listing = listPaths(this.options.root, this.options.filesLimit ?? listedFilesLimit);
+    const { root, filesLimit = listedFilesLimit, onUnreachable } = this.options;
+    const listing = listPaths({ root, limit: filesLimit, onUnreachable });
     this.listing = { at: now, listing };
     listing.catch(() => {
       if (this.listing?.listing === listing) this.listing = null;
@@ -74,11 +78,11 @@ export class PathSearch {
 }
 
 /** Every file the walk yields and every folder above one, up to `limit` files. */
-async function listPaths(root: string, limit: number): Promise<Listing> {
+async function listPaths({ root, limit, onUnreachable }: { root: string; limit: number; onUnreachable?: OnUnreachable | undefined }): Promise<Listing> {
   const entries: PathEntry[] = [];
   const folders = new Set<string>();
   let truncated = false;
-  for await (const { relPath, dirent } of walkFiles(root)) {
+  for await (const { relPath, dirent } of walkFiles(root, { onUnreachable })) {
     if (entries.length - folders.size >= limit) {
       truncated = true;
       break;

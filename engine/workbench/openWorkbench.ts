@@ -5,6 +5,7 @@ import { followLiveChanges, type LiveChanges } from '../changes/liveChanges.js';
 import { readPlan, readResearch, readRpiState } from '../rpi/rpiState.js';
 import { ConversationStore, unansweredRequest } from '../store/conversation.js';
 import { openToolLog } from '../store/toolLog.js';
+import { UnreachableSubtrees } from '../workspace/unreachable.js';
 import { countFiles } from '../workspace/walkFiles.js';
 import { Workspace } from '../workspace/workspace.js';
 import { EventBus } from './eventBus.js';
@@ -104,6 +105,8 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   // A torn line cut off before an append is news for whoever watches: a warning event (the CLI prints it on stderr).
   const reportCut = (message: string) => void bus.emit({ type: 'warning', runId: null, message });
   const conversation = new ConversationStore(stateDir, reportCut);
+  // What the folder's walks cannot reach (a path past the system's limit) is skipped, and said once.
+  const unreachable = new UnreachableSubtrees((message) => void bus.emit({ type: 'warning', runId: null, message }));
   const allowedCommands = options.allowedCommands ?? memoryAllowList();
   const broker = new ApprovalBroker({ emit: (event) => void bus.emit(event), rememberCommand: (command) => allowedCommands.add(root, command) });
   const planGate = new PlanGate((event) => void bus.emit(event));
@@ -113,7 +116,11 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   let liveChanges: LiveChanges | null = null;
   try {
     const pending = new PendingWrites(stateDir);
-    const [toolLog, workspace, checkpoints] = await Promise.all([openToolLog(stateDir, reportCut), Workspace.at(root), CheckpointStore.open(root, stateDir, { pending })]);
+    const [toolLog, workspace, checkpoints] = await Promise.all([
+      openToolLog(stateDir, reportCut),
+      Workspace.at(root, { unreachable }),
+      CheckpointStore.open(root, stateDir, { pending, unreachable }),
+    ]);
     // Before anything is written: temp files a crashed write or restore left among the user's files go.
     const swept = await pending.sweep(workspace);
     if (swept.length > 0) notices.push(sweptNotice(swept));
@@ -131,7 +138,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   let closed = false;
   liveChanges = followLiveChanges({ subscribe: (listener) => bus.subscribe(listener), announce: async (messageId, runId) => (closed ? undefined : changes.announce(messageId, runId)) });
 
-  const paths = new PathSearch({ root });
+  const paths = new PathSearch({ root, onUnreachable: unreachable.report });
 
   const assertOpen = () => {
     if (closed) throw new Error(`The workbench for ${root} is closed.`);
@@ -211,7 +218,8 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       const running = runs.running;
       const recorded = runEvents.events();
       const mcpStatuses = mcp?.statuses();
-      const [history, rpi, fileCount] = await Promise.all([conversation.load(), readRpiState(stateDir), countFiles(root)]);
+      // A subtree the count cannot reach is listed in the warnings below, not also announced as an event.
+      const [history, rpi, fileCount] = await Promise.all([conversation.load(), readRpiState(stateDir), countFiles(root, { onUnreachable: unreachable.remember })]);
       const kept = await runSummaries(stateDir, history.messages);
       return {
         folder: root,
@@ -221,7 +229,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
         rpi,
         running,
         lastSeq,
-        warnings: [...notices, ...history.warnings, ...kept.warnings],
+        warnings: [...notices, ...history.warnings, ...kept.warnings, ...unreachable.warnings()],
         pendingApprovals: broker.pending(),
         planReview: planGate.pending(),
         runEvents: recorded,

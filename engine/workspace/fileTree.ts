@@ -1,4 +1,5 @@
 import { lstatSync } from 'node:fs';
+import type { OnUnreachable } from './unreachable.js';
 import { walkFiles } from './walkFiles.js';
 
 export type FileTreeEntry = FileTreeFile | FileTreeFolder;
@@ -30,6 +31,8 @@ export interface FileTreeOptions {
   /** Folder to map, relative to `root` ('' for the root). */
   from: string;
   signal?: AbortSignal;
+  /** Told of each subtree the walk cannot reach (see walkFiles). */
+  onUnreachable?: OnUnreachable;
 }
 
 /**
@@ -37,7 +40,7 @@ export interface FileTreeOptions {
  * looked at but the folder listings. Sizes cost a stat per file, as much again as the walk, so they are
  * added separately, for the whole tree or for just the files that will be shown.
  */
-export async function buildFileTree({ root, from, signal }: FileTreeOptions): Promise<FileTreeFolder> {
+export async function buildFileTree({ root, from, signal, onUnreachable }: FileTreeOptions): Promise<FileTreeFolder> {
   const top = folder(from);
   const folders = new Map<string, FileTreeFolder>([[from, top]]);
   const folderOf = (relDir: string): FileTreeFolder => {
@@ -49,7 +52,7 @@ export async function buildFileTree({ root, from, signal }: FileTreeOptions): Pr
     return created;
   };
   let current = top;
-  for await (const { relPath, dirent } of walkFiles(root, { from, signal })) {
+  for await (const { relPath, dirent } of walkFiles(root, { from, signal, onUnreachable })) {
     if (!isDirectlyIn(current, relPath)) current = folderOf(relPath.slice(0, Math.max(0, relPath.lastIndexOf('/'))));
     const type = dirent.isSymbolicLink() ? 'symlink' : dirent.isFile() ? 'file' : 'other';
     current.entries.push({ type, name: dirent.name, relPath, size: type === 'symlink' ? 0 : null });

@@ -2,7 +2,9 @@ import { readdir, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { IgnoreRules } from './ignoreRules.js';
+import { tooLongBelow } from './pathLimits.js';
 import { hiddenDirectories } from './pathRules.js';
+import { listingFailureReason, type OnUnreachable } from './unreachable.js';
 
 export interface WalkedFile {
   /** Path from the root with '/' separators. */
@@ -18,6 +20,11 @@ export interface WalkOptions {
    */
   from?: string;
   signal?: AbortSignal;
+  /**
+   * Told of each file or folder the walk skips because it cannot be reached: a path past the system's
+   * limit, a folder it may not read. Without it they are skipped silently.
+   */
+  onUnreachable?: OnUnreachable;
 }
 
 type Listing = { entries: Dirent[] } | { error: unknown };
@@ -31,7 +38,8 @@ const turnMs = 20;
 
 /**
  * Yields every file under `root` that git would not ignore, depth first in name order, never entering
- * .git/ or .workbench/. Symlinks are yielded as entries, never followed.
+ * .git/ or .workbench/. Symlinks are yielded as entries, never followed. What cannot be reached (see
+ * `onUnreachable`) is skipped, so one odd subtree never stops a walk; only the folder asked for must list.
  *
  * One explicit stack instead of a generator per folder (which would pass every file up through each
  * level), and folders are listed two levels ahead of the one being consumed, so the walk seldom waits
@@ -39,9 +47,10 @@ const turnMs = 20;
  * so the walk gives the event loop a turn every few milliseconds.
  */
 export async function* walkFiles(root: string, options: WalkOptions = {}): AsyncGenerator<WalkedFile> {
-  const { from = '', signal } = options;
+  const { from = '', signal, onUnreachable } = options;
   const rules = from && !(await IgnoreRules.ignoresFolder(root, from)) ? await IgnoreRules.forAncestorsOf(root, from) : IgnoreRules.none;
-  const lister = new ListingsAhead(root);
+  const tooLong = tooLongBelow(root);
+  const lister = new ListingsAhead(root, tooLong);
   const stack: Pending[] = [{ kind: 'folder', relDir: from, rules, listing: lister.list(from, rules) }];
   let turnStart = performance.now();
   for (let item = stack.pop(); item; item = stack.pop()) {
@@ -56,8 +65,10 @@ export async function* walkFiles(root: string, options: WalkOptions = {}): Async
     signal?.throwIfAborted();
     const listing = await item.listing;
     if ('error' in listing) {
-      if (item.relDir === from || !isSkippable(listing.error)) throw listing.error;
-      continue; // a subfolder we may not read, or that vanished meanwhile
+      if (item.relDir === from) throw listing.error;
+      const reason = listingFailureReason(listing.error);
+      if (reason) onUnreachable?.({ relPath: item.relDir, reason });
+      continue;
     }
     const entries = listing.entries;
     const rules = entries.some((entry) => entry.name === '.gitignore' && !entry.isDirectory())
@@ -66,11 +77,12 @@ export async function* walkFiles(root: string, options: WalkOptions = {}): Async
     entries.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0)); // reversed: the stack pops in name order
     for (const entry of entries) {
       const relPath = item.relDir ? `${item.relDir}/${entry.name}` : entry.name;
-      if (!entry.isDirectory()) {
-        if (!rules.ignores(relPath, false)) stack.push({ kind: 'file', file: { relPath, dirent: entry } });
-      } else if (!hiddenDirectories.has(entry.name) && !rules.ignores(relPath, true)) {
-        stack.push({ kind: 'folder', relDir: relPath, rules, listing: lister.list(relPath, rules) });
-      }
+      const isFolder = entry.isDirectory();
+      if ((isFolder && hiddenDirectories.has(entry.name)) || rules.ignores(relPath, isFolder)) continue;
+      const beyond = tooLong(relPath);
+      if (beyond) onUnreachable?.({ relPath, reason: beyond });
+      else if (isFolder) stack.push({ kind: 'folder', relDir: relPath, rules, listing: lister.list(relPath, rules) });
+      else stack.push({ kind: 'file', file: { relPath, dirent: entry } });
     }
   }
 }
@@ -84,7 +96,10 @@ export async function* walkFiles(root: string, options: WalkOptions = {}): Async
 class ListingsAhead {
   private readonly started = new Map<string, Promise<Listing>>();
 
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly tooLong: (relPath: string) => string | null,
+  ) {}
 
   list(relDir: string, rules: IgnoreRules): Promise<Listing> {
     const listing = this.started.get(relDir) ?? list(this.root, relDir);
@@ -93,7 +108,7 @@ class ListingsAhead {
       if ('error' in done) return;
       for (const entry of done.entries) {
         const relPath = relDir ? `${relDir}/${entry.name}` : entry.name;
-        if (entry.isDirectory() && !hiddenDirectories.has(entry.name) && !rules.ignores(relPath, true)) this.started.set(relPath, list(this.root, relPath));
+        if (entry.isDirectory() && !hiddenDirectories.has(entry.name) && !this.tooLong(relPath) && !rules.ignores(relPath, true)) this.started.set(relPath, list(this.root, relPath));
       }
     });
     return listing;
@@ -110,13 +125,8 @@ function list(root: string, relDir: string): Promise<Listing> {
   });
 }
 
-function isSkippable(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === 'EACCES' || code === 'EPERM' || code === 'ENOENT' || code === 'ENOTDIR';
-}
-
-export async function countFiles(root: string, signal?: AbortSignal): Promise<number> {
+export async function countFiles(root: string, options: Pick<WalkOptions, 'signal' | 'onUnreachable'> = {}): Promise<number> {
   let count = 0;
-  for await (const _ of walkFiles(root, { signal })) count += 1;
+  for await (const _ of walkFiles(root, options)) count += 1;
   return count;
 }

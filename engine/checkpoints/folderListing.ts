@@ -52,13 +52,13 @@ export type ListingCache = Map<string, ListedFolder>;
  *   same rules;
  * - all of it otherwise.
  */
-export async function listFolder(
+export function listFolder(
   { root, tooLong }: ScanRoot,
   relDir: string,
   inherited: IgnoreRules,
   cached: ListedFolder | undefined,
   scanStart: number,
-): Promise<ListedFolder | { error: NodeJS.ErrnoException }> {
+): ListedFolder | { error: NodeJS.ErrnoException } {
   const dir = path.join(root, relDir);
   let stats: Stats;
   let entries: Dirent[];
@@ -68,7 +68,7 @@ export async function listFolder(
     const times = { mode: stats.mode & 0o7777, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino, settled: Math.max(stats.mtimeMs, stats.ctimeMs) < scanStart - racyWindowMs(stats.mtimeMs) };
     if (cached && isUnchanged(cached, stats, inherited, root, relDir)) return { ...cached, ...times };
     entries = readdirSync(dir, { withFileTypes: true });
-    const verdicts = cached && holdsSameNames(cached, entries, inherited, root, relDir) ? cached : await sortOut(entries, inherited, { root, tooLong }, relDir);
+    const verdicts = cached && holdsSameNames(cached, entries, inherited, root, relDir) ? cached : sortOut(entries, inherited, { root, tooLong }, relDir);
     return { ...verdicts, ...times };
   } catch (error) {
     return { error: error as NodeJS.ErrnoException };
@@ -90,10 +90,10 @@ function holdsSameNames(cached: ListedFolder, entries: Dirent[], inherited: Igno
 }
 
 /** Which entries of a folder git would see, and the rules for what is inside them. */
-async function sortOut(entries: Dirent[], inherited: IgnoreRules, { root, tooLong }: ScanRoot, relDir: string): Promise<Omit<ListedFolder, 'mode' | 'mtimeMs' | 'ctimeMs' | 'ino' | 'settled'>> {
+function sortOut(entries: Dirent[], inherited: IgnoreRules, { root, tooLong }: ScanRoot, relDir: string): Omit<ListedFolder, 'mode' | 'mtimeMs' | 'ctimeMs' | 'ino' | 'settled'> {
   const hasGitignore = entries.some((entry) => entry.name === '.gitignore' && !entry.isDirectory());
   const gitignore = hasGitignore ? readGitignore(root, relDir) : null;
-  const rules = hasGitignore ? await inherited.enter(root, relDir) : inherited;
+  const rules = hasGitignore ? inherited.enter(root, relDir) : inherited;
   const sorted = { files: [] as string[], folders: [] as string[], unreachable: [] as UnreachableSubtree[], names: [] as string[], isFolder: [] as boolean[], inherited, gitignore, rules };
   for (const entry of entries) {
     const isFolder = entry.isDirectory();

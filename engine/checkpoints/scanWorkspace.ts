@@ -44,7 +44,7 @@ export async function scanWorkspace(root: string, options: { signal?: AbortSigna
       turnStart = performance.now();
     }
     signal?.throwIfAborted();
-    const listed = await listFolder(scanRoot, item.relDir, item.rules, cache?.get(item.relDir), scanStart);
+    const listed = listFolder(scanRoot, item.relDir, item.rules, cache?.get(item.relDir), scanStart);
     if ('error' in listed) {
       if (item.relDir === '') throw listed.error;
       const reason = listingFailureReason(listed.error);

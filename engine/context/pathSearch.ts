@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { PathRanking } from '../contract/fuzzyPath.js';
 import type { PathMatches } from '../contract/index.js';
 import type { OnUnreachable } from '../workspace/unreachable.js';
-import { walkFiles } from '../workspace/walkFiles.js';
+import { walkFileRuns } from '../workspace/walkFiles.js';
 
 /** Matches one search returns: enough to choose from, few enough to show at once. */
 export const pathMatchLimit = 50;
@@ -82,20 +82,22 @@ async function listPaths({ root, limit, onUnreachable }: { root: string; limit: 
   const entries: PathEntry[] = [];
   const folders = new Set<string>();
   let truncated = false;
-  for await (const { relPath, dirent } of walkFiles(root, { onUnreachable })) {
-    if (entries.length - folders.size >= limit) {
-      truncated = true;
-      break;
-    }
-    for (let slash = relPath.indexOf('/'); slash > 0; slash = relPath.indexOf('/', slash + 1)) {
-      const folder = relPath.slice(0, slash);
-      if (!folders.has(folder)) {
-        folders.add(folder);
-        entries.push({ path: folder, kind: 'folder' });
+  walk: for await (const run of walkFileRuns(root, { onUnreachable })) {
+    for (const { relPath, dirent } of run) {
+      if (entries.length - folders.size >= limit) {
+        truncated = true;
+        break walk;
       }
+      for (let slash = relPath.indexOf('/'); slash > 0; slash = relPath.indexOf('/', slash + 1)) {
+        const folder = relPath.slice(0, slash);
+        if (!folders.has(folder)) {
+          folders.add(folder);
+          entries.push({ path: folder, kind: 'folder' });
+        }
+      }
+      // A symlink counts as a file here; attaching it is judged (and a link leading out refused) when it is read.
+      entries.push({ path: relPath, kind: dirent.isDirectory() ? 'folder' : 'file' });
     }
-    // A symlink counts as a file here; attaching it is judged (and a link leading out refused) when it is read.
-    entries.push({ path: relPath, kind: dirent.isDirectory() ? 'folder' : 'file' });
   }
   return { entries, shallowest: shallowestFirst(entries), truncated };
 }

@@ -38,7 +38,7 @@ export const listFiles = defineTool({
 });
 
 async function directEntries(workspace: Workspace, { target, ignored }: ListableFolder): Promise<string[]> {
-  const rules = ignored ? await IgnoreRules.none.enter(workspace.root, target.rel) : await workspace.ignoreRulesFor(target.rel);
+  const rules = ignored ? IgnoreRules.none.enter(workspace.root, target.rel) : workspace.ignoreRulesFor(target.rel);
   const shown: Dirent[] = [];
   const left: string[] = [];
   const entries = (await workspace.list(target)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

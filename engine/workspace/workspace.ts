@@ -74,9 +74,9 @@ export class Workspace {
   }
 
   /** The .gitignore rules in effect inside folder `rel` (its own and every ancestor's). */
-  async ignoreRulesFor(rel: string): Promise<IgnoreRules> {
+  ignoreRulesFor(rel: string): IgnoreRules {
     if (rel === '') return IgnoreRules.none.enter(this.root, '');
-    return (await IgnoreRules.forAncestorsOf(this.root, rel)).enter(this.root, rel);
+    return IgnoreRules.forAncestorsOf(this.root, rel).enter(this.root, rel);
   }
 
   /** stat of a checked path (lstat: every step to it is re-walked without following links), now. */

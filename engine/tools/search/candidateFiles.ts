@@ -20,7 +20,8 @@ export interface CandidateOptions {
 export async function* candidateFiles({ root, from, glob, signal, onUnreachable }: CandidateOptions): AsyncGenerator<string> {
   const matches = glob ? globTest(glob) : null;
   const prefix = from ? from.length + 1 : 0;
-  for await (const { relPath, dirent } of walkFiles(root, { from, signal, onUnreachable })) {
+  // Listed ahead: the walk feeds the search workers, which leave its thread the least time on a busy machine.
+  for await (const { relPath, dirent } of walkFiles(root, { from, signal, onUnreachable, listAhead: true })) {
     if (!dirent.isFile()) continue;
     if (matches && !matches(relPath.slice(prefix))) continue;
     yield relPath;

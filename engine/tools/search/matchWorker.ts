@@ -91,6 +91,7 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
   const openFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
   let buffer = Buffer.allocUnsafe(256 * 1024);
   let search: Prepared | undefined;
+  const noMatch: Found = Object.freeze({ lines: [], texts: [] }) as Found;
 
   interface Prepared {
     job: MatchJob;
@@ -216,14 +217,15 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
    */
   function searchOpenFile(search: Prepared, fd: number, { sequence, limit }: Place): Found | 'binary' {
     const { job } = search;
-    const found: Found = { lines: [], texts: [] };
+    let found: Found = noMatch; // most files have none: made only for one that may
     let carried = 0;
     let firstLine = 1;
     for (let first = true; ; first = false) {
       Atomics.store(progress, 0, sequence + 1);
       Atomics.store(progress, 1, (Date.now() - data.epoch) | 0);
       const end = carried + fs.readSync(fd, buffer, carried, buffer.length - carried, null);
-      if (first && buffer.subarray(0, Math.min(end, job.sniffLength)).includes(0)) return 'binary';
+      const read = buffer.subarray(0, end);
+      if (first && isBinary(read, job.sniffLength)) return 'binary';
       const atEnd = end < buffer.length;
       if (!atEnd && buffer.length < job.chunkBytes) {
         const larger = Buffer.allocUnsafe(Math.min(job.chunkBytes, Math.max(fs.fstatSync(fd).size + 1, buffer.length * 2)));
@@ -233,7 +235,10 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
         continue;
       }
       const cut = atEnd ? end : buffer.lastIndexOf(10, end - 1) + 1 || end;
-      if (mayMatch(search, cut)) matchLines(search, buffer.toString('utf8', 0, cut), { firstLine, limit, found });
+      if (mayMatch(search, read, cut)) {
+        if (found === noMatch) found = { lines: [], texts: [] };
+        matchLines(search, buffer.toString('utf8', 0, cut), { firstLine, limit, found });
+      }
       if (atEnd || found.lines.length >= limit) return found;
       firstLine += countNewlines(cut);
       buffer.copy(buffer, 0, cut, end);
@@ -241,11 +246,16 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
     }
   }
 
-  /** Whether the first `end` bytes of the buffer hold the literal: found by its rarest byte, checked byte by byte. */
-  function mayMatch({ literal }: Prepared, end: number): boolean {
+  /** A NUL among the first `sniffLength` bytes; the search for it runs natively through what was read. */
+  function isBinary(read: Buffer, sniffLength: number): boolean {
+    const nul = read.indexOf(0);
+    return nul !== -1 && nul < sniffLength;
+  }
+
+  /** Whether the first `end` bytes of what was read hold the literal: found by its rarest byte, checked byte by byte. */
+  function mayMatch({ literal }: Prepared, view: Buffer, end: number): boolean {
     if (!literal) return true;
     const { bytes, anchor } = literal;
-    const view = buffer.subarray(0, end);
     for (let at = view.indexOf(bytes[anchor]!, anchor); at !== -1; at = view.indexOf(bytes[anchor]!, at + 1)) {
       const start = at - anchor;
       if (start + bytes.length > end) return false;

@@ -1,10 +1,10 @@
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ApprovalPreview, FileDiff } from '../contract/changes.js';
 import { editProblems } from '../approvals/approvalBroker.js';
 import { readEditableText } from '../tools/editFile.js';
 import { refuseEmptyEdit, replaceOnce } from '../tools/textEdit.js';
 import { ToolError, type Tool } from '../tools/tool.js';
+import { entriesUnder } from '../workspace/entriesUnder.js';
 import { PathRefusedError } from '../workspace/pathRules.js';
 import type { Workspace, WorkspacePath } from '../workspace/workspace.js';
 import { diffPair, type PathPair } from './computeChanges.js';
@@ -69,7 +69,7 @@ async function previewDelete(workspace: Workspace, requested: string): Promise<A
   const target = await workspace.resolve(requested, 'write', { followLink: false });
   const stats = await workspace.statIfExists(target);
   if (!stats) throw new ToolError(`${requested} does not exist, so there is nothing to delete.`);
-  const paths = stats.isDirectory() ? await filesUnder(workspace.root, target.rel) : [target.rel];
+  const paths = stats.isDirectory() ? await filesUnder(workspace, target.rel) : [target.rel];
   return listed(paths, async (rel) => {
     const before = await folderSource(workspace.root, rel);
     return diffPair({ path: rel, before, after: null }, { context: contextFor(0) });
@@ -83,7 +83,7 @@ async function previewMove(workspace: Workspace, from: string, to: string): Prom
   if (!stats) throw new ToolError(`${from} does not exist, so it cannot be moved.`);
   if (await workspace.statIfExists(destination)) throw new ToolError(`${to} already exists, and move_file never overwrites, so this move would fail.`);
   if (destination.real.startsWith(source.real + path.sep)) throw new ToolError(`${to} is inside ${from}; a folder cannot be moved into itself.`);
-  const paths = stats.isDirectory() ? await filesUnder(workspace.root, source.rel) : [source.rel];
+  const paths = stats.isDirectory() ? await filesUnder(workspace, source.rel) : [source.rel];
   return listed(paths, async (rel) => {
     const moved = destination.rel + rel.slice(source.rel.length);
     const side = await folderSource(workspace.root, rel);
@@ -99,13 +99,10 @@ async function listed(paths: readonly string[], preview: (rel: string) => Promis
   return { files, more: Math.max(0, paths.length - listedFiles), problem: null };
 }
 
-/** Every file and symlink inside a folder (not following links), sorted. */
-async function filesUnder(root: string, rel: string): Promise<string[]> {
-  const entries = await readdir(path.join(root, rel), { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => !entry.isDirectory())
-    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
-    .sort();
+/** Every file and symlink inside a folder (not following links), sorted; what cannot be reached is reported and left out. */
+async function filesUnder(workspace: Workspace, rel: string): Promise<string[]> {
+  const entries = await entriesUnder(workspace.root, rel, { onUnreachable: workspace.unreachable.report });
+  return entries.flatMap((entry) => (entry.isFolder ? [] : [entry.relPath]));
 }
 
 function contextFor(bytes: number): number {

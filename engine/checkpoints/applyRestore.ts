@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir, rename, rm, rmdir, symlink } from 'node:fs/promises';
+import { lstat, mkdir, open, rename, rm, rmdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError, type RestoreChange } from './checkpointTypes.js';
 import { forEachLimited } from './forEachLimited.js';
@@ -8,7 +8,9 @@ import { writeAll, type HashedFiles } from './hashedFiles.js';
 import type { RestorePlan, WritableRecord } from './restorePlan.js';
 import type { FileContentRecord } from './workspaceState.js';
 import { NotAPlainFolderError, inParentFolder } from '../workspace/heldFolder.js';
+import { entriesUnder } from '../workspace/entriesUnder.js';
 import type { PendingWrites } from '../store/pendingWrites.js';
+import { shownPath } from '../workspace/unreachable.js';
 
 export interface ApplyRestoreOptions {
   root: string;
@@ -76,11 +78,12 @@ async function checkBeforeChanging(root: string, plan: RestorePlan, objects: Has
 async function checkClearable(root: string, relPath: string, removed: ReadonlySet<string>): Promise<void> {
   const stats = await lstat(path.join(root, relPath)).catch(() => null);
   if (!stats?.isDirectory()) return;
-  const inside = (await readdir(path.join(root, relPath), { recursive: true })).map((name) => `${relPath}/${name.split(path.sep).join('/')}`);
-  const staying = inside.find((entry) => !removed.has(entry));
+  const unreachable: string[] = [];
+  const inside = await entriesUnder(root, relPath, { onUnreachable: (subtree) => unreachable.push(subtree.relPath) });
+  const staying = unreachable[0] ?? inside.find((entry) => !removed.has(entry.relPath))?.relPath;
   if (staying !== undefined || !removed.has(relPath)) {
     throw new CheckpointError(
-      `${relPath} must become a file again, but it is a folder holding ${staying ?? 'files'} that restore may not remove (ignored by .gitignore, or git's own); move the folder and try again. Nothing was changed.`,
+      `${relPath} must become a file again, but it is a folder holding ${staying === undefined ? 'files' : shownPath(staying)} that restore may not remove (ignored by .gitignore, or git's own); move the folder and try again. Nothing was changed.`,
     );
   }
 }

@@ -1,4 +1,5 @@
 import type { PendingWrites } from '../store/pendingWrites.js';
+import { UnreachableSubtrees, type OnUnreachable, type UnreachableSubtree } from '../workspace/unreachable.js';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { SerialQueue } from '../store/serialQueue.js';
@@ -52,17 +53,23 @@ export class CheckpointStore {
     private readonly root: string,
     private readonly folders: StoreFolders,
     /** Where a restore journals the temp files it puts beside the files it brings back. */
-    private readonly pending: PendingWrites | null = null,
+    private readonly pending: PendingWrites | null,
+    /** Told of what a scan cannot reach; a restore says it left that as it was. */
+    private readonly unreachable: UnreachableSubtrees,
   ) {}
 
   /** `root`: the real path of the project folder. The store lives in `<stateDir>/checkpoints`. */
-  static async open(root: string, stateDir: string, { pending = null }: { pending?: PendingWrites | null } = {}): Promise<CheckpointStore> {
+  static async open(
+    root: string,
+    stateDir: string,
+    { pending = null, unreachable = new UnreachableSubtrees() }: { pending?: PendingWrites | null; unreachable?: UnreachableSubtrees } = {},
+  ): Promise<CheckpointStore> {
     const dir = path.resolve(stateDir, 'checkpoints');
     refuseStoreInsideWorkspace(root, dir);
     const manifests = new Manifests(path.join(dir, 'manifests'));
     await mkdir(manifests.dir, { recursive: true });
     await manifests.removeStaleTempFiles();
-    return new CheckpointStore(root, { manifests, trees: new HashedFiles(path.join(dir, 'trees')), objects: new HashedFiles(path.join(dir, 'objects')) }, pending);
+    return new CheckpointStore(root, { manifests, trees: new HashedFiles(path.join(dir, 'trees')), objects: new HashedFiles(path.join(dir, 'objects')) }, pending, unreachable);
   }
 
   snapshot(tag: CheckpointTag, signal?: AbortSignal): Promise<CheckpointInfo> {
@@ -71,12 +78,21 @@ export class CheckpointStore {
 
   /** What restore(id) would change, in path order, changing nothing (for a confirmation). */
   changesSince(id: string): Promise<RestoreChange[]> {
-    return this.queue.run(async () => (await this.planRestoreTo(id)).changes);
+    return this.queue.run(async () => (await this.planRestoreTo(id, this.unreachable.report)).changes);
   }
 
-  /** Brings the folder back to checkpoint `id`, byte for byte and mode for mode; returns what changed. */
+  /**
+   * Brings the folder back to checkpoint `id`, byte for byte and mode for mode; returns what changed.
+   * What cannot be reached now is left as it is, with a warning naming it.
+   */
   restore(id: string): Promise<RestoreChange[]> {
-    return this.queue.run(async () => applyRestore({ root: this.root, plan: await this.planRestoreTo(id), objects: this.folders.objects, journal: this.pending }));
+    return this.queue.run(async () => {
+      const left: UnreachableSubtree[] = [];
+      const plan = await this.planRestoreTo(id, (subtree) => left.push(subtree));
+      const changes = await applyRestore({ root: this.root, plan, objects: this.folders.objects, journal: this.pending });
+      this.unreachable.undoLeft(left);
+      return changes;
+    });
   }
 
   /**
@@ -108,7 +124,7 @@ export class CheckpointStore {
   private async takeSnapshot(tag: CheckpointTag, signal?: AbortSignal): Promise<CheckpointInfo> {
     const startedAt = Date.now();
     const latest = await this.latestCheckpoint();
-    const scan = await this.scan(signal);
+    const scan = await this.scan({ signal, onUnreachable: this.unreachable.report });
     const found = await fingerprint({ root: this.root, scan, base: latest?.stored?.state ?? null, objects: this.folders.objects, startedAt, signal });
     signal?.throwIfAborted();
     const { root, index } = writeTrees(found, latest?.stored ?? null, this.folders.trees);
@@ -130,11 +146,11 @@ export class CheckpointStore {
     return infoOf(manifest);
   }
 
-  private async planRestoreTo(id: string): Promise<RestorePlan> {
+  private async planRestoreTo(id: string, onUnreachable: OnUnreachable): Promise<RestorePlan> {
     const manifest = await this.readManifest(id);
     const wanted = await readState(this.folders.trees, manifest.root);
     const latest = await this.latestCheckpoint();
-    const scan = await this.scan();
+    const scan = await this.scan({ onUnreachable });
     const present = await fingerprint({ root: this.root, scan, base: latest?.stored?.state ?? null, objects: null, startedAt: Date.now() });
     await addPresentButIgnored(this.root, wanted.state, present.state);
     return planRestore(wanted.state, present.state);
@@ -152,9 +168,10 @@ export class CheckpointStore {
     return manifest;
   }
 
-  private async scan(signal?: AbortSignal): Promise<WorkspaceScan> {
+  private async scan({ signal, onUnreachable }: { signal?: AbortSignal; onUnreachable: OnUnreachable }): Promise<WorkspaceScan> {
     const scan = await scanWorkspace(this.root, { signal, cache: this.listingCache });
     this.listingCache = scan.cache;
+    for (const subtree of scan.unreachable) onUnreachable(subtree);
     return scan;
   }
 

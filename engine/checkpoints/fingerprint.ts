@@ -7,6 +7,7 @@ import { statFields } from './lstatWorker.js';
 import { readLargeContent, readSmallContent, type ContentRead } from './readContent.js';
 import type { FolderListing, WorkspaceScan } from './scanWorkspace.js';
 import { isFolder, isRegularFile, isSymlink, permissionBits, racyWindowMs } from './statRecord.js';
+import { shownPath } from '../workspace/unreachable.js';
 import { parentOf, type FileContentRecord, type FileRecord, type WorkspaceState } from './workspaceState.js';
 
 export interface FingerprintOptions {
@@ -81,9 +82,9 @@ class Records {
         else this.record(relPath, { ...known, mode: permissionBits(mode) });
       }
     }
-    for (const folder of scan.unlisted) {
-      moveToFiles(scan.listing, folder);
-      this.leaveAlone(folder, 'is a folder that could not be listed');
+    for (const { relPath, reason } of scan.unreachable) {
+      moveToFiles(scan.listing, relPath);
+      this.leaveAlone(relPath, `cannot be reached (${reason})`);
     }
     return { toRead, symlinks };
   }
@@ -157,7 +158,7 @@ class Records {
     const known = this.options.base?.files.get(relPath);
     if (known?.type === 'unrecorded') this.files.set(relPath, known);
     else this.record(relPath, unrecorded);
-    this.notes.push(`${relPath} ${why}; its content is not recorded and restore leaves it alone.`);
+    this.notes.push(`${shownPath(relPath)} ${why}; its content is not recorded and restore leaves it alone.`);
   }
 }
 
@@ -174,10 +175,10 @@ function dropFromListing(listing: Map<string, FolderListing>, relPath: string): 
   if (parent) parent.files = parent.files.filter((file) => file !== relPath);
 }
 
-/** A folder that could not be listed is recorded as an entry of its own, like a file that could not be read. */
-function moveToFiles(listing: Map<string, FolderListing>, folder: string): void {
-  const parent = listing.get(parentOf(folder));
+/** What could not be reached is recorded as an entry of its own, like a file that could not be read. */
+function moveToFiles(listing: Map<string, FolderListing>, unreachable: string): void {
+  const parent = listing.get(parentOf(unreachable));
   if (!parent) return;
-  parent.folders = parent.folders.filter((relPath) => relPath !== folder);
-  parent.files = [...parent.files, folder];
+  parent.folders = parent.folders.filter((relPath) => relPath !== unreachable);
+  parent.files = [...parent.files, unreachable];
 }

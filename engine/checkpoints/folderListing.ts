@@ -1,6 +1,7 @@
 import { lstatSync, readFileSync, readdirSync, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { IgnoreRules } from '../workspace/ignoreRules.js';
+import type { UnreachableSubtree } from '../workspace/unreachable.js';
 import { racyWindowMs } from './statRecord.js';
 import { isHiddenName, joinPath } from './workspaceState.js';
 
@@ -15,6 +16,8 @@ export interface FolderListing {
 
 /** A folder as one scan listed and sorted it out, kept for the next scan. */
 export interface ListedFolder extends FolderListing {
+  /** Entries whose whole path is too long for the system to use: in neither list, never read. */
+  unreachable: UnreachableSubtree[];
   /** Names and whether each is a folder, in listing order. */
   names: string[];
   isFolder: boolean[];
@@ -30,6 +33,12 @@ export interface ListedFolder extends FolderListing {
   settled: boolean;
 }
 
+/** The folder a scan walks, and which paths below it are too long to use (see tooLongBelow). */
+export interface ScanRoot {
+  root: string;
+  tooLong: (relPath: string) => string | null;
+}
+
 /** Folders by path ('' for the root), as the last scan left them. */
 export type ListingCache = Map<string, ListedFolder>;
 
@@ -43,7 +52,13 @@ export type ListingCache = Map<string, ListedFolder>;
  *   same rules;
  * - all of it otherwise.
  */
-export async function listFolder(root: string, relDir: string, inherited: IgnoreRules, cached: ListedFolder | undefined, scanStart: number): Promise<ListedFolder | { error: NodeJS.ErrnoException }> {
+export function listFolder(
+  { root, tooLong }: ScanRoot,
+  relDir: string,
+  inherited: IgnoreRules,
+  cached: ListedFolder | undefined,
+  scanStart: number,
+): ListedFolder | { error: NodeJS.ErrnoException } {
   const dir = path.join(root, relDir);
   let stats: Stats;
   let entries: Dirent[];
@@ -53,7 +68,7 @@ export async function listFolder(root: string, relDir: string, inherited: Ignore
     const times = { mode: stats.mode & 0o7777, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino, settled: Math.max(stats.mtimeMs, stats.ctimeMs) < scanStart - racyWindowMs(stats.mtimeMs) };
     if (cached && isUnchanged(cached, stats, inherited, root, relDir)) return { ...cached, ...times };
     entries = readdirSync(dir, { withFileTypes: true });
-    const verdicts = cached && holdsSameNames(cached, entries, inherited, root, relDir) ? cached : await sortOut(entries, inherited, root, relDir);
+    const verdicts = cached && holdsSameNames(cached, entries, inherited, root, relDir) ? cached : sortOut(entries, inherited, { root, tooLong }, relDir);
     return { ...verdicts, ...times };
   } catch (error) {
     return { error: error as NodeJS.ErrnoException };
@@ -75,11 +90,11 @@ function holdsSameNames(cached: ListedFolder, entries: Dirent[], inherited: Igno
 }
 
 /** Which entries of a folder git would see, and the rules for what is inside them. */
-async function sortOut(entries: Dirent[], inherited: IgnoreRules, root: string, relDir: string): Promise<Omit<ListedFolder, 'mode' | 'mtimeMs' | 'ctimeMs' | 'ino' | 'settled'>> {
+function sortOut(entries: Dirent[], inherited: IgnoreRules, { root, tooLong }: ScanRoot, relDir: string): Omit<ListedFolder, 'mode' | 'mtimeMs' | 'ctimeMs' | 'ino' | 'settled'> {
   const hasGitignore = entries.some((entry) => entry.name === '.gitignore' && !entry.isDirectory());
   const gitignore = hasGitignore ? readGitignore(root, relDir) : null;
-  const rules = hasGitignore ? await inherited.enter(root, relDir) : inherited;
-  const sorted = { files: [] as string[], folders: [] as string[], names: [] as string[], isFolder: [] as boolean[], inherited, gitignore, rules };
+  const rules = hasGitignore ? inherited.enter(root, relDir) : inherited;
+  const sorted = { files: [] as string[], folders: [] as string[], unreachable: [] as UnreachableSubtree[], names: [] as string[], isFolder: [] as boolean[], inherited, gitignore, rules };
   for (const entry of entries) {
     const isFolder = entry.isDirectory();
     sorted.names.push(entry.name);
@@ -87,7 +102,9 @@ async function sortOut(entries: Dirent[], inherited: IgnoreRules, root: string, 
     if (isHiddenName(entry.name)) continue;
     const relPath = joinPath(relDir, entry.name);
     if (rules.ignores(relPath, isFolder)) continue;
-    (isFolder ? sorted.folders : sorted.files).push(relPath);
+    const beyond = tooLong(relPath);
+    if (beyond) sorted.unreachable.push({ relPath, reason: beyond });
+    else (isFolder ? sorted.folders : sorted.files).push(relPath);
   }
   return sorted;
 }

@@ -1,5 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { IgnoreRules } from '../workspace/ignoreRules.js';
+import { tooLongBelow } from '../workspace/pathLimits.js';
+import { listingFailureReason, type UnreachableSubtree } from '../workspace/unreachable.js';
 import { listFolder, type FolderListing, type ListingCache } from './folderListing.js';
 import { StatPipeline, type StatTable } from './statPipeline.js';
 import { parentOf } from './workspaceState.js';
@@ -9,8 +11,8 @@ export type { FolderListing, ListingCache } from './folderListing.js';
 export interface WorkspaceScan extends StatTable {
   /** Each folder git would walk into ('' for the root) and what is directly in it. */
   listing: Map<string, FolderListing>;
-  /** Folders that exist but could not be listed. */
-  unlisted: string[];
+  /** What exists but could not be reached: folders that could not be listed, paths too long to use. */
+  unreachable: UnreachableSubtree[];
   /** For the next scan. */
   cache: ListingCache;
 }
@@ -30,7 +32,8 @@ export async function scanWorkspace(root: string, options: { signal?: AbortSigna
   const scanStart = Date.now();
   const listing = new Map<string, FolderListing>();
   const nextCache: ListingCache = new Map();
-  const unlisted: string[] = [];
+  const unreachable: UnreachableSubtree[] = [];
+  const scanRoot = { root, tooLong: tooLongBelow(root) };
   const vanished: string[] = [];
   const stats = new StatPipeline(root);
   const stack: { relDir: string; rules: IgnoreRules }[] = [{ relDir: '', rules: IgnoreRules.none }];
@@ -41,15 +44,17 @@ export async function scanWorkspace(root: string, options: { signal?: AbortSigna
       turnStart = performance.now();
     }
     signal?.throwIfAborted();
-    const listed = await listFolder(root, item.relDir, item.rules, cache?.get(item.relDir), scanStart);
+    const listed = listFolder(scanRoot, item.relDir, item.rules, cache?.get(item.relDir), scanStart);
     if ('error' in listed) {
       if (item.relDir === '') throw listed.error;
-      if (listed.error.code !== 'ENOENT' && listed.error.code !== 'ENOTDIR') unlisted.push(item.relDir);
+      const reason = listingFailureReason(listed.error);
+      if (reason) unreachable.push({ relPath: item.relDir, reason });
       else vanished.push(item.relDir); // gone, or swapped for a symlink, since its parent was listed
       continue;
     }
     nextCache.set(item.relDir, listed);
     listing.set(item.relDir, { files: listed.files, folders: listed.folders, mode: listed.mode });
+    unreachable.push(...listed.unreachable);
     for (const file of listed.files) stats.add(file);
     for (const folder of listed.folders) stack.push({ relDir: folder, rules: listed.rules });
   }
@@ -57,5 +62,5 @@ export async function scanWorkspace(root: string, options: { signal?: AbortSigna
     const parent = listing.get(parentOf(folder));
     if (parent) listing.set(parentOf(folder), { ...parent, folders: parent.folders.filter((relPath) => relPath !== folder) });
   }
-  return { ...(await stats.finish()), listing, unlisted, cache: nextCache };
+  return { ...(await stats.finish()), listing, unreachable, cache: nextCache };
 }

@@ -1,7 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { PathRanking } from '../contract/fuzzyPath.js';
 import type { PathMatches } from '../contract/index.js';
-import { walkFiles } from '../workspace/walkFiles.js';
+import type { OnUnreachable } from '../workspace/unreachable.js';
+import { walkFileRuns } from '../workspace/walkFiles.js';
 
 /** Matches one search returns: enough to choose from, few enough to show at once. */
 export const pathMatchLimit = 50;
@@ -29,6 +30,8 @@ export interface PathSearchOptions {
   /** Files listed at most (tests lower it). */
   filesLimit?: number;
   now?: () => number;
+  /** Told of each subtree the walk cannot reach (see walkFiles). */
+  onUnreachable?: OnUnreachable;
 }
 
 /**
@@ -64,7 +67,8 @@ export class PathSearch {
   private current(): Promise<Listing> {
     const now = (this.options.now ?? Date.now)();
     if (this.listing && now - this.listing.at < freshForMs) return this.listing.listing;
-    const listing = listPaths(this.options.root, this.options.filesLimit ?? listedFilesLimit);
+    const { root, filesLimit = listedFilesLimit, onUnreachable } = this.options;
+    const listing = listPaths({ root, limit: filesLimit, onUnreachable });
     this.listing = { at: now, listing };
     listing.catch(() => {
       if (this.listing?.listing === listing) this.listing = null;
@@ -74,24 +78,26 @@ export class PathSearch {
 }
 
 /** Every file the walk yields and every folder above one, up to `limit` files. */
-async function listPaths(root: string, limit: number): Promise<Listing> {
+async function listPaths({ root, limit, onUnreachable }: { root: string; limit: number; onUnreachable?: OnUnreachable | undefined }): Promise<Listing> {
   const entries: PathEntry[] = [];
   const folders = new Set<string>();
   let truncated = false;
-  for await (const { relPath, dirent } of walkFiles(root)) {
-    if (entries.length - folders.size >= limit) {
-      truncated = true;
-      break;
-    }
-    for (let slash = relPath.indexOf('/'); slash > 0; slash = relPath.indexOf('/', slash + 1)) {
-      const folder = relPath.slice(0, slash);
-      if (!folders.has(folder)) {
-        folders.add(folder);
-        entries.push({ path: folder, kind: 'folder' });
+  walk: for await (const run of walkFileRuns(root, { onUnreachable })) {
+    for (const { relPath, dirent } of run) {
+      if (entries.length - folders.size >= limit) {
+        truncated = true;
+        break walk;
       }
+      for (let slash = relPath.indexOf('/'); slash > 0; slash = relPath.indexOf('/', slash + 1)) {
+        const folder = relPath.slice(0, slash);
+        if (!folders.has(folder)) {
+          folders.add(folder);
+          entries.push({ path: folder, kind: 'folder' });
+        }
+      }
+      // A symlink counts as a file here; attaching it is judged (and a link leading out refused) when it is read.
+      entries.push({ path: relPath, kind: dirent.isDirectory() ? 'folder' : 'file' });
     }
-    // A symlink counts as a file here; attaching it is judged (and a link leading out refused) when it is read.
-    entries.push({ path: relPath, kind: dirent.isDirectory() ? 'folder' : 'file' });
   }
   return { entries, shallowest: shallowestFirst(entries), truncated };
 }

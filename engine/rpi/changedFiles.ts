@@ -3,6 +3,7 @@ import path from 'node:path';
 import { readJsonl } from '../store/jsonl.js';
 import { toolLogFile, toolLogRecordSchema, type ToolLogRecord } from '../store/toolLog.js';
 import { formatSize } from '../files/fileSize.js';
+import type { OnUnreachable } from '../workspace/unreachable.js';
 import { walkFiles } from '../workspace/walkFiles.js';
 
 export interface FileChange {
@@ -19,9 +20,14 @@ const maxListed = 200;
  * .gitignore) whose modification time is at or after `since` — which covers changes made by commands
  * too — and files that delete_file or move_file took away, from the tool log, when they are still gone.
  */
-export async function changedFilesSince(root: string, stateDir: string, since: number, signal?: AbortSignal): Promise<FileChange[]> {
+export async function changedFilesSince(
+  root: string,
+  stateDir: string,
+  since: number,
+  { signal, onUnreachable }: { signal?: AbortSignal; onUnreachable?: OnUnreachable } = {},
+): Promise<FileChange[]> {
   const changes: FileChange[] = [];
-  for await (const { relPath } of walkFiles(root, { signal })) {
+  for await (const { relPath } of walkFiles(root, { signal, onUnreachable })) {
     const stats = await lstat(path.join(root, relPath)).catch(() => null);
     if (!stats || stats.mtimeMs < since) continue;
     const created = stats.birthtimeMs > 0 && stats.birthtimeMs >= since;

@@ -211,7 +211,8 @@ class Orchestrator {
   async summary(): Promise<string> {
     const { stateDir, request, startedAt } = this.run;
     const planText = (await readPlan(stateDir)) ?? '';
-    const changes = await changedFilesSince(this.run.toolContext.workspace.root, stateDir, startedAt, this.run.signal);
+    const { workspace } = this.run.toolContext;
+    const changes = await changedFilesSince(workspace.root, stateDir, startedAt, { signal: this.run.signal, onUnreachable: workspace.unreachable.report });
     const result = await this.loop(summaryPhase, { request, planText, changes: describeChanges(changes) }, (text) =>
       this.emit({ type: 'summary-delta', runId: this.run.runId, text }),
     );

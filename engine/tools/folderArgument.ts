@@ -21,5 +21,5 @@ export async function listableFolder(workspace: Workspace, requested: string): P
   if (!info.isDirectory()) {
     throw new ToolError(`${requested} is a file, not a folder. Use get_file_info for its size and line count, or read_file to read it.`);
   }
-  return { target, ignored: await IgnoreRules.ignoresFolder(workspace.root, target.rel) };
+  return { target, ignored: IgnoreRules.ignoresFolder(workspace.root, target.rel) };
 }

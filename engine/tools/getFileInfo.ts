@@ -58,6 +58,6 @@ async function fileFacts(workspace: Workspace, requested: string): Promise<strin
 
 async function isIgnored(workspace: Workspace, rel: string, isDirectory: boolean): Promise<boolean> {
   const parent = path.posix.dirname(rel);
-  const rules = await workspace.ignoreRulesFor(parent === '.' ? '' : parent);
+  const rules = workspace.ignoreRulesFor(parent === '.' ? '' : parent);
   return rules.ignores(rel, isDirectory);
 }

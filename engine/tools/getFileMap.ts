@@ -2,6 +2,7 @@ import { readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { addFileSizes, addSizes, buildFileTree, type FileTreeFile } from '../workspace/fileTree.js';
+import { SkippedSubtrees } from '../workspace/unreachable.js';
 import { layOutFileMap, shownEntries, type ShownEntry } from './fileMapLayout.js';
 import { fileMapText } from './fileMapText.js';
 import { listableFolder } from './folderArgument.js';
@@ -51,7 +52,8 @@ export function getFileMapTool(costs: Partial<FileMapCosts> = {}) {
     mutates: false,
     async run({ path: requested, depth }, { workspace, signal }) {
       const { target, ignored } = await listableFolder(workspace, requested);
-      const top = await buildFileTree({ root: workspace.root, from: target.rel, signal });
+      const skipped = new SkippedSubtrees(workspace.unreachable.report);
+      const top = await buildFileTree({ root: workspace.root, from: target.rel, signal, onUnreachable: skipped.add });
       const layout = layOutFileMap(top, { depth, maxLines, maxChars });
       const shown = shownEntries(top, layout);
       const files = filesAmong(shown);
@@ -61,7 +63,8 @@ export function getFileMapTool(costs: Partial<FileMapCosts> = {}) {
         countLinesOf({ workspace, files: measured(files), byteBudget: lineCountBytes, signal }),
         linkTargetsOf(workspace.root, shown),
       ]);
-      return { text: fileMapText({ requested, top, layout, shown, lineCounts, linkTargets, depth, maxDepth, maxLines, ignored, sizedFilesLimit }) };
+      const text = fileMapText({ requested, top, layout, shown, lineCounts, linkTargets, depth, maxDepth, maxLines, ignored, sizedFilesLimit });
+      return { text: [text, ...skipped.note()].join('\n') };
     },
   });
 }

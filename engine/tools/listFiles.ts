@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { IgnoreRules } from '../workspace/ignoreRules.js';
 import { hiddenDirectories } from '../workspace/pathRules.js';
+import { SkippedSubtrees } from '../workspace/unreachable.js';
 import { walkFiles } from '../workspace/walkFiles.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { counted } from './counted.js';
@@ -37,7 +38,7 @@ export const listFiles = defineTool({
 });
 
 async function directEntries(workspace: Workspace, { target, ignored }: ListableFolder): Promise<string[]> {
-  const rules = ignored ? await IgnoreRules.none.enter(workspace.root, target.rel) : await workspace.ignoreRulesFor(target.rel);
+  const rules = ignored ? IgnoreRules.none.enter(workspace.root, target.rel) : workspace.ignoreRulesFor(target.rel);
   const shown: Dirent[] = [];
   const left: string[] = [];
   const entries = (await workspace.list(target)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -69,18 +70,20 @@ async function directEntries(workspace: Workspace, { target, ignored }: Listable
 async function allFiles(workspace: Workspace, { target }: ListableFolder, signal: AbortSignal): Promise<string[]> {
   const prefix = target.rel ? target.rel.length + 1 : 0;
   const output = new BoundedLines();
+  const skipped = new SkippedSubtrees(workspace.unreachable.report);
   let total = 0;
-  for await (const { relPath, dirent } of walkFiles(workspace.root, { from: target.rel, signal })) {
+  for await (const { relPath, dirent } of walkFiles(workspace.root, { from: target.rel, signal, onUnreachable: skipped.add })) {
     total += 1;
     if (!output.full) output.add(await entryLine(workspace, dirent, relPath.slice(prefix), relPath));
   }
-  if (total === 0) return [`No files under ${target.requested} (after .gitignore).`];
+  if (total === 0) return [`No files under ${target.requested} (after .gitignore).`, ...skipped.note()];
   const more = total - output.lines.length;
   const header = more ? `${counted(total, 'file', 'files')} under ${target.requested}, the first ${output.lines.length.toLocaleString('en-US')} shown` : `${counted(total, 'file', 'files')} under ${target.requested}`;
   return [
     `${header} (paths relative to it):`,
     ...output.lines,
     ...(more ? [`… ${counted(more, 'more file', 'more files')} not shown. To narrow: list a subfolder, use get_file_map for an overview, or search_files with a glob.`] : []),
+    ...skipped.note(),
   ];
 }
 

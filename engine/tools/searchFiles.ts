@@ -4,6 +4,7 @@ import { runSearch, type SearchLimits, type SearchOutcome } from './search/runSe
 import { SearchError } from './search/searchErrors.js';
 import { compilePattern } from './search/searchPattern.js';
 import { refuseHiddenFolder } from '../workspace/pathRules.js';
+import { SkippedSubtrees } from '../workspace/unreachable.js';
 import type { Workspace, WorkspacePath } from '../workspace/workspace.js';
 import { counted } from './counted.js';
 import { ToolError, defineTool } from './tool.js';
@@ -51,9 +52,10 @@ export function searchFilesTool(limits: Partial<SearchLimits> = {}) {
         const regex = compilePattern(args.pattern);
         const target = await workspace.resolve(args.path ?? '.', 'read');
         const kind = await searchableKind(workspace, target);
-        const files = kind === 'folder' ? candidateFiles({ root: workspace.root, from: target.rel, glob: args.glob, signal }) : oneFile(target.rel);
+        const skipped = new SkippedSubtrees(workspace.unreachable.report);
+        const files = kind === 'folder' ? candidateFiles({ root: workspace.root, from: target.rel, glob: args.glob, signal, onUnreachable: skipped.add }) : oneFile(target.rel);
         const outcome = await runSearch({ root: workspace.root, files, regex, maxResults: args.max_results ?? defaultMaxResults, signal, limits });
-        return { text: report(args, { kind, where: target.rel === '' ? 'the project folder' : target.requested }, outcome) };
+        return { text: [report(args, { kind, where: target.rel === '' ? 'the project folder' : target.requested }, outcome), ...skipped.note()].join('\n') };
       } catch (error) {
         if (error instanceof SearchError) throw new ToolError(error.message);
         throw error;

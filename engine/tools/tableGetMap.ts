@@ -5,6 +5,7 @@ import { withTables } from './tables/tableRun.js';
 import { summariseTableFile, type SummaryBudget } from './tables/tableSummary.js';
 import type { TableSources } from './tables/tableSources.js';
 import { plural } from './tables/tableText.js';
+import { SkippedSubtrees } from '../workspace/unreachable.js';
 import { walkFiles } from '../workspace/walkFiles.js';
 import { PathRefusedError } from '../workspace/pathRules.js';
 import { listableFolder } from './folderArgument.js';
@@ -27,12 +28,13 @@ export const tableGetMap = defineTool({
     const { target } = await listableFolder(context.workspace, path);
     const found: string[] = [];
     let more = 0;
-    for await (const { relPath } of walkFiles(context.workspace.root, { from: target.rel, signal: context.signal })) {
+    const skipped = new SkippedSubtrees(context.workspace.unreachable.report);
+    for await (const { relPath } of walkFiles(context.workspace.root, { from: target.rel, signal: context.signal, onUnreachable: skipped.add })) {
       if (tableFormatOf(relPath) === null && unreadableTableReason(relPath) === null) continue;
       if (found.length === maxFiles) more += 1;
       else found.push(relPath);
     }
-    if (found.length === 0) return { text: `No table files under ${path} (looked for ${readableExtensions}; .gitignore honoured).` };
+    if (found.length === 0) return { text: [`No table files under ${path} (looked for ${readableExtensions}; .gitignore honoured).`, ...skipped.note()].join('\n') };
     const lines = await withTables(context, async (tables) => {
       const budget = { exactCountBytes };
       const summaries: string[] = [];
@@ -40,7 +42,8 @@ export const tableGetMap = defineTool({
       return summaries;
     });
     const heading = `${plural(found.length + more, 'table file')} under ${path} (.gitignore honoured):`;
-    return { text: [heading, ...lines, ...(more > 0 ? [`… and ${plural(more, 'more file')}: call table_get_map on a subfolder to see them.`] : [])].join('\n') };
+    const moreLine = more > 0 ? [`… and ${plural(more, 'more file')}: call table_get_map on a subfolder to see them.`] : [];
+    return { text: [heading, ...lines, ...moreLine, ...skipped.note()].join('\n') };
   },
 });
 

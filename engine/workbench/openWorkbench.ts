@@ -3,6 +3,7 @@ import { ChangesService } from '../changes/changesService.js';
 import { followLiveChanges, type LiveChanges } from '../changes/liveChanges.js';
 import { ConversationStore } from '../store/conversation.js';
 import { openToolLog } from '../store/toolLog.js';
+import { UnreachableSubtrees } from '../workspace/unreachable.js';
 import { Workspace } from '../workspace/workspace.js';
 import { EventBus } from './eventBus.js';
 import { checkFolder } from './folderCheck.js';
@@ -72,6 +73,8 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   // A torn line cut off before an append is news for whoever watches: a warning event (the CLI prints it on stderr).
   const reportCut = (message: string) => void bus.emit({ type: 'warning', runId: null, message });
   const conversation = new ConversationStore(stateDir, reportCut);
+  // What the folder's walks cannot reach (a path past the system's limit) is skipped, and said once.
+  const unreachable = new UnreachableSubtrees((message) => void bus.emit({ type: 'warning', runId: null, message }));
   const allowedCommands = options.allowedCommands ?? memoryAllowList();
   const broker = new ApprovalBroker({ emit: (event) => void bus.emit(event), rememberCommand: (command) => allowedCommands.add(root, command) });
   const planGate = new PlanGate((event) => void bus.emit(event));
@@ -81,7 +84,11 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   let liveChanges: LiveChanges | null = null;
   try {
     const pending = new PendingWrites(stateDir);
-    const [toolLog, workspace, checkpoints] = await Promise.all([openToolLog(stateDir, reportCut), Workspace.at(root), CheckpointStore.open(root, stateDir, { pending })]);
+    const [toolLog, workspace, checkpoints] = await Promise.all([
+      openToolLog(stateDir, reportCut),
+      Workspace.at(root, { unreachable }),
+      CheckpointStore.open(root, stateDir, { pending, unreachable }),
+    ]);
     // Before anything is written: temp files a crashed write or restore left among the user's files go.
     const swept = await pending.sweep(workspace);
     if (swept.length > 0) notices.push(sweptNotice(swept));
@@ -111,9 +118,9 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
     changes,
     broker,
     planGate,
-    paths: new PathSearch({ root }),
+    paths: new PathSearch({ root, onUnreachable: unreachable.report }),
     conversation,
-    snapshot: () => takeSnapshot({ root, stateDir, bus, runs, runEvents, conversation, broker, planGate, mcp, notices }),
+    snapshot: () => takeSnapshot({ root, stateDir, bus, runs, runEvents, conversation, broker, planGate, mcp, notices, unreachable }),
   });
 
   return {

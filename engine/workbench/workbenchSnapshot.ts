@@ -6,6 +6,7 @@ import type { WorkbenchMcp } from '../mcp/workbenchMcp.js';
 import { readRpiState } from '../rpi/rpiState.js';
 import { readCurrentUsage } from '../rpi/runUsage.js';
 import { unansweredRequest, type ConversationStore } from '../store/conversation.js';
+import type { UnreachableSubtrees } from '../workspace/unreachable.js';
 import { countFiles } from '../workspace/walkFiles.js';
 import type { EventBus } from './eventBus.js';
 import type { RunEventLog } from './runEventLog.js';
@@ -23,11 +24,13 @@ export interface SnapshotSources {
   mcp: WorkbenchMcp | null;
   /** What opening the folder did that the user should hear of (ended orphaned commands, swept temp files). */
   notices: readonly string[];
+  /** The subtrees the folder's walks could not reach, listed among the warnings. */
+  unreachable: UnreachableSubtrees;
 }
 
 /** Everything a page needs to draw the folder after a (re)load; the events after `lastSeq` follow it. */
 export async function takeSnapshot(sources: SnapshotSources): Promise<Snapshot> {
-  const { root, stateDir, bus, runs, runEvents, conversation, broker, planGate, mcp, notices } = sources;
+  const { root, stateDir, bus, runs, runEvents, conversation, broker, planGate, mcp, notices, unreachable } = sources;
   // Taken together, before any await: the replayed events end exactly at lastSeq.
   const lastSeq = bus.lastSeq;
   const running = runs.running;
@@ -35,7 +38,12 @@ export async function takeSnapshot(sources: SnapshotSources): Promise<Snapshot> 
   const live = runs.liveUsage();
   const recorded = runEvents.events();
   const mcpStatuses = mcp?.statuses();
-  const [history, rpi, fileCount] = await Promise.all([conversation.load(), readRpiState(stateDir), countFiles(root)]);
+  const [history, rpi, fileCount] = await Promise.all([
+    conversation.load(),
+    readRpiState(stateDir),
+    // A subtree the count cannot reach is listed in the warnings below, not also announced as an event.
+    countFiles(root, { onUnreachable: unreachable.remember }),
+  ]);
   const current = live ? { usage: live, warnings: [] } : await readCurrentUsage(stateDir);
   const kept = await runSummaries(stateDir, history.messages, current.usage);
   return {
@@ -46,7 +54,7 @@ export async function takeSnapshot(sources: SnapshotSources): Promise<Snapshot> 
     rpi,
     running,
     lastSeq,
-    warnings: [...notices, ...history.warnings, ...kept.warnings, ...current.warnings],
+    warnings: [...notices, ...history.warnings, ...kept.warnings, ...current.warnings, ...unreachable.warnings()],
     pendingApprovals: broker.pending(),
     planReview: planGate.pending(),
     runEvents: recorded,

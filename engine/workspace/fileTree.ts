@@ -1,5 +1,6 @@
 import { lstatSync } from 'node:fs';
-import { walkFiles } from './walkFiles.js';
+import type { OnUnreachable } from './unreachable.js';
+import { walkFileRuns } from './walkFiles.js';
 
 export type FileTreeEntry = FileTreeFile | FileTreeFolder;
 
@@ -30,6 +31,8 @@ export interface FileTreeOptions {
   /** Folder to map, relative to `root` ('' for the root). */
   from: string;
   signal?: AbortSignal;
+  /** Told of each subtree the walk cannot reach (see walkFiles). */
+  onUnreachable?: OnUnreachable;
 }
 
 /**
@@ -37,7 +40,7 @@ export interface FileTreeOptions {
  * looked at but the folder listings. Sizes cost a stat per file, as much again as the walk, so they are
  * added separately, for the whole tree or for just the files that will be shown.
  */
-export async function buildFileTree({ root, from, signal }: FileTreeOptions): Promise<FileTreeFolder> {
+export async function buildFileTree({ root, from, signal, onUnreachable }: FileTreeOptions): Promise<FileTreeFolder> {
   const top = folder(from);
   const folders = new Map<string, FileTreeFolder>([[from, top]]);
   const folderOf = (relDir: string): FileTreeFolder => {
@@ -48,11 +51,13 @@ export async function buildFileTree({ root, from, signal }: FileTreeOptions): Pr
     folders.set(relDir, created);
     return created;
   };
-  let current = top;
-  for await (const { relPath, dirent } of walkFiles(root, { from, signal })) {
-    if (!isDirectlyIn(current, relPath)) current = folderOf(relPath.slice(0, Math.max(0, relPath.lastIndexOf('/'))));
-    const type = dirent.isSymbolicLink() ? 'symlink' : dirent.isFile() ? 'file' : 'other';
-    current.entries.push({ type, name: dirent.name, relPath, size: type === 'symlink' ? 0 : null });
+  for await (const run of walkFileRuns(root, { from, signal, onUnreachable })) {
+    const { relPath: first } = run[0]!;
+    const into = folderOf(first.slice(0, Math.max(0, first.lastIndexOf('/'))));
+    for (const { relPath, dirent } of run) {
+      const type = dirent.isSymbolicLink() ? 'symlink' : dirent.isFile() ? 'file' : 'other';
+      into.entries.push({ type, name: dirent.name, relPath, size: type === 'symlink' ? 0 : null });
+    }
   }
   addCounts(top);
   return top;
@@ -88,11 +93,6 @@ function measure(root: string, file: FileTreeFile): void {
   } catch {
     // vanished since it was listed, or may not be looked at: the size stays unknown
   }
-}
-
-function isDirectlyIn(target: FileTreeFolder, relPath: string): boolean {
-  const prefix = target.relPath.length === 0 ? 0 : target.relPath.length + 1;
-  return (prefix === 0 || (relPath.startsWith(target.relPath) && relPath.charCodeAt(prefix - 1) === 0x2f)) && relPath.indexOf('/', prefix) === -1;
 }
 
 function folder(relPath: string): FileTreeFolder {

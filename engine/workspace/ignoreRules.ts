@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
@@ -34,31 +34,34 @@ export class IgnoreRules {
    * Rules in effect for the contents of `relDir`, excluding its own .gitignore (which a walk starting
    * there reads on entry): the root's and every ancestor's in between.
    */
-  static async forAncestorsOf(root: string, relDir: string): Promise<IgnoreRules> {
+  static forAncestorsOf(root: string, relDir: string): IgnoreRules {
     const parts = relDir.split('/');
-    let rules = await IgnoreRules.none.enter(root, '');
-    for (let depth = 1; depth < parts.length; depth += 1) rules = await rules.enter(root, parts.slice(0, depth).join('/'));
+    let rules = IgnoreRules.none.enter(root, '');
+    for (let depth = 1; depth < parts.length; depth += 1) rules = rules.enter(root, parts.slice(0, depth).join('/'));
     return rules;
   }
 
   /** Whether folder `relDir`, or a folder it is inside, is ignored by the .gitignore files above it. */
-  static async ignoresFolder(root: string, relDir: string): Promise<boolean> {
+  static ignoresFolder(root: string, relDir: string): boolean {
     if (relDir === '') return false;
     const parts = relDir.split('/');
-    let rules = await IgnoreRules.none.enter(root, '');
+    let rules = IgnoreRules.none.enter(root, '');
     for (let depth = 1; depth <= parts.length; depth += 1) {
       const folder = parts.slice(0, depth).join('/');
       if (rules.ignores(folder, true)) return true;
-      if (depth < parts.length) rules = await rules.enter(root, folder);
+      if (depth < parts.length) rules = rules.enter(root, folder);
     }
     return false;
   }
 
-  /** Rules for `relDir` (a child folder of the one these rules belong to), reading its .gitignore if any. */
-  async enter(root: string, relDir: string): Promise<IgnoreRules> {
+  /**
+   * Rules for `relDir` (a child folder of the one these rules belong to), reading its .gitignore if any.
+   * Read synchronously: a .gitignore is small, and walks call this between synchronous folder listings.
+   */
+  enter(root: string, relDir: string): IgnoreRules {
     let text: string;
     try {
-      text = await readFile(path.join(root, relDir, '.gitignore'), 'utf8');
+      text = readFileSync(path.join(root, relDir, '.gitignore'), 'utf8');
     } catch {
       return this;
     }
@@ -75,11 +78,10 @@ export class IgnoreRules {
   }
 
   /**
-   * Whether `relPath` (from the root, '/' separators) is ignored; folders are tested with a trailing '/'.
+   * Whether `relPath` (from the root, '/' separators; `depth` names) is ignored; folders are tested with a trailing '/'.
    * As in git, a deeper .gitignore overrides its ancestors, so its `!pattern` can re-include a path.
    */
-  ignores(relPath: string, isDirectory: boolean): boolean {
-    const depth = segmentCount(relPath);
+  ignores(relPath: string, isDirectory: boolean, depth = segmentCount(relPath)): boolean {
     let name: string | undefined;
     for (let index = this.layers.length - 1; index >= 0; index -= 1) {
       const layer = this.layers[index]!;

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { shownPath } from './unreachable.js';
 
 /** A path the agent may not use, with the path as the model wrote it and the reason in plain words. */
 export class PathRefusedError extends Error {
@@ -7,7 +8,7 @@ export class PathRefusedError extends Error {
     readonly requested: string,
     readonly reason: string,
   ) {
-    super(`Refused path "${requested}": ${reason}.`);
+    super(`Refused path "${shownPath(requested)}": ${reason}.`);
   }
 }
 

@@ -1,8 +1,9 @@
-import { readdir, type Dirent } from 'node:fs';
-import path from 'node:path';
+import { readdir, readdirSync, type Dirent } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { IgnoreRules } from './ignoreRules.js';
+import { tooLongBelow } from './pathLimits.js';
 import { hiddenDirectories } from './pathRules.js';
+import { listingFailureReason, type OnUnreachable } from './unreachable.js';
 
 export interface WalkedFile {
   /** Path from the root with '/' separators. */
@@ -18,35 +19,54 @@ export interface WalkOptions {
    */
   from?: string;
   signal?: AbortSignal;
+  /**
+   * Told of each file or folder the walk skips because it cannot be reached: a path past the system's
+   * limit, a folder it may not read. Without it they are skipped silently.
+   */
+  onUnreachable?: OnUnreachable;
+  /**
+   * List each folder on the thread pool as soon as its parent is listed, rather than on the walking
+   * thread when the walk reaches it. It costs the walking thread more, but other threads do the listing:
+   * for a walk that feeds busy workers (a search), whose thread the machine's load then slows the most.
+   */
+  listAhead?: boolean;
 }
 
-type Listing = { entries: Dirent[] } | { error: unknown };
+/** Files of one folder that come one after another in walk order (no subfolder sorts between them). */
+export type FileRun = WalkedFile[];
 
-type Pending =
-  | { kind: 'file'; file: WalkedFile }
-  | { kind: 'folder'; relDir: string; rules: IgnoreRules; listing: Promise<Listing> };
+interface PendingFolder {
+  relDir: string;
+  /** How many names `relDir` has (0 for the root). */
+  depth: number;
+  rules: IgnoreRules;
+}
 
 /** How long the walk may keep the event loop to itself before letting other work run. */
 const turnMs = 20;
 
 /**
- * Yields every file under `root` that git would not ignore, depth first in name order, never entering
- * .git/ or .workbench/. Symlinks are yielded as entries, never followed.
+ * Every file under `root` that git would not ignore, depth first in name order, never entering .git/ or
+ * .workbench/, as runs of files of one folder. Symlinks are yielded as entries, never followed. What
+ * cannot be reached (see `onUnreachable`) is skipped, so one odd subtree never stops a walk; only the
+ * folder asked for must list.
  *
- * One explicit stack instead of a generator per folder (which would pass every file up through each
- * level), and folders are listed two levels ahead of the one being consumed, so the walk seldom waits
- * for the disk. Listings that are done already resolve as microtasks, which never let other work run,
- * so the walk gives the event loop a turn every few milliseconds.
+ * One explicit stack instead of a generator per folder, holding runs rather than files, so a large tree
+ * costs one step per run, not per file. Folders are listed synchronously, in turns of a few milliseconds
+ * that let other work run in between: an asynchronous listing costs the walking thread more than the
+ * listing itself (a request to the thread pool, a wake-up, a callback), which on a large tree is most of
+ * the walk.
  */
-export async function* walkFiles(root: string, options: WalkOptions = {}): AsyncGenerator<WalkedFile> {
-  const { from = '', signal } = options;
-  const rules = from && !(await IgnoreRules.ignoresFolder(root, from)) ? await IgnoreRules.forAncestorsOf(root, from) : IgnoreRules.none;
-  const lister = new ListingsAhead(root);
-  const stack: Pending[] = [{ kind: 'folder', relDir: from, rules, listing: lister.list(from, rules) }];
+export async function* walkFileRuns(root: string, options: WalkOptions = {}): AsyncGenerator<FileRun> {
+  const { from = '', signal, onUnreachable, listAhead = false } = options;
+  const rules = from && !IgnoreRules.ignoresFolder(root, from) ? IgnoreRules.forAncestorsOf(root, from) : IgnoreRules.none;
+  const tooLong = tooLongBelow(root);
+  const lister = listAhead ? new ListingsAhead(root) : new ListingsNow(root);
+  const stack: (FileRun | PendingFolder)[] = [{ relDir: from, depth: from ? from.split('/').length : 0, rules }];
   let turnStart = performance.now();
   for (let item = stack.pop(); item; item = stack.pop()) {
-    if (item.kind === 'file') {
-      yield item.file;
+    if (Array.isArray(item)) {
+      yield item;
       continue;
     }
     if (performance.now() - turnStart > turnMs) {
@@ -54,69 +74,113 @@ export async function* walkFiles(root: string, options: WalkOptions = {}): Async
       turnStart = performance.now();
     }
     signal?.throwIfAborted();
-    const listing = await item.listing;
-    if ('error' in listing) {
-      if (item.relDir === from || !isSkippable(listing.error)) throw listing.error;
-      continue; // a subfolder we may not read, or that vanished meanwhile
+    const listed = await lister.list(item.relDir);
+    if ('error' in listed) {
+      if (item.relDir === from) throw listed.error;
+      const reason = listingFailureReason(listed.error);
+      if (reason) onUnreachable?.({ relPath: item.relDir, reason });
+      continue;
     }
-    const entries = listing.entries;
-    const rules = entries.some((entry) => entry.name === '.gitignore' && !entry.isDirectory())
-      ? await item.rules.enter(root, item.relDir)
-      : item.rules;
-    entries.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0)); // reversed: the stack pops in name order
-    for (const entry of entries) {
-      const relPath = item.relDir ? `${item.relDir}/${entry.name}` : entry.name;
-      if (!entry.isDirectory()) {
-        if (!rules.ignores(relPath, false)) stack.push({ kind: 'file', file: { relPath, dirent: entry } });
-      } else if (!hiddenDirectories.has(entry.name) && !rules.ignores(relPath, true)) {
-        stack.push({ kind: 'folder', relDir: relPath, rules, listing: lister.list(relPath, rules) });
-      }
+    const inside = listedInside(item, listed.entries, { root, tooLong, onUnreachable });
+    for (let index = inside.length - 1; index >= 0; index -= 1) {
+      const next = inside[index]!;
+      if (!Array.isArray(next)) lister.ahead(next);
+      stack.push(next);
     }
   }
 }
 
+/** What a walk goes on with from one folder's entries, in walk order: runs of its files, and its subfolders. */
+function listedInside(
+  folder: PendingFolder,
+  entries: Dirent[],
+  { root, tooLong, onUnreachable }: { root: string; tooLong: (relPath: string) => string | null; onUnreachable: OnUnreachable | undefined },
+): (FileRun | PendingFolder)[] {
+  const rules = entries.some((entry) => entry.name === '.gitignore' && !entry.isDirectory()) ? folder.rules.enter(root, folder.relDir) : folder.rules;
+  const depth = folder.depth + 1;
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const inside: (FileRun | PendingFolder)[] = [];
+  let run: FileRun | null = null;
+  for (const entry of entries) {
+    const relPath = folder.relDir ? `${folder.relDir}/${entry.name}` : entry.name;
+    const isFolder = entry.isDirectory();
+    if ((isFolder && hiddenDirectories.has(entry.name)) || rules.ignores(relPath, isFolder, depth)) continue;
+    const beyond = tooLong(relPath);
+    if (beyond) {
+      onUnreachable?.({ relPath, reason: beyond });
+    } else if (isFolder) {
+      run = null;
+      inside.push({ relDir: relPath, depth, rules });
+    } else {
+      if (!run) inside.push((run = []));
+      run.push({ relPath, dirent: entry });
+    }
+  }
+  return inside;
+}
+
+type Listing = { entries: Dirent[] } | { error: unknown };
+
+/** Lists each folder when the walk reaches it, on the walking thread. */
+class ListingsNow {
+  constructor(private readonly root: string) {}
+
+  list(relDir: string): Listing {
+    try {
+      return { entries: readdirSync(relDir ? `${this.root}/${relDir}` : this.root, { withFileTypes: true }) };
+    } catch (error) {
+      return { error };
+    }
+  }
+
+  ahead(): void {}
+}
+
 /**
- * Starts each folder's listing as soon as its parent's listing is in, rather than when the walk reaches
- * the parent, which would leave the walk waiting for the disk at every step down. Which subfolders to
- * start is judged by the rules above the parent (its own .gitignore is not read yet), so at worst a
- * folder that .gitignore ignores is listed once for nothing, never walked.
+ * Lists each folder on the thread pool once its parent is listed, and its subfolders as soon as that
+ * listing is in, so the walk seldom waits for the disk and leaves the reading of folders to other threads.
+ * Subfolders started that early are judged by the rules above their parent (its own .gitignore is not
+ * read yet), so at worst a folder .gitignore hides is listed once for nothing, never walked.
  */
 class ListingsAhead {
   private readonly started = new Map<string, Promise<Listing>>();
 
   constructor(private readonly root: string) {}
 
-  list(relDir: string, rules: IgnoreRules): Promise<Listing> {
-    const listing = this.started.get(relDir) ?? list(this.root, relDir);
+  list(relDir: string): Promise<Listing> {
+    const listing = this.started.get(relDir) ?? this.start(relDir);
     this.started.delete(relDir);
+    return listing;
+  }
+
+  ahead({ relDir, depth, rules }: PendingFolder): void {
+    const listing = this.started.get(relDir) ?? this.start(relDir);
+    this.started.set(relDir, listing);
     void listing.then((done) => {
       if ('error' in done) return;
       for (const entry of done.entries) {
         const relPath = relDir ? `${relDir}/${entry.name}` : entry.name;
-        if (entry.isDirectory() && !hiddenDirectories.has(entry.name) && !rules.ignores(relPath, true)) this.started.set(relPath, list(this.root, relPath));
+        if (!entry.isDirectory() || hiddenDirectories.has(entry.name) || this.started.has(relPath) || rules.ignores(relPath, true, depth + 1)) continue;
+        this.started.set(relPath, this.start(relPath));
       }
     });
-    return listing;
+  }
+
+  /** The callback form of readdir costs about half the promise form; never rejects, so a listing started ahead never goes unhandled. */
+  private start(relDir: string): Promise<Listing> {
+    return new Promise((resolve) => {
+      readdir(relDir ? `${this.root}/${relDir}` : this.root, { withFileTypes: true }, (error, entries) => resolve(error ? { error } : { entries }));
+    });
   }
 }
 
-/**
- * Lists a folder without ever rejecting, so a listing started ahead cannot become an unhandled rejection.
- * The callback form of readdir, because the promise form costs about twice as much per folder.
- */
-function list(root: string, relDir: string): Promise<Listing> {
-  return new Promise((resolve) => {
-    readdir(path.join(root, relDir), { withFileTypes: true }, (error, entries) => resolve(error ? { error } : { entries }));
-  });
+/** walkFileRuns file by file, for a caller that looks at each file on its own. */
+export async function* walkFiles(root: string, options: WalkOptions = {}): AsyncGenerator<WalkedFile> {
+  for await (const run of walkFileRuns(root, options)) yield* run;
 }
 
-function isSkippable(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === 'EACCES' || code === 'EPERM' || code === 'ENOENT' || code === 'ENOTDIR';
-}
-
-export async function countFiles(root: string, signal?: AbortSignal): Promise<number> {
+export async function countFiles(root: string, options: Pick<WalkOptions, 'signal' | 'onUnreachable'> = {}): Promise<number> {
   let count = 0;
-  for await (const _ of walkFiles(root, { signal })) count += 1;
+  for await (const run of walkFileRuns(root, options)) count += run.length;
   return count;
 }

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { writeFileAtomic } from '../files/atomicWrite.js';
 import { IgnoreRules } from './ignoreRules.js';
 import { HeldFolder, NotAPlainFolderError, openEntry, sameIdentity, specialKind, type FolderIdentity } from './heldFolder.js';
+import { pathLimitProblem } from './pathLimits.js';
 import { PathRefusedError, hiddenDirectories, isInside, lexicalPath, protectedWriteReason } from './pathRules.js';
+import { UnreachableSubtrees } from './unreachable.js';
 
 export type Access = 'read' | 'write';
 
@@ -37,7 +39,11 @@ const protectedAliasReason = 'it is .git/ or .workbench/ under another name, whi
  * move outside the folder. Without /proc (macOS, Windows) each step is checked with lstat just before use.
  */
 export class Workspace {
-  private constructor(readonly root: string) {}
+  private constructor(
+    readonly root: string,
+    /** Where walks of the folder report what they cannot reach: one warning per subtree while it is open. */
+    readonly unreachable: UnreachableSubtrees,
+  ) {}
 
   /** Where temp files are journaled while they exist, so a crash's leftovers can be swept (set once the state folder is open). */
   private pending: TempFileJournal | null = null;
@@ -47,31 +53,35 @@ export class Workspace {
   }
 
   /** `root` must be the real path of an existing folder (openWorkbench's checkFolder gives one). */
-  static async at(root: string): Promise<Workspace> {
-    return new Workspace(await realpath(root));
+  static async at(root: string, { unreachable = new UnreachableSubtrees() }: { unreachable?: UnreachableSubtrees } = {}): Promise<Workspace> {
+    return new Workspace(await realpath(root), unreachable);
   }
 
   /**
    * Resolves a path as the model wrote it, or throws PathRefusedError naming it and the reason. With
    * `followLink: false` a final symlink is kept as itself (to delete or move the link, not its target).
+   * A path the system could not use whole (past PATH_MAX, or a name past NAME_MAX) is refused, for it
+   * would be written by descriptor and then break every walk of the folder.
    */
   async resolve(requested: string, access: Access, { followLink = true }: { followLink?: boolean } = {}): Promise<WorkspacePath> {
     const lexical = lexicalPath(requested, this.root);
     if (access === 'write') this.refuseProtected(requested, lexical);
     const absolute = path.join(this.root, lexical);
+    this.refuseBeyondLimits(requested, absolute);
     const real =
       followLink || lexical === ''
         ? await this.realPathOf(requested, absolute)
         : path.join(await this.realPathOf(requested, path.dirname(absolute)), path.basename(absolute));
     const rel = path.relative(this.root, real).split(path.sep).join('/');
     if (access === 'write') this.refuseProtected(requested, rel);
+    if (real !== absolute) this.refuseBeyondLimits(requested, real);
     return { requested, rel, real, access, keepsLink: !followLink && lexical !== '' };
   }
 
   /** The .gitignore rules in effect inside folder `rel` (its own and every ancestor's). */
-  async ignoreRulesFor(rel: string): Promise<IgnoreRules> {
+  ignoreRulesFor(rel: string): IgnoreRules {
     if (rel === '') return IgnoreRules.none.enter(this.root, '');
-    return (await IgnoreRules.forAncestorsOf(this.root, rel)).enter(this.root, rel);
+    return IgnoreRules.forAncestorsOf(this.root, rel).enter(this.root, rel);
   }
 
   /** stat of a checked path (lstat: every step to it is re-walked without following links), now. */
@@ -253,13 +263,19 @@ export class Workspace {
     if (reason) throw new PathRefusedError(requested, reason);
   }
 
+  private refuseBeyondLimits(requested: string, absolute: string): void {
+    const problem = pathLimitProblem(absolute, { fromIndex: this.root.length });
+    if (problem) throw new PathRefusedError(requested, `${problem}; choose a shorter path`);
+  }
+
   private assertWritable(target: WorkspacePath): void {
     if (target.access !== 'write') throw new Error(`${target.requested} was resolved for reading, not writing`);
   }
 
   /**
    * The real path of `absolute`: realpath of the deepest part that exists, plus the parts that do not
-   * exist yet (which therefore cannot be symlinks). A symlink leading outside is refused here.
+   * exist yet (which therefore cannot be symlinks), or that make the real path too long to resolve
+   * (refused by the caller). A symlink leading outside is refused here.
    */
   private async realPathOf(requested: string, absolute: string): Promise<string> {
     const missing: string[] = [];
@@ -271,7 +287,8 @@ export class Workspace {
         return real;
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+        // ENAMETOOLONG: a symlink on the way leads somewhere deep; the path it makes is judged by its length.
+        if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'ENAMETOOLONG') throw error;
         if (await isDanglingSymlink(existing)) {
           throw new PathRefusedError(requested, `it goes through a broken symlink (${path.basename(existing)} → ${await readlink(existing)})`);
         }

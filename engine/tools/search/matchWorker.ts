@@ -26,7 +26,10 @@ export interface MatchJob {
 }
 
 export interface MatchWorkerData {
-  /** Int32Array [sequence number + 1 of the file being searched (0: idle), when it began: ms since `epoch`, wrapping]. */
+  /**
+   * Int32Array [sequence number + 1 of the file being searched (0: idle), when it began: ms since
+   * `epoch`, wrapping; the id of a job whose remaining batches are no longer wanted (-1: none)].
+   */
   progress: SharedArrayBuffer;
   epoch: number;
 }
@@ -58,6 +61,13 @@ export interface BatchResult {
 
 type Found = Omit<FileMatches, 'path'>;
 
+/** The folder a worker reads a batch's files in (see holdFolders). */
+interface HeldFolder {
+  /** What to open for `path` (from the root) without following a final link; null when its folder may not be read. */
+  pathOf(path: string): string | null;
+  release(): void;
+}
+
 /** Which file of the search a worker is on, and how many matches it may still take. */
 interface Place {
   sequence: number;
@@ -77,10 +87,11 @@ export interface MatchWorkerDeps {
  */
 export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
   const progress = new Int32Array(data.progress);
-  const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0 } = fs.constants;
+  const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0, O_DIRECTORY = 0 } = fs.constants;
   const openFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
   let buffer = Buffer.allocUnsafe(256 * 1024);
   let search: Prepared | undefined;
+  const noMatch: Found = Object.freeze({ lines: [], texts: [] }) as Found;
 
   interface Prepared {
     job: MatchJob;
@@ -108,30 +119,85 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
 
   function searchBatch(search: Prepared, batch: MatchBatch): BatchResult {
     const result: BatchResult = { id: batch.id, matches: [], searched: 0, binary: 0, unreadable: 0 };
+    const folder = holdFolders(search.rootPrefix);
     let found = 0;
-    for (let index = 0; index < batch.files.length && found < search.job.limit; index += 1) {
-      const path = batch.files[index]!;
-      const outcome = searchFile(search, path, { sequence: batch.first + index, limit: search.job.limit - found });
-      if (outcome === 'binary') result.binary += 1;
-      else if (outcome === 'unreadable') result.unreadable += 1;
-      else {
-        result.searched += 1;
-        if (outcome.lines.length > 0) result.matches.push({ path, ...outcome });
-        found += outcome.lines.length;
+    try {
+      for (let index = 0; index < batch.files.length && found < search.job.limit; index += 1) {
+        if (Atomics.load(progress, 2) === search.job.id) break; // the search has what it needs
+        const path = batch.files[index]!;
+        const outcome = searchFile(search, folder, path, { sequence: batch.first + index, limit: search.job.limit - found });
+        if (outcome === 'binary') result.binary += 1;
+        else if (outcome === 'unreadable') result.unreadable += 1;
+        else {
+          result.searched += 1;
+          if (outcome.lines.length > 0) result.matches.push({ path, ...outcome });
+          found += outcome.lines.length;
+        }
       }
+    } finally {
+      folder.release();
     }
     return result;
   }
 
-  function searchFile(search: Prepared, path: string, place: Place): Found | 'binary' | 'unreadable' {
+  /**
+   * The folder of the files being searched, held open (Linux) and checked once to be inside the root,
+   * whatever its path now leads to: each file is then opened in exactly that folder, by
+   * /proc/self/fd/<fd>/<name> without following a link, so a folder swapped for a symlink since the walk
+   * is caught with one readlink a folder instead of one a file. Without /proc, files are opened by path.
+   * (Closures, not a class: the worker runs from this function's source, without the compiler's helpers.)
+   */
+  function holdFolders(rootPrefix: string): HeldFolder {
+    let heldDir: string | null = null;
+    let fd = -1;
+    /** What names a file of the held folder: `/proc/self/fd/<fd>/`, or its path; null: not to be read. */
+    let prefix: string | null = null;
+    const release = () => {
+      if (fd !== -1) fs.closeSync(fd);
+      fd = -1;
+      heldDir = null;
+    };
+    const hold = (relDir: string) => {
+      release();
+      heldDir = relDir;
+      const folderPath = relDir === '' ? rootPrefix : `${rootPrefix}${relDir}/`;
+      try {
+        fd = fs.openSync(folderPath, O_RDONLY | O_DIRECTORY);
+      } catch {
+        prefix = null;
+        return;
+      }
+      let real: string;
+      try {
+        real = fs.readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        prefix = folderPath;
+        return;
+      }
+      prefix = `${real}/`.startsWith(rootPrefix) ? `/proc/self/fd/${fd}/` : null;
+    };
+    return {
+      pathOf(path) {
+        const slash = path.lastIndexOf('/');
+        const relDir = slash === -1 ? '' : path.slice(0, slash);
+        if (relDir !== heldDir) hold(relDir);
+        return prefix === null ? null : prefix + path.slice(slash + 1);
+      },
+      release,
+    };
+  }
+
+  function searchFile(search: Prepared, folder: HeldFolder, path: string, place: Place): Found | 'binary' | 'unreadable' {
+    const at = folder.pathOf(path);
+    if (at === null) return 'unreadable';
     let fd: number;
     try {
-      fd = fs.openSync(search.rootPrefix + path, openFlags);
+      fd = fs.openSync(at, openFlags);
     } catch {
       return 'unreadable';
     }
     try {
-      return isInside(search.rootPrefix, fd) && isOwnPlainFile(fd) ? searchOpenFile(search, fd, place) : 'unreadable';
+      return isOwnPlainFile(fd) ? searchOpenFile(search, fd, place) : 'unreadable';
     } catch {
       return 'unreadable';
     } finally {
@@ -145,31 +211,21 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
     return stats.isFile() && stats.nlink === 1;
   }
 
-  /** Where the descriptor really points (Linux /proc), so a folder swapped for a symlink is caught. */
-  function isInside(rootPrefix: string, fd: number): boolean {
-    let real: string;
-    try {
-      real = fs.readlinkSync(`/proc/self/fd/${fd}`);
-    } catch {
-      return true;
-    }
-    return real.startsWith(rootPrefix);
-  }
-
   /**
    * Reads the file into the worker's buffer, whole when it fits in `chunkBytes`, else in pieces cut at
    * line ends, and matches each piece. Most files fit the first read, so the size is asked only when not.
    */
   function searchOpenFile(search: Prepared, fd: number, { sequence, limit }: Place): Found | 'binary' {
     const { job } = search;
-    const found: Found = { lines: [], texts: [] };
+    let found: Found = noMatch; // most files have none: made only for one that may
     let carried = 0;
     let firstLine = 1;
     for (let first = true; ; first = false) {
       Atomics.store(progress, 0, sequence + 1);
       Atomics.store(progress, 1, (Date.now() - data.epoch) | 0);
       const end = carried + fs.readSync(fd, buffer, carried, buffer.length - carried, null);
-      if (first && buffer.subarray(0, Math.min(end, job.sniffLength)).includes(0)) return 'binary';
+      const read = buffer.subarray(0, end);
+      if (first && isBinary(read, job.sniffLength)) return 'binary';
       const atEnd = end < buffer.length;
       if (!atEnd && buffer.length < job.chunkBytes) {
         const larger = Buffer.allocUnsafe(Math.min(job.chunkBytes, Math.max(fs.fstatSync(fd).size + 1, buffer.length * 2)));
@@ -179,7 +235,10 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
         continue;
       }
       const cut = atEnd ? end : buffer.lastIndexOf(10, end - 1) + 1 || end;
-      if (mayMatch(search, cut)) matchLines(search, buffer.toString('utf8', 0, cut), { firstLine, limit, found });
+      if (mayMatch(search, read, cut)) {
+        if (found === noMatch) found = { lines: [], texts: [] };
+        matchLines(search, buffer.toString('utf8', 0, cut), { firstLine, limit, found });
+      }
       if (atEnd || found.lines.length >= limit) return found;
       firstLine += countNewlines(cut);
       buffer.copy(buffer, 0, cut, end);
@@ -187,11 +246,16 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
     }
   }
 
-  /** Whether the first `end` bytes of the buffer hold the literal: found by its rarest byte, checked byte by byte. */
-  function mayMatch({ literal }: Prepared, end: number): boolean {
+  /** A NUL among the first `sniffLength` bytes; the search for it runs natively through what was read. */
+  function isBinary(read: Buffer, sniffLength: number): boolean {
+    const nul = read.indexOf(0);
+    return nul !== -1 && nul < sniffLength;
+  }
+
+  /** Whether the first `end` bytes of what was read hold the literal: found by its rarest byte, checked byte by byte. */
+  function mayMatch({ literal }: Prepared, view: Buffer, end: number): boolean {
     if (!literal) return true;
     const { bytes, anchor } = literal;
-    const view = buffer.subarray(0, end);
     for (let at = view.indexOf(bytes[anchor]!, anchor); at !== -1; at = view.indexOf(bytes[anchor]!, at + 1)) {
       const start = at - anchor;
       if (start + bytes.length > end) return false;

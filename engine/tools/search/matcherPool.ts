@@ -26,8 +26,13 @@ interface Lane {
   detach: () => void;
 }
 
-/** Batches a worker holds at once: one being searched and one waiting, so it never idles between them. */
-const laneDepth = 2;
+/**
+ * Batches a worker holds at once: enough that it never idles while the walking thread is busy or waits
+ * for its turn on a loaded machine, as each hand-over between the threads costs a wake-up.
+ */
+const laneDepth = 8;
+/** How long a worker may take to finish the batches no longer wanted before it is ended rather than kept. */
+const drainMs = 2_000;
 let jobs = 0;
 
 /**
@@ -83,15 +88,49 @@ export class MatcherPool {
     return slowest;
   }
 
-  /** Gives idle workers back for later searches and terminates busy ones; pending searches are rejected. */
-  close(): void {
-    if (this.ended) return;
-    for (const lane of this.lanes.filter((candidate) => candidate.queue.length === 0)) {
-      lane.detach();
-      returnWorker(lane.lent);
-    }
-    this.lanes = this.lanes.filter((lane) => lane.queue.length > 0);
+  /**
+   * Gives the workers back for later searches; pending searches are rejected. An idle worker goes back
+   * at once, a busy one once it has skipped the batches no longer wanted (it stops at its next file).
+   * Resolves when every worker is back, or ended.
+   */
+  close(): Promise<void> {
+    if (this.ended) return Promise.resolve();
+    const back = this.lanes.map((lane) => this.giveBack(lane));
+    this.lanes = [];
     this.fail(new Error('the search was closed'));
+    return Promise.all(back).then(() => undefined);
+  }
+
+  /**
+   * Returns a lane's worker to the shelf, calling off this search's batches still queued on it first; a
+   * worker that has not handed them back within `drainMs` (a regex still running on one file) is ended.
+   */
+  private giveBack(lane: Lane): Promise<void> {
+    lane.detach();
+    let left = lane.queue.length;
+    for (const pending of lane.queue.splice(0)) pending.reject(new Error('the search was closed'));
+    if (left === 0) {
+      returnWorker(lane.lent);
+      return Promise.resolve();
+    }
+    Atomics.store(lane.lent.progress, 2, this.job.id);
+    const { worker } = lane.lent;
+    return new Promise((resolve) => {
+      const onMessage = () => {
+        left -= 1;
+        if (left > 0) return;
+        clearTimeout(giveUp);
+        worker.off('message', onMessage);
+        returnWorker(lane.lent);
+        resolve();
+      };
+      const giveUp = setTimeout(() => {
+        worker.off('message', onMessage);
+        void worker.terminate();
+        resolve();
+      }, drainMs).unref();
+      worker.on('message', onMessage);
+    });
   }
 
   private lend(lent: SearchWorker): Lane {

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { runMatchWorker, type MatchWorkerData } from './matchWorker.js';
 
-/** A search worker thread and its shared progress slots (see MatchWorkerData). */
+/** A search worker thread and its shared progress slots (see MatchWorkerData): [file, since, job called off]. */
 export interface SearchWorker {
   readonly worker: Worker;
   readonly progress: Int32Array;
@@ -11,6 +11,14 @@ export interface SearchWorker {
 export const progressEpoch = Date.now();
 
 const maxIdle = 8;
+let started = 0;
+/** Every worker started and not yet exited, lent or idle. */
+const live = new Set<SearchWorker>();
+
+/** Worker threads started so far in this process: each costs tens of milliseconds, so searches reuse them. */
+export function searchWorkersStarted(): number {
+  return started;
+}
 const idleMs = 60_000;
 const idle: SearchWorker[] = [];
 let idleTimer: NodeJS.Timeout | undefined;
@@ -34,16 +42,42 @@ export function returnWorker(lent: SearchWorker): void {
   }
   lent.worker.unref();
   idle.push(lent);
+  keepIdleAMinute();
+}
+
+/**
+ * Starts workers until `count` are alive, waiting on the shelf, and keeps the idle ones another minute:
+ * a search that comes soon then finds them started, rather than paying for their start.
+ */
+export function warmWorkers(count: number): void {
+  try {
+    for (let alive = live.size; alive < count; alive += 1) {
+      const warmed = startWorker();
+      warmed.worker.unref();
+      idle.push(warmed);
+    }
+  } catch {
+    // no thread can be had now: the search starts its own, or says why it cannot
+  }
+  keepIdleAMinute();
+}
+
+function keepIdleAMinute(): void {
   clearTimeout(idleTimer);
   idleTimer = setTimeout(() => idle.splice(0).forEach(({ worker }) => void worker.terminate()), idleMs).unref();
 }
 
 function startWorker(): SearchWorker {
-  const progress = new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT);
+  const progress = new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT);
   const workerData: MatchWorkerData = { progress, epoch: progressEpoch };
+  started += 1;
   // execArgv: [] because the worker's source is plain CommonJS: the host's flags (a loader, --input-type=module) must not apply to it.
-  const searchWorker = { worker: new Worker(workerSource(), { eval: true, workerData, execArgv: [] }), progress: new Int32Array(progress) };
+  const slots = new Int32Array(progress);
+  Atomics.store(slots, 2, -1);
+  const searchWorker = { worker: new Worker(workerSource(), { eval: true, workerData, execArgv: [] }), progress: slots };
+  live.add(searchWorker);
   const forget = () => {
+    live.delete(searchWorker);
     const at = idle.indexOf(searchWorker);
     if (at !== -1) idle.splice(at, 1);
   };

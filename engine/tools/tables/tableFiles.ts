@@ -75,7 +75,7 @@ export async function expandGlob<File extends CheckedFile>(
   const matches = picomatch(parts.slice(firstGlob).join('/'));
   const found: File[] = [];
   try {
-    for await (const { relPath } of walkFiles(workspace.root, { from: base.rel, signal })) {
+    for await (const { relPath } of walkFiles(workspace.root, { from: base.rel, signal, onUnreachable: workspace.unreachable.report })) {
       const inBase = base.rel === '' ? relPath : relPath.slice(base.rel.length + 1);
       if (!matches(inBase)) continue;
       if (found.length === maxGlobMatches) throw new ToolError(`"${pattern}" matches more than ${maxGlobMatches} files; use a narrower pattern.`);

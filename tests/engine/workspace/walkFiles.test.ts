@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, symlink } from 'node:fs/promises';
+import { chmod, mkdir, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -146,7 +146,21 @@ describe('walkFiles', () => {
     await writeTree(root, { 'a.txt': '' });
     const controller = new AbortController();
     controller.abort(new Error('cancelled by the user'));
-    await expect(countFiles(root, controller.signal)).rejects.toThrow('cancelled by the user');
+    await expect(countFiles(root, { signal: controller.signal })).rejects.toThrow('cancelled by the user');
+  });
+
+  // root reads every folder whatever its mode.
+  it.skipIf(process.getuid?.() === 0)('skips a folder it may not read, and tells onUnreachable why', async () => {
+    const root = await tempFolder();
+    await writeTree(root, { 'a.txt': '', 'locked/secret.txt': '' });
+    await chmod(path.join(root, 'locked'), 0o000);
+    try {
+      const skipped: { relPath: string; reason: string }[] = [];
+      expect(await countFiles(root, { onUnreachable: (subtree) => skipped.push(subtree) })).toBe(1);
+      expect(skipped).toEqual([{ relPath: 'locked', reason: 'it may not be read (EACCES)' }]);
+    } finally {
+      await chmod(path.join(root, 'locked'), 0o755);
+    }
   });
 
   it('fails when the root itself cannot be read', async () => {

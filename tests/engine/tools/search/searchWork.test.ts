@@ -1,0 +1,82 @@
+import * as fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { MatcherPool } from '../../../../engine/tools/search/matcherPool.js';
+import { runMatchWorker, type BatchResult, type MatchBatch, type MatchJob } from '../../../../engine/tools/search/matchWorker.js';
+import { runSearch, warmSearchWorkers } from '../../../../engine/tools/search/runSearch.js';
+import { compilePattern } from '../../../../engine/tools/search/searchPattern.js';
+import { searchWorkersStarted } from '../../../../engine/tools/search/workerShelf.js';
+import { useTempFolders, writeTree } from '../../../support/tempFolder.js';
+
+/** 3 folders of 4 files each, every file with one matching line. */
+const tree = Object.fromEntries(['a', 'b', 'c'].flatMap((folder) => [1, 2, 3, 4].map((n) => [`${folder}/f${n}.txt`, `line\nneedle ${folder}${n}\n`])));
+const files = Object.keys(tree);
+
+async function* listed(paths: readonly string[]): AsyncGenerator<string> {
+  yield* paths;
+}
+
+/** The worker's body run on this thread with an fs that counts its calls, fed batches by hand. */
+function countingWorker() {
+  const calls: Record<string, number> = {};
+  const counting = new Proxy(fs, {
+    get(target, name: string) {
+      const value = target[name as keyof typeof fs];
+      if (typeof value !== 'function' || !name.endsWith('Sync')) return value;
+      return (...args: unknown[]) => {
+        calls[name] = (calls[name] ?? 0) + 1;
+        return (value as (...args: unknown[]) => unknown)(...args);
+      };
+    },
+  });
+  let onBatch: (batch: MatchBatch) => void = () => {};
+  const replies: BatchResult[] = [];
+  const port = { on: (_event: string, listener: (batch: MatchBatch) => void) => (onBatch = listener), postMessage: (reply: BatchResult) => replies.push(reply) };
+  runMatchWorker({ fs: counting, port: port as never, data: { progress: new SharedArrayBuffer(12), epoch: Date.now() } });
+  return { calls, replies, search: (batch: MatchBatch) => onBatch(batch) };
+}
+
+describe('what a search costs', () => {
+  const tempFolder = useTempFolders('rpi-search-work-');
+
+  it('opens each file once, and checks where a folder really is once per folder, not once per file', async () => {
+    const root = await tempFolder();
+    await writeTree(root, tree);
+    const worker = countingWorker();
+    const job: MatchJob = { id: 1, root, regex: compilePattern('needle'), limit: 100, maxLineChars: 300, sniffLength: 8000, chunkBytes: 1 << 20 };
+
+    worker.search({ id: 0, job, first: 0, files });
+
+    expect(worker.replies).toEqual([expect.objectContaining({ searched: 12, unreadable: 0 })]);
+    expect(worker.replies[0]!.matches.map((match) => match.path)).toEqual(files);
+    // the 12 files and their 3 folders opened; where each folder really is read once, each file's kind and links once
+    expect(worker.calls).toEqual({ openSync: 15, readlinkSync: 3, fstatSync: 12, readSync: 12, closeSync: 15 });
+  });
+
+  it('a search closed with batches still queued (it has its max_results) gives its workers back, and the next starts none', async () => {
+    const root = await tempFolder();
+    await writeTree(root, tree);
+    const pool = () => new MatcherPool({ root, regex: compilePattern('needle'), limit: 100, workers: 2, maxLineChars: 300, sniffLength: 8000, chunkBytes: 1 << 20, signal: new AbortController().signal });
+    const first = pool();
+    const searched = Array.from({ length: 32 }, (_, batch) => first.search(files, batch * files.length));
+    const settled = Promise.allSettled(searched);
+    await searched[0];
+    await first.close();
+    expect((await settled).filter((outcome) => outcome.status === 'rejected').length).toBeGreaterThan(0);
+
+    const started = searchWorkersStarted();
+    const next = pool();
+    expect((await next.search(files, 0)).searched).toBe(12);
+    await next.close();
+    expect(searchWorkersStarted()).toBe(started);
+  });
+
+  it('workers warmed while the model works are the ones the first search uses', async () => {
+    const root = await tempFolder();
+    await writeTree(root, tree);
+    warmSearchWorkers();
+    const warmed = searchWorkersStarted();
+    const outcome = await runSearch({ root, files: listed(files), regex: compilePattern('needle'), maxResults: 100, signal: new AbortController().signal });
+    expect(outcome.matches).toBe(12);
+    expect(searchWorkersStarted()).toBe(warmed);
+  });
+});

@@ -70,8 +70,19 @@ function messageTokens(message: ChatMessage, count: CountTokens): number {
   return tokens;
 }
 
+/** The tool list counted last: a loop offers the same definitions (the same objects) every turn, found without serialising them. */
+let lastTools: { tools: readonly ToolDefinition[]; tokens: number } | null = null;
+
 function toolTokens(tools: readonly ToolDefinition[], count: CountTokens): number {
   if (tools.length === 0) return 0;
+  const last = lastTools;
+  if (last && last.tools.length === tools.length && last.tools.every((tool, index) => tool === tools[index])) return last.tokens;
+  const tokens = toolListTokens(tools, count);
+  lastTools = { tools: [...tools], tokens };
+  return tokens;
+}
+
+function toolListTokens(tools: readonly ToolDefinition[], count: CountTokens): number {
   const json = JSON.stringify(tools);
   let tokens = countedTools.get(json);
   if (tokens === undefined) {

@@ -22,6 +22,8 @@ import { format, interleavedMedians, median } from './tools.js';
 
 const rounds = 5;
 const target = 0.35;
+/** Goal: the engine's own time per turn (outside tool calls) at most this many times the bare SDK's per request. */
+const engineGoal = 2;
 
 interface Usage {
   requests: number;
@@ -96,10 +98,14 @@ export async function benchRpiTokens(): Promise<void> {
     const perTurn = engineMs / rpiBodies.length;
     const perRequest = sdkMs / rpiBodies.length;
     const toolMs = median(engineRuns.map((run) => run.toolMs()));
+    const outsideTools = perTurn - toolMs / rpiBodies.length;
+    const engineRatio = outsideTools / perRequest;
     console.log(`engine time per turn, zero-latency fake model (${rpiBodies.length} requests per RPI run)`);
     console.log(`  engine, whole RPI run / requests   ${format(perTurn)}  (of which inside tool calls ${format(toolMs / rpiBodies.length)})`);
+    console.log(`  engine outside tool calls          ${format(outsideTools)}`);
     console.log(`  bare openai SDK, same bodies       ${format(perRequest)}`);
     console.log(`  ratio engine / bare SDK            ${ratio(perTurn / perRequest)}  (median of ${rounds}, run in turns)`);
+    console.log(`  ratio outside tools / bare SDK     ${ratio(engineRatio)}  (goal: ≤ ${engineGoal}×) — ${engineRatio <= engineGoal ? 'met' : 'NOT met'}`);
   } finally {
     await Promise.all([...engineRuns, ...replays].map((prepared) => prepared.dispose()));
   }

@@ -15,7 +15,7 @@ import { readState } from './readTrees.js';
 import { planRestore, type RestorePlan } from './restorePlan.js';
 import { scanWorkspace, type ListingCache, type WorkspaceScan } from './scanWorkspace.js';
 import { isHiddenName, recordedFileCount, type FileContentRecord, type FileRecord } from './workspaceState.js';
-import { writeTrees } from './writeTrees.js';
+import { writeTrees, type StoredState } from './writeTrees.js';
 
 export { CheckpointError, type CheckpointInfo, type CheckpointTag, type RestoreChange } from './checkpointTypes.js';
 
@@ -48,6 +48,12 @@ export class CheckpointStore {
   private latest: LatestCheckpoint | null | undefined;
   /** How the last scan sorted out each folder, to skip that work where nothing changed. */
   private listingCache: ListingCache | undefined;
+  /**
+   * The workspace the last restore plan compared the folder with, by the hash of its root listing (which
+   * names its content for good): a run lists its changes after every tool call, always against the same
+   * checkpoint, whose listings are then read once instead of every time.
+   */
+  private lastCompared: { rootHash: string; state: Promise<StoredState> } | undefined;
 
   private constructor(
     private readonly root: string,
@@ -148,12 +154,23 @@ export class CheckpointStore {
 
   private async planRestoreTo(id: string, onUnreachable: OnUnreachable): Promise<RestorePlan> {
     const manifest = await this.readManifest(id);
-    const wanted = await readState(this.folders.trees, manifest.root);
+    const wanted = await this.comparedState(manifest.root);
     const latest = await this.latestCheckpoint();
     const scan = await this.scan({ onUnreachable });
     const present = await fingerprint({ root: this.root, scan, base: latest?.stored?.state ?? null, objects: null, startedAt: Date.now() });
     await addPresentButIgnored(this.root, wanted.state, present.state);
     return planRestore(wanted.state, present.state);
+  }
+
+  private comparedState(rootHash: string): Promise<StoredState> {
+    if (this.lastCompared?.rootHash !== rootHash) {
+      const state = readState(this.folders.trees, rootHash);
+      this.lastCompared = { rootHash, state };
+      state.catch(() => {
+        if (this.lastCompared?.state === state) this.lastCompared = undefined;
+      });
+    }
+    return this.lastCompared.state;
   }
 
   private async readManifest(id: string): Promise<Manifest> {

@@ -36,6 +36,9 @@ export function infoOf({ version: _version, root: _root, ...info }: Manifest): C
  * greatest id, so finding it costs one listing of this folder.
  */
 export class Manifests {
+  /** Manifests readAll has read, by id: one never changes once written, so a listing reads only new ones. */
+  private readonly listed = new Map<string, Manifest>();
+
   constructor(readonly dir: string) {}
 
   /** An id greater than `latest` and than any other this store gave, even if the clock went back. */
@@ -69,9 +72,15 @@ export class Manifests {
     return names.flatMap((name) => (name.endsWith('.json') && isCheckpointId(name.slice(0, -5)) ? [name.slice(0, -5)] : [])).sort();
   }
 
-  /** Every readable manifest, oldest first; damaged ones are left out (and left in place). */
+  /**
+   * Every readable manifest, oldest first; damaged ones are left out (and left in place). Each is read from
+   * disk once: a long run lists the checkpoints after every change, and it takes one per tool call.
+   */
   async readAll(): Promise<Manifest[]> {
-    const manifests = await Promise.all((await this.ids()).map((id) => this.read(id).catch(() => null)));
+    const ids = await this.ids();
+    const manifests = await Promise.all(ids.map(async (id) => this.listed.get(id) ?? (await this.read(id).catch(() => null))));
+    this.listed.clear();
+    for (const manifest of manifests) if (manifest) this.listed.set(manifest.id, manifest);
     return manifests.filter((manifest) => manifest !== null);
   }
 

@@ -51,7 +51,49 @@ function toolCallsText(message: ChatMessage): string {
     .join('');
 }
 
+/**
+ * Counts already made: a message by the object it is (a history's messages are never changed in place, only
+ * replaced), a tool list by its JSON, so a request that repeats the earlier turns costs only its new
+ * messages to count, not the whole history every turn.
+ */
+const countedMessages = new WeakMap<ChatMessage, number>();
+const countedTools = new Map<string, number>();
+/** Tool lists remembered: the few a run offers (one per phase, and what MCP servers add). */
+const keptToolLists = 16;
+
 function messageTokens(message: ChatMessage, count: CountTokens): number {
+  let tokens = countedMessages.get(message);
+  if (tokens === undefined) {
+    tokens = countMessage(message, count);
+    countedMessages.set(message, tokens);
+  }
+  return tokens;
+}
+
+/** The tool list counted last: a loop offers the same definitions (the same objects) every turn, found without serialising them. */
+let lastTools: { tools: readonly ToolDefinition[]; tokens: number } | null = null;
+
+function toolTokens(tools: readonly ToolDefinition[], count: CountTokens): number {
+  if (tools.length === 0) return 0;
+  const last = lastTools;
+  if (last && last.tools.length === tools.length && last.tools.every((tool, index) => tool === tools[index])) return last.tokens;
+  const tokens = toolListTokens(tools, count);
+  lastTools = { tools: [...tools], tokens };
+  return tokens;
+}
+
+function toolListTokens(tools: readonly ToolDefinition[], count: CountTokens): number {
+  const json = JSON.stringify(tools);
+  let tokens = countedTools.get(json);
+  if (tokens === undefined) {
+    tokens = count(json);
+    if (countedTools.size >= keptToolLists) countedTools.delete(countedTools.keys().next().value as string);
+    countedTools.set(json, tokens);
+  }
+  return tokens;
+}
+
+function countMessage(message: ChatMessage, count: CountTokens): number {
   const name = 'name' in message && typeof message.name === 'string' ? message.name : '';
   const toolCallId = message.role === 'tool' ? message.tool_call_id : '';
   return (
@@ -68,8 +110,7 @@ function messageTokens(message: ChatMessage, count: CountTokens): number {
 export async function estimatePromptTokens(messages: readonly ChatMessage[], tools: readonly ToolDefinition[] = []): Promise<number> {
   const count = await loadCounter();
   const messageTotal = messages.reduce((sum, message) => sum + messageTokens(message, count), 0);
-  const toolTotal = tools.length === 0 ? 0 : count(JSON.stringify(tools));
-  return messageTotal + TOKENS_PER_REPLY + toolTotal;
+  return messageTotal + TOKENS_PER_REPLY + toolTokens(tools, count);
 }
 
 /** What a reply cost: its text and, per tool call, the name, the arguments and a small overhead. */

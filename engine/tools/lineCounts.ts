@@ -1,4 +1,6 @@
+import { lstatSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import { racyWindowMs } from '../checkpoints/statRecord.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { sniffFileKind } from '../files/fileKind.js';
 import { countLines } from './lineReader.js';
@@ -16,6 +18,16 @@ export interface LineCountOptions {
 }
 
 const parallelReads = 8;
+/** Files whose kind and line count are remembered, per workspace; past it the earliest counted are forgotten. */
+const keptCounts = 20_000;
+
+/**
+ * What earlier maps of each workspace found, by path, with the file's stamp (device, inode, size and
+ * times) then: a file with the same stamp has the same bytes, so the file map every plan item starts from
+ * opens only what changed since the last one instead of every file shown. As for checkpoints, a file
+ * stamped within a tick or two of its count (racyWindowMs) is not remembered: it could change unseen.
+ */
+const knownCounts = new WeakMap<Workspace, Map<string, { stamp: string; count: LineCount & { kind: 'text' | 'binary' } }>>();
 
 /**
  * Whether each file is text or binary and, within the byte budget, how many lines it has. Every file
@@ -38,6 +50,37 @@ export async function countLinesOf({ workspace, files, byteBudget, signal }: Lin
 }
 
 async function lineCountOf(workspace: Workspace, relPath: string, countable: boolean): Promise<LineCount> {
+  let known = knownCounts.get(workspace);
+  if (!known) knownCounts.set(workspace, (known = new Map()));
+  const startedAt = Date.now();
+  const stamp = stampOf(workspace.root, relPath);
+  const before = stamp && known.get(relPath);
+  if (stamp && before?.stamp === stamp.text) return countable || before.count.kind === 'binary' ? before.count : { kind: 'uncounted' };
+  const count = await readLineCount(workspace, relPath, countable);
+  if (stamp && stamp.changedAt < startedAt - racyWindowMs(stamp.changedAt) && count.kind !== 'uncounted') {
+    known.delete(relPath);
+    if (known.size >= keptCounts) known.delete(known.keys().next().value as string);
+    known.set(relPath, { stamp: stamp.text, count });
+  }
+  return count;
+}
+
+/**
+ * A regular file's identity and version as lstat tells it (synchronous: a couple of microseconds, less
+ * than a thread-pool round trip); null for anything else, whose count is never remembered (a symlink's
+ * stamp would not change with its target).
+ */
+function stampOf(root: string, relPath: string): { text: string; changedAt: number } | null {
+  try {
+    const stats = lstatSync(`${root}/${relPath}`);
+    if (!stats.isFile()) return null;
+    return { text: `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`, changedAt: Math.max(stats.mtimeMs, stats.ctimeMs) };
+  } catch {
+    return null;
+  }
+}
+
+async function readLineCount(workspace: Workspace, relPath: string, countable: boolean): Promise<LineCount> {
   let handle: FileHandle;
   try {
     handle = await workspace.openForRead(await workspace.resolve(relPath, 'read'));

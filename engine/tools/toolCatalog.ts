@@ -43,11 +43,18 @@ export interface ToolDefinition {
   function: { name: string; description: string; parameters: Record<string, unknown> };
 }
 
+/** Each tool's definition, made once: converting its parameters to JSON Schema every model turn cost more than the rest of the turn's own work. */
+const definitions = new WeakMap<Tool, ToolDefinition>();
+
 export function toolDefinitions(tools: readonly Tool[]): ToolDefinition[] {
-  return tools.map((tool) => ({
-    type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: parametersSchema(tool) },
-  }));
+  return tools.map((tool) => {
+    let definition = definitions.get(tool);
+    if (!definition) {
+      definition = { type: 'function', function: { name: tool.name, description: tool.description, parameters: parametersSchema(tool) } };
+      definitions.set(tool, definition);
+    }
+    return definition;
+  });
 }
 
 function parametersSchema(tool: Tool): Record<string, unknown> {

@@ -14,6 +14,7 @@ import { firstBeyond, makeDeepFolders, useDeepTempFolders } from '../../support/
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, requestText, say } from '../../support/rpiScript.js';
+import { startRun } from '../../support/startRun.js';
 import { writeTree } from '../../support/tempFolder.js';
 import { runTool, toolContextFor } from '../../support/toolContext.js';
 
@@ -96,7 +97,7 @@ describe.skipIf(linuxOnly)('a folder holding a path beyond the system’s limit 
     const workbench = await open(root, fakeModelOptions(llm()));
     const events = recordEvents(workbench);
 
-    const started = await workbench.send('Add a greeting');
+    const started = await startRun(workbench, 'Add a greeting');
     const result = await started.finished;
 
     expect(result).toMatchObject({ status: 'done' });
@@ -107,8 +108,8 @@ describe.skipIf(linuxOnly)('a folder holding a path beyond the system’s limit 
     const refusal = llm().chatRequests().map(requestText).find((text) => text.includes('6,0'));
     expect(refusal).toMatch(/Refused path .*: its full path would be 6,0\d\d bytes; Linux takes paths of less than 4,096 bytes \(PATH_MAX\); choose a shorter path/);
 
-    const undone = await workbench.undo(started.messageId);
-    expect(undone).toContain('greeting.txt');
+    const undone = await workbench.request('session:undo', { messageId: started.messageId });
+    expect(undone.restoredFiles).toContain('greeting.txt');
     expect(events.flatMap((event) => (event.type === 'warning' ? [event.message] : [])).slice(1)).toEqual([expect.stringMatching(/^Undo left a\/a\/a.* as it was/)]);
   });
 });

@@ -236,7 +236,7 @@ const engineLayers: readonly (readonly string[])[] = [
   ['root'],
   ['host'],
   ['workbench'],
-  ['changes', 'mcp'],
+  ['changes', 'mcp', 'conversations'],
   ['approvals'],
   ['rpi'],
   ['agent'],

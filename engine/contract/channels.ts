@@ -24,6 +24,10 @@ export const workbenchChannels = [
   'rpi:read',
   'context:paths',
   'session:run-file',
+  'conversations:list',
+  'conversations:new',
+  'conversations:rename',
+  'conversations:delete',
 ] as const;
 
 /** Requests only a host can answer (a folder picker, the host's own abilities): each host adds their handlers. */

@@ -3,9 +3,14 @@ import { tablePreviewSchema } from './tablePreview.js';
 import { approvalRequestSchema, learnedContextWindowSchema, messageSchema, phaseSchema, planItemSchema, planReviewSchema } from './model.js';
 import { mcpServerStatusSchema } from './mcp.js';
 import { stepUsageSchema } from './runUsageSchema.js';
+import { conversationSummarySchema } from './conversations.js';
 
-/** Every event carries its workbench-wide sequence number and the run it belongs to (null outside a run). */
-const base = { seq: z.number().int().positive(), runId: z.string().nullable() };
+/**
+ * Every event carries its workbench-wide sequence number and the run it belongs to (null outside a run);
+ * one of a conversation (its run's, its history's) also names that conversation, so a page showing
+ * another one leaves it out. Approvals and plan reviews name none: they are shown wherever the user is.
+ */
+const base = { seq: z.number().int().positive(), runId: z.string().nullable(), conversationId: z.string().optional() };
 
 const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   z.object({ type: z.literal(type), ...base, ...shape });
@@ -115,6 +120,9 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
   }),
   /** One of the user's MCP servers changed: starting, ready with its tools, failed (with its stderr), stopped. */
   event('mcp-status', { status: mcpServerStatusSchema }),
+  /** A conversation was started, renamed, or changed (a message, a run starting or ending): its line in the list now. */
+  event('conversation-updated', { conversation: conversationSummarySchema }),
+  event('conversation-deleted', { deletedId: z.string() }),
   event('run-finished', {
     status: runStatusSchema,
     error: z.string().optional(),

@@ -10,6 +10,7 @@ export * from './socketProtocol.js';
 export * from './modelStatusText.js';
 export * from './costTotal.js';
 export * from './changes.js';
+export * from './conversations.js';
 export * from './runHistory.js';
 export * from './runUsage.js';
 export * from './runUsageSchema.js';

@@ -4,6 +4,7 @@ import type { HostInfo, LearnedContextWindow, PathMatches, PublicSettings, Recen
 import type { Snapshot } from './snapshot.js';
 import type { ApprovalPreview, ChangeList, FileDiff, RevertResult } from './changes.js';
 import type { RunFileAnswer } from './runHistory.js';
+import type { ConversationSummary } from './conversations.js';
 import { mcpServerInputSchema, mcpServerNameSchema, type McpOverview } from './mcp.js';
 import { approvalSettingsSchema, contextItemsSchema, contextWindowRange, promptCachingSchema, rpiFileSchema, toolModeSchema } from './model.js';
 
@@ -11,6 +12,11 @@ const nonEmpty = (what = 'must be a non-empty string') =>
   z.string({ error: what }).trim().min(1, { error: what });
 
 const empty = z.strictObject({});
+
+/** The conversation a request is about; the most recent when absent. Looked up among the folder's, never used as a path. */
+const inConversation = { conversationId: nonEmpty('must be the id of a conversation').max(200, { error: 'must be the id of a conversation' }).optional() };
+const conversationOnly = z.strictObject(inConversation);
+const namedConversation = nonEmpty('must be the id of a conversation').max(200, { error: 'must be the id of a conversation' });
 
 const changeRangeSchema = z.enum(['request', 'since'], { error: 'must be "request" or "since"' });
 const filePaths = z.array(nonEmpty('must be a file path'), { error: 'must be a list of file paths' }).min(1, { error: 'must name at least one file' });
@@ -38,15 +44,16 @@ const httpUrl = z
 
 /** Payload schema of every request, keyed by channel. Hosts validate with these before acting. */
 export const requestSchemas = {
-  'workbench:snapshot': empty,
+  'workbench:snapshot': conversationOnly,
   'session:send': z.strictObject({
+    ...inConversation,
     prompt: nonEmpty(),
     /** Files, folders and notes attached to the request; stored with the message. */
     context: contextItemsSchema.optional(),
   }),
   'session:cancel': empty,
-  'session:resume': empty,
-  'session:retry-failed': empty,
+  'session:resume': conversationOnly,
+  'session:retry-failed': conversationOnly,
   'session:approve': z.strictObject({
     requestId: nonEmpty(),
     decision: z.enum(['approve', 'deny'], { error: 'must be "approve" or "deny"' }),
@@ -56,9 +63,9 @@ export const requestSchemas = {
     /** Allow such actions without asking for the rest of this request (when the request offers it). */
     allowForRequest: z.boolean({ error: 'must be true or false' }).optional(),
   }),
-  'session:undo': z.strictObject({ messageId: nonEmpty() }),
-  'session:regenerate': z.strictObject({ messageId: nonEmpty() }),
-  'session:undo-preview': z.strictObject({ messageId: nonEmpty() }),
+  'session:undo': z.strictObject({ ...inConversation, messageId: nonEmpty() }),
+  'session:regenerate': z.strictObject({ ...inConversation, messageId: nonEmpty() }),
+  'session:undo-preview': z.strictObject({ ...inConversation, messageId: nonEmpty() }),
   'session:review-plan': z.discriminatedUnion(
     'decision',
     [
@@ -68,7 +75,7 @@ export const requestSchemas = {
     ],
     { error: 'decision must be "approve", "edit" (with the plan) or "reject"' },
   ),
-  'session:discard': empty,
+  'session:discard': conversationOnly,
   'session:approval-preview': z.strictObject({
     requestId: nonEmpty(),
     /** Edited arguments to preview instead of the request's own; checked against the tool's schema. */
@@ -98,11 +105,19 @@ export const requestSchemas = {
   'changes:file': z.strictObject({ messageId: nonEmpty(), path: nonEmpty('must be a file path'), range: changeRangeSchema.optional() }),
   'changes:revert': z.strictObject({ messageId: nonEmpty(), paths: filePaths }),
   'changes:undo-revert': z.strictObject({ revertId: nonEmpty(), paths: filePaths }),
-  'rpi:read': z.strictObject({ file: rpiFileSchema }),
+  'rpi:read': z.strictObject({ ...inConversation, file: rpiFileSchema }),
   /** The `@` completion: the folder's files and folders matching what was typed (an empty query: the shallowest). */
   'context:paths': z.strictObject({ query: z.string({ error: 'must be the text typed after @' }).max(1000, { error: 'must be at most 1,000 characters' }) }),
   /** A request's research.md or plan.md, current or kept in the plan history; the id must be a request of the conversation. */
-  'session:run-file': z.strictObject({ messageId: nonEmpty('must be the id of a request'), file: rpiFileSchema }),
+  'session:run-file': z.strictObject({ ...inConversation, messageId: nonEmpty('must be the id of a request'), file: rpiFileSchema }),
+  'conversations:list': empty,
+  'conversations:new': empty,
+  'conversations:rename': z.strictObject({
+    conversationId: namedConversation,
+    title: nonEmpty('must be the new title').max(1000, { error: 'must be at most 1,000 characters' }),
+  }),
+  /** Removes the conversation's history and kept plans, and the checkpoints no other conversation refers to. */
+  'conversations:delete': z.strictObject({ conversationId: namedConversation }),
   'settings:get': empty,
   'settings:test-connection': z.strictObject({
     /** Values from the settings form, not yet saved; each falls back to the saved setting. */
@@ -166,6 +181,8 @@ export const requestSchemas = {
 export interface StartedRun {
   messageId: string;
   runId: string;
+  /** The conversation the request is in. */
+  conversationId: string;
 }
 
 /** What each request answers with when it succeeds. */
@@ -201,6 +218,11 @@ export interface RequestResults {
   'context:paths': PathMatches;
   /** The file's text, or why none can be shown (not written yet, or not kept). */
   'session:run-file': RunFileAnswer;
+  /** The folder's conversations, most recent first. */
+  'conversations:list': { conversations: ConversationSummary[] };
+  'conversations:new': ConversationSummary;
+  'conversations:rename': ConversationSummary;
+  'conversations:delete': { deleted: string; collectedCheckpoints: number };
   /**
    * The server's model ids, whether the model to test is among them, and its context window as the
    * server, the model catalog or the default gives it (both null when no model was named).

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { workbenchEventSchema } from './events.js';
 import { mcpServerStatusSchema } from './mcp.js';
 import { runUsageSchema, usageTotalSchema } from './runUsageSchema.js';
+import { conversationSummarySchema } from './conversations.js';
 import { approvalRequestSchema, messageSchema, planReviewSchema, rpiStateSchema } from './model.js';
 
 const planTallySchema = z.object({ done: z.number().int().nonnegative(), failed: z.number().int().nonnegative(), total: z.number().int().nonnegative() });
@@ -11,9 +12,16 @@ const runSummarySchema = z.object({ research: z.boolean(), plan: planTallySchema
 export const snapshotSchema = z.object({
   folder: z.string(),
   name: z.string(),
+  /** The conversation shown (the one asked for, else the most recent); null when the folder has none yet. */
+  conversationId: z.string().nullable().optional(),
+  /** Every conversation of the folder, most recent first. */
+  conversations: z.array(conversationSummarySchema).optional(),
+  /** The conversation whose run is active, when one is (it may be another than the one shown). */
+  runningConversationId: z.string().nullable().optional(),
   fileCount: z.number().int().nonnegative(),
   conversation: z.array(messageSchema),
   rpi: rpiStateSchema,
+  /** True while a run of the conversation shown is active. */
   running: z.boolean(),
   /** The seq of the last event emitted before this snapshot was taken. */
   lastSeq: z.number().int().nonnegative(),

@@ -87,7 +87,8 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-async function syncDirectory(dir: string): Promise<void> {
+/** Makes the names in `dir` (a rename, a new entry) durable. */
+export async function syncDirectory(dir: string): Promise<void> {
   if (process.platform === 'win32') return; // directories cannot be opened for fsync on Windows
   const handle = await open(dir, 'r');
   try {

@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { readJsonl } from '../store/jsonl.js';
-import { toolLogFile, toolLogRecordSchema, type ToolLogRecord } from '../store/toolLog.js';
+import { toolLogRecordSchema, type ToolLogRecord } from '../store/toolLog.js';
 import { formatSize } from '../files/fileSize.js';
 import type { OnUnreachable } from '../workspace/unreachable.js';
 import { walkFiles } from '../workspace/walkFiles.js';
@@ -22,7 +22,7 @@ const maxListed = 200;
  */
 export async function changedFilesSince(
   root: string,
-  stateDir: string,
+  toolLogFile: string,
   since: number,
   { signal, onUnreachable }: { signal?: AbortSignal; onUnreachable?: OnUnreachable } = {},
 ): Promise<FileChange[]> {
@@ -34,7 +34,7 @@ export async function changedFilesSince(
     changes.push({ path: relPath, change: created ? 'created' : 'changed', size: stats.size });
   }
   const present = new Set(changes.map((change) => change.path));
-  for (const removed of await removedByTools(stateDir, since)) {
+  for (const removed of await removedByTools(toolLogFile, since)) {
     if (present.has(removed)) continue;
     if (await lstat(path.join(root, removed)).catch(() => null)) continue;
     present.add(removed);
@@ -50,8 +50,8 @@ export function describeChanges(changes: readonly FileChange[]): string[] {
   return lines;
 }
 
-async function removedByTools(stateDir: string, since: number): Promise<string[]> {
-  const { records } = await readJsonl(toolLogFile(stateDir), toolLogRecordSchema, 'tool-log.jsonl');
+async function removedByTools(toolLogFile: string, since: number): Promise<string[]> {
+  const { records } = await readJsonl(toolLogFile, toolLogRecordSchema, 'tool-log.jsonl');
   return records.filter((record) => record.ok && record.ts >= since).flatMap(removedPath);
 }
 

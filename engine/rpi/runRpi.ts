@@ -33,7 +33,10 @@ export const defaultRpiLimits: RpiLimits = {
 /** One run of the orchestrator: what it answers, and everything it may use. */
 export interface RpiRun {
   runId: string;
+  /** The folder holding the conversation's rpi/. */
   stateDir: string;
+  /** The folder's shared tool log, which says what the run's tools deleted. */
+  toolLogFile: string;
   request: string;
   /** The files, folders and notes attached to the request, given to Research, Plan and every Implement item. */
   contextItems?: readonly ContextItem[];
@@ -212,7 +215,7 @@ class Orchestrator {
     const { stateDir, request, startedAt } = this.run;
     const planText = (await readPlan(stateDir)) ?? '';
     const { workspace } = this.run.toolContext;
-    const changes = await changedFilesSince(workspace.root, stateDir, startedAt, { signal: this.run.signal, onUnreachable: workspace.unreachable.report });
+    const changes = await changedFilesSince(workspace.root, this.run.toolLogFile, startedAt, { signal: this.run.signal, onUnreachable: workspace.unreachable.report });
     const result = await this.loop(summaryPhase, { request, planText, changes: describeChanges(changes) }, (text) =>
       this.emit({ type: 'summary-delta', runId: this.run.runId, text }),
     );

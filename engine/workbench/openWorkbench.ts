@@ -1,7 +1,6 @@
 import type { ParsedPayload, WorkbenchChannel, WorkbenchEvent, WorkbenchResults } from '../contract/index.js';
 import { ChangesService } from '../changes/changesService.js';
 import { followLiveChanges, type LiveChanges } from '../changes/liveChanges.js';
-import { ConversationStore } from '../store/conversation.js';
 import { openToolLog } from '../store/toolLog.js';
 import { UnreachableSubtrees } from '../workspace/unreachable.js';
 import { Workspace } from '../workspace/workspace.js';
@@ -14,6 +13,9 @@ import { ApprovalBroker } from '../approvals/approvalBroker.js';
 import { PlanGate } from '../approvals/planGate.js';
 import { CheckpointStore } from '../checkpoints/checkpointStore.js';
 import { PathSearch } from '../context/pathSearch.js';
+import { followConversationActivity } from '../conversations/conversationActivity.js';
+import { Conversations } from '../conversations/conversations.js';
+import { ConversationDesk } from './conversationDesk.js';
 import { startMcpHub } from '../mcp/startMcpHub.js';
 import type { WorkbenchMcp } from '../mcp/workbenchMcp.js';
 import { hostEnvironment } from '../secrets/processCredentials.js';
@@ -72,7 +74,15 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   bus.subscribe((event) => runEvents.record(event));
   // A torn line cut off before an append is news for whoever watches: a warning event (the CLI prints it on stderr).
   const reportCut = (message: string) => void bus.emit({ type: 'warning', runId: null, message });
-  const conversation = new ConversationStore(stateDir, reportCut);
+  // The single-conversation layout is moved by the first change, and said once (a notice on the next snapshots too).
+  const conversations = new Conversations({
+    stateDir,
+    onCut: reportCut,
+    onMoved: (message) => {
+      notices.push(message);
+      void bus.emit({ type: 'warning', runId: null, message });
+    },
+  });
   // What the folder's walks cannot reach (a path past the system's limit) is skipped, and said once.
   const unreachable = new UnreachableSubtrees((message) => void bus.emit({ type: 'warning', runId: null, message }));
   const allowedCommands = options.allowedCommands ?? memoryAllowList();
@@ -81,6 +91,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   let runs: RunGate;
   let mcp: ReturnType<typeof startMcpHub> = null;
   let changes: ChangesService;
+  let checkpointStore: CheckpointStore;
   let liveChanges: LiveChanges | null = null;
   try {
     const pending = new PendingWrites(stateDir);
@@ -101,8 +112,11 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       apiKey: async () => (await options.llmSettings?.())?.apiKey ?? null,
       emit: (event) => void bus.emit(event),
     });
-    runs = new RunGate({ stateDir, workspace, bus, conversation, toolLog, checkpoints, broker, planGate, allowedCommands, runEvents, settleChanges, mcp, options });
-    changes = new ChangesService({ workspace, checkpoints, conversation, broker, journal: pending, emit: (event) => void bus.emit(event) });
+    checkpointStore = checkpoints;
+    runs = new RunGate({ stateDir, workspace, bus, conversations, toolLog, checkpoints, broker, planGate, allowedCommands, runEvents, settleChanges, mcp, options });
+    // A request's changes end where the folder's next request began, whichever conversation made it.
+    const folderHistory = { load: async () => ({ messages: await conversations.allMessages(), warnings: [] }) };
+    changes = new ChangesService({ workspace, checkpoints, conversation: folderHistory, broker, journal: pending, emit: (event) => void bus.emit(event) });
   } catch (error) {
     await mcp?.close();
     await lock.release();
@@ -110,17 +124,24 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
     throw error;
   }
   let closed = false;
+  const runGate = runs;
+  followConversationActivity({
+    conversations,
+    running: () => runGate.runningConversation,
+    subscribe: (listener) => bus.subscribe(listener),
+    emit: (event) => void bus.emit(event),
+  });
   liveChanges = followLiveChanges({ subscribe: (listener) => bus.subscribe(listener), announce: async (messageId, runId) => (closed ? undefined : changes.announce(messageId, runId)) });
 
   const handlers: WorkbenchHandlers = workbenchHandlers({
-    stateDir,
     runs,
     changes,
     broker,
     planGate,
     paths: new PathSearch({ root, onUnreachable: unreachable.report }),
-    conversation,
-    snapshot: () => takeSnapshot({ root, stateDir, bus, runs, runEvents, conversation, broker, planGate, mcp, notices, unreachable }),
+    conversations,
+    desk: new ConversationDesk({ conversations, runs, checkpoints: checkpointStore, emit: (event) => void bus.emit(event) }),
+    snapshot: (scope) => takeSnapshot({ root, bus, runs: runGate, runEvents, conversations, broker, planGate, mcp, notices, unreachable }, scope),
   });
 
   return {

@@ -13,6 +13,8 @@ export interface RewindDeps {
   emit: (event: UnsequencedEvent) => void;
   /** Forgets the recorded events of the run shown, just before the changed history is announced. */
   forgetRun: () => void;
+  /** Every conversation's history file as written: a checkpoint of a request named in any stays. */
+  histories: () => Promise<string>;
 }
 
 interface Target {
@@ -46,10 +48,11 @@ export async function rewind(deps: RewindDeps, messageId: string): Promise<{ mes
   await removeCutRuns(deps, target.cut, written);
   deps.forgetRun();
   deps.emit({ type: 'conversation-reset', runId: null, messages });
-  // A checkpoint stays while its request is in the conversation, read or not: a line the history skips
-  // now (torn, or from another version) is still the user's, and so is the way back to before it.
+  // A checkpoint stays while its request is in a conversation of the folder, read or not: a line a history
+  // skips now (torn, or from another version) is still the user's, and so is the way back to before it.
   const kept = new Set(messages.map((message) => message.id));
-  if (written !== null) await deps.checkpoints.collect((info) => kept.has(info.tag.messageId) || written.includes(info.tag.messageId));
+  const histories = written === null ? null : await deps.histories().catch(() => null);
+  if (histories !== null) await deps.checkpoints.collect((info) => kept.has(info.tag.messageId) || histories.includes(info.tag.messageId));
   return { message: target.message, restored };
 }
 

@@ -1,4 +1,4 @@
-import type { ApprovalSettings, Phase, RunStatus, RunUsage } from '../contract/index.js';
+import type { ApprovalSettings, Phase, RunStatus, RunUsage, UnsequencedEvent } from '../contract/index.js';
 import { ToolModeState } from '../agent/toolMode.js';
 import type { ApprovalBroker } from '../approvals/approvalBroker.js';
 import { ApprovedPlans } from '../approvals/approvedPlans.js';
@@ -17,8 +17,8 @@ import { UsageRecorder } from '../rpi/usageRecorder.js';
 import { childEnvironment } from '../secrets/childEnvironment.js';
 import { hostEnvironment } from '../secrets/processCredentials.js';
 import { knownSecrets, secretMask } from '../secrets/secretMask.js';
-import type { ConversationStore } from '../store/conversation.js';
-import type { ToolLog } from '../store/toolLog.js';
+import type { ConversationScope } from '../conversations/conversations.js';
+import { toolLogFile, type ToolLog } from '../store/toolLog.js';
 import type { ToolGuard } from '../tools/executeToolCall.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { EventBus } from './eventBus.js';
@@ -42,13 +42,15 @@ export interface RunExecution {
   settings: LlmSettings;
   approvals: ApprovalSettings;
   signal: AbortSignal;
+  /** The conversation the request is in: its rpi/ and history; every event of the run names it. */
+  conversation: ConversationScope;
 }
 
 export interface RunAssemblerDeps {
+  /** The held `.workbench/`, where the shared tool log is. */
   stateDir: string;
   workspace: Workspace;
   bus: EventBus;
-  conversation: ConversationStore;
   toolLog: ToolLog;
   checkpoints: CheckpointStore;
   broker: ApprovalBroker;
@@ -85,18 +87,20 @@ export class RunAssembler {
    * Runs to the end; never rejects (an internal error is a failed run). `stopped` is called once the run
    * is over and before `run-finished` goes out, so a snapshot taken on that event says no run is active.
    */
-  async execute({ runId, record, settings, approvals, signal }: RunExecution, stopped: () => void): Promise<RunResult> {
-    const { bus, stateDir, workspace, toolLog, conversation, options, planGate } = this.deps;
+  async execute({ runId, record, settings, approvals, signal, conversation }: RunExecution, stopped: () => void): Promise<RunResult> {
+    const { bus, stateDir, workspace, toolLog, options, planGate } = this.deps;
     const { approvedPlans } = this;
-    bus.emit({ type: 'run-started', runId, messageId: record.messageId, startedAt: Date.now() });
+    const emit = (event: UnsequencedEvent) => bus.emit({ ...event, conversationId: conversation.id });
+    emit({ type: 'run-started', runId, messageId: record.messageId, startedAt: Date.now() });
     this.deps.mcp?.retryFailed();
     let result: RunResult;
     try {
-      const usage = (this.usage = await UsageRecorder.open({ stateDir, runId, messageId: record.messageId, emit: (event) => bus.emit(event) }));
-      const contextWindow = await this.contextWindow(runId, settings, signal);
+      const usage = (this.usage = await UsageRecorder.open({ stateDir: conversation.dir, runId, messageId: record.messageId, emit }));
+      const contextWindow = await this.contextWindow(runId, settings, signal, emit);
       const outcome = await runRpi({
         runId,
-        stateDir,
+        stateDir: conversation.dir,
+        toolLogFile: toolLogFile(stateDir),
         request: record.request,
         ...(record.context ? { contextItems: record.context } : {}),
         startedAt: record.startedAt,
@@ -113,13 +117,13 @@ export class RunAssembler {
         toolLog,
         limits: { ...defaultRpiLimits, ...options.limits },
         emit: (event) => {
-          bus.emit(event);
+          emit(event);
           usage.observe(event);
         },
         saveSummary: async (text) => {
           const message = newMessage('assistant', text);
-          await conversation.append(message);
-          bus.emit({ type: 'message-added', runId, message });
+          await conversation.store.append(message);
+          emit({ type: 'message-added', runId, message });
         },
         ...(this.deps.mcp ? { extraTools: this.deps.mcp } : {}),
         guard: this.guard(runId, record.messageId, approvals),
@@ -145,7 +149,7 @@ export class RunAssembler {
     await this.usage?.settled();
     this.usage = null;
     stopped();
-    bus.emit({
+    emit({
       type: 'run-finished',
       runId,
       status: result.status,
@@ -160,11 +164,11 @@ export class RunAssembler {
    * The window set in Settings, else the one the server tells (asked once per run), with a warning when
    * the server silently cuts longer prompts.
    */
-  private async contextWindow(runId: string, settings: LlmSettings, signal: AbortSignal): Promise<number> {
+  private async contextWindow(runId: string, settings: LlmSettings, signal: AbortSignal, emit: (event: UnsequencedEvent) => void): Promise<number> {
     const { baseUrl, apiKey, model, contextWindow: configured, contextWindowFrom: configuredFrom } = settings;
     const window = await discoverContextWindow({ baseUrl, apiKey, model, configured, ...(configuredFrom ? { configuredFrom } : {}), signal });
-    this.deps.bus.emit({ type: 'context-window', runId, tokens: window.tokens, source: window.source, detail: window.detail });
-    if (window.warning) this.deps.bus.emit({ type: 'warning', runId, message: window.warning });
+    emit({ type: 'context-window', runId, tokens: window.tokens, source: window.source, detail: window.detail });
+    if (window.warning) emit({ type: 'warning', runId, message: window.warning });
     return window.tokens;
   }
 

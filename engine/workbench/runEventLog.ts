@@ -51,6 +51,11 @@ export class RunEventLog {
     return [...this.recorded];
   }
 
+  /** The conversation of the run recorded, or null when none is. */
+  get conversationId(): string | null {
+    return this.recorded[0]?.conversationId ?? null;
+  }
+
   /** Forgets the run: after an undo, a regenerate or a discard there is no run to show. */
   clear(): void {
     this.runId = null;

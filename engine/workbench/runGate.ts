@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApprovalSettings, ContextItem, RunUsage, StartedRun, UnsequencedEvent } from '../contract/index.js';
 import { RunRefusedError } from '../contract/runRefusedError.js';
 import type { LlmSettings } from '../llm/llmTypes.js';
+import type { Conversations, ConversationScope } from '../conversations/conversations.js';
 import type { RunRecord } from '../rpi/runRecord.js';
 import { discardStoppedRun } from './discardRun.js';
 import { attachedItems, prepareNewRequest, prepareResume } from './prepareRequest.js';
@@ -10,7 +11,6 @@ import { previewRewind, rewind, type RewindDeps } from './rewind.js';
 import { RunAssembler, type RunAssemblerDeps, type RunResult } from './runAssembler.js';
 import type { RunEventLog } from './runEventLog.js';
 
-const busy = 'A run is already in progress in this folder: wait for it to finish, or cancel it first.';
 const busyForHistory = 'A run is in progress in this folder: cancel it or wait for it to finish before going back in the history.';
 const busyForDiscard = 'A run is in progress in this folder: cancel it first, then discard it.';
 
@@ -31,17 +31,22 @@ interface ActiveRun {
 
 export interface RunGateDeps extends RunAssemblerDeps {
   /** The recorded events of the latest run, forgotten when its request is undone or discarded. */
-  runEvents: Pick<RunEventLog, 'clear'>;
+  runEvents: Pick<RunEventLog, 'clear' | 'conversationId'>;
+  /** The folder's conversations, whose histories decide which checkpoints an undo may collect. */
+  conversations: Pick<Conversations, 'writtenHistories'>;
 }
 
 /**
- * One run at a time in a workbench: starts a request's run (new, resumed, retried, regenerated), cancels it,
- * and refuses going back in the history (undo, discard, a revert) while a run is active or starting.
+ * One run at a time in a folder, whichever conversation it is in: starts a request's run (new, resumed,
+ * retried, regenerated) in a conversation, cancels it, and refuses going back in the history (undo,
+ * discard, a revert) while a run is active or starting.
  */
 export class RunGate {
   private active: ActiveRun | null = null;
   /** Set while a send or resume is between its checks and its start, so a second one cannot slip in. */
   private starting = false;
+  /** The conversation of the active or starting run (or history change); null when none is. */
+  private busyIn: string | null = null;
   /** The ends of the latest runs by id, oldest first, for finished(). */
   private readonly results = new Map<string, Promise<RunResult>>();
   private readonly assembler: RunAssembler;
@@ -54,68 +59,92 @@ export class RunGate {
     return this.active !== null || this.starting;
   }
 
+  /** The conversation whose run is active (or starting), or null. */
+  get runningConversation(): string | null {
+    return this.running ? this.busyIn : null;
+  }
+
   /** The active run's usage per step as it counts it (its request's earlier runs included); null between runs. */
   liveUsage(): RunUsage | null {
     return this.assembler.liveUsage();
   }
 
   /**
-   * Appends the user's message (with the items attached to it), forgets the previous run's research and
-   * plan, and starts a run.
+   * Appends the user's message to the conversation (with the items attached to it), forgets its previous
+   * run's research and plan, and starts a run.
    */
-  async send(prompt: string, options: SendOptions = {}): Promise<StartedRun> {
+  async send(conversation: ConversationScope, prompt: string, options: SendOptions = {}): Promise<StartedRun> {
     const text = prompt.trim();
     if (!text) throw new RunRefusedError('The message is empty: type a request first.');
     const context = attachedItems(options.context);
-    return this.exclusive(() => this.launch(() => prepareNewRequest(this.deps, text, context)), busy);
+    return this.exclusive(conversation, () => this.launch(conversation, () => prepareNewRequest(this.requestDeps(conversation), text, context)));
   }
 
   /** Restores the folder and the conversation to before the message (see rewind), refused during a run. */
-  async undo(messageId: string): Promise<string[]> {
-    const { restored } = await this.exclusive(() => rewind(this.rewindDeps(), messageId), busyForHistory);
+  async undo(conversation: ConversationScope, messageId: string): Promise<string[]> {
+    const { restored } = await this.exclusive(conversation, () => rewind(this.rewindDeps(conversation), messageId), busyForHistory);
     return restored.filter((change) => change.kind !== 'folder').map((change) => change.path);
   }
 
   /** What undo(messageId) would restore, for a confirmation. */
-  previewUndo(messageId: string) {
-    return previewRewind(this.rewindDeps(), messageId);
+  previewUndo(conversation: ConversationScope, messageId: string) {
+    return previewRewind(this.rewindDeps(conversation), messageId);
   }
 
   /** Undoes to before the request (the message itself, or the one a summary answers) and sends it again. */
-  regenerate(messageId: string): Promise<StartedRun> {
-    return this.exclusive(async () => {
-      const { message } = await rewind(this.rewindDeps(), messageId);
-      return this.launch(() => prepareNewRequest(this.deps, message.text, message.context ?? []));
-    }, busyForHistory);
+  regenerate(conversation: ConversationScope, messageId: string): Promise<StartedRun> {
+    return this.exclusive(
+      conversation,
+      async () => {
+        const { message } = await rewind(this.rewindDeps(conversation), messageId);
+        return this.launch(conversation, () => prepareNewRequest(this.requestDeps(conversation), message.text, message.context ?? []));
+      },
+      busyForHistory,
+    );
   }
 
   /** Runs a change the user asked for outside a run (a file revert), refused while a run is active and holding off any start until done. */
   whileIdle<T>(task: () => Promise<T>): Promise<T> {
-    return this.exclusive(task, busyForHistory);
+    return this.exclusive(null, task, busyForHistory);
   }
 
   /** Answers the stopped request with where it stopped and forgets its research and plan; the files stay. */
-  discard(): Promise<boolean> {
-    return this.exclusive(() => discardStoppedRun(this.rewindDeps()), busyForDiscard);
+  discard(conversation: ConversationScope): Promise<boolean> {
+    return this.exclusive(conversation, () => discardStoppedRun(this.rewindDeps(conversation)), busyForDiscard);
   }
 
-  private rewindDeps(): RewindDeps {
-    const { stateDir, conversation, checkpoints, bus, runEvents } = this.deps;
-    return { stateDir, conversation, checkpoints, emit: (event: UnsequencedEvent) => void bus.emit(event), forgetRun: () => runEvents.clear() };
-  }
-
-  /** Goes on with the request whose run stopped (cancel, crash, failure) at the first pending step. */
-  async resume(): Promise<StartedRun> {
-    return this.exclusive(() => this.launch(() => prepareResume(this.deps)), busy);
+  /** Goes on with the conversation's request whose run stopped (cancel, crash, failure) at the first pending step. */
+  async resume(conversation: ConversationScope): Promise<StartedRun> {
+    return this.exclusive(conversation, () => this.launch(conversation, () => prepareResume(this.requestDeps(conversation))));
   }
 
   /**
-   * Tries the failed steps of the latest request again: each `[!]` item goes back to pending (done items
-   * are never touched), its earlier failure reason kept for its next attempt, the request's summary is
-   * taken back (a new one follows), and the run resumes from disk. Works for a run of an earlier session.
+   * Tries the failed steps of the conversation's latest request again: each `[!]` item goes back to
+   * pending (done items are never touched), its earlier failure reason kept for its next attempt, the
+   * request's summary is taken back (a new one follows), and the run resumes from disk. Works for a run
+   * of an earlier session.
    */
-  async retryFailed(): Promise<StartedRun> {
-    return this.exclusive(() => this.launch(() => prepareRetry(this.deps)), busy);
+  async retryFailed(conversation: ConversationScope): Promise<StartedRun> {
+    return this.exclusive(conversation, () => this.launch(conversation, () => prepareRetry(this.requestDeps(conversation))));
+  }
+
+  /** The services a request of the conversation is readied with; what they announce names the conversation. */
+  private requestDeps(conversation: ConversationScope) {
+    const { checkpoints, bus } = this.deps;
+    return { stateDir: conversation.dir, conversation: conversation.store, checkpoints, bus: { emit: scopedEmit(bus, conversation.id) } };
+  }
+
+  private rewindDeps(conversation: ConversationScope): RewindDeps {
+    const { runEvents } = this.deps;
+    return {
+      ...this.requestDeps(conversation),
+      emit: scopedEmit(this.deps.bus, conversation.id),
+      histories: () => this.deps.conversations.writtenHistories(),
+      // Only the run shown in this conversation is forgotten: the latest run may be another one's.
+      forgetRun: () => {
+        if (runEvents.conversationId === conversation.id) runEvents.clear();
+      },
+    };
   }
 
   /** Stops the active run as soon as possible; resolves once it has stopped. False when none was running. */
@@ -134,30 +163,41 @@ export class RunGate {
     return result;
   }
 
-  /** Runs `task` while no run is active, holding off any other start until it is done. */
-  private async exclusive<T>(task: () => Promise<T>, refusal: string): Promise<T> {
-    if (this.running) throw new RunRefusedError(refusal);
+  /**
+   * Runs `task` (for `conversation`, or none) while no run is active, holding off any other start until it
+   * is done. Refused with `refusal`, or, for a start, with which conversation is busy.
+   */
+  private async exclusive<T>(conversation: ConversationScope | null, task: () => Promise<T>, refusal?: string): Promise<T> {
+    if (this.running) throw new RunRefusedError(refusal ?? this.busyRefusal(conversation));
     this.starting = true;
+    this.busyIn = conversation?.id ?? null;
     try {
       return await task();
     } finally {
       this.starting = false;
+      if (!this.active) this.busyIn = null;
     }
   }
 
+  private busyRefusal(conversation: ConversationScope | null): string {
+    if (this.busyIn === null || this.busyIn === conversation?.id) return 'A run is already in progress in this folder: wait for it to finish, or cancel it first.';
+    return `A run of another conversation (${this.busyIn}) is in progress in this folder, and a folder runs one request at a time: switch to that conversation to follow it, wait for it to finish, or cancel it first.`;
+  }
+
   /** Checks the settings, prepares the run's record (nothing is written when the settings are missing), starts it. */
-  private async launch(prepare: () => Promise<RunRecord>): Promise<StartedRun> {
+  private async launch(conversation: ConversationScope, prepare: () => Promise<RunRecord>): Promise<StartedRun> {
     const settings = await this.settings();
     const approvals = (await this.deps.options.approvals?.()) ?? askEverything;
     const record = await prepare();
     const runId = `run-${randomUUID()}`;
     const controller = new AbortController();
-    const finished = this.assembler.execute({ runId, record, settings, approvals, signal: controller.signal }, () => {
+    const finished = this.assembler.execute({ runId, record, settings, approvals, signal: controller.signal, conversation }, () => {
       this.active = null;
+      this.busyIn = null;
     });
     this.active = { controller, finished };
     this.keep(runId, finished);
-    return { messageId: record.messageId, runId };
+    return { messageId: record.messageId, runId, conversationId: conversation.id };
   }
 
   private keep(runId: string, finished: Promise<RunResult>): void {
@@ -174,4 +214,9 @@ export class RunGate {
     if (!settings.model.trim()) throw new RunRefusedError('No model is chosen: set the model name in Settings.');
     return settings;
   }
+}
+
+/** Emits on the bus with the conversation named, as every event of a conversation's history or run is. */
+function scopedEmit(bus: { emit(event: UnsequencedEvent): unknown }, conversationId: string): (event: UnsequencedEvent) => void {
+  return (event) => void bus.emit({ ...event, conversationId });
 }

@@ -3,8 +3,9 @@ import type { ApprovalBroker } from '../approvals/approvalBroker.js';
 import type { PlanGate } from '../approvals/planGate.js';
 import type { ChangesService } from '../changes/changesService.js';
 import type { PathSearch } from '../context/pathSearch.js';
+import type { Conversations, ConversationScope } from '../conversations/conversations.js';
 import { readPlan, readResearch } from '../rpi/rpiState.js';
-import type { ConversationStore } from '../store/conversation.js';
+import type { ConversationDesk } from './conversationDesk.js';
 import { readRunFile } from './runHistory.js';
 import type { RunGate } from './runGate.js';
 
@@ -15,41 +16,55 @@ export type WorkbenchHandlers = {
 
 /** The services of one open folder that its requests are answered with. */
 export interface WorkbenchServices {
-  stateDir: string;
   runs: RunGate;
   changes: ChangesService;
   broker: ApprovalBroker;
   planGate: PlanGate;
   paths: PathSearch;
-  conversation: ConversationStore;
-  snapshot: () => Promise<Snapshot>;
+  conversations: Conversations;
+  desk: ConversationDesk;
+  snapshot: (scope: ConversationScope | null) => Promise<Snapshot>;
 }
 
 /** Every request about the open folder, answered once, here; hosts and in-process callers reach it through Workbench.request. */
-export function workbenchHandlers({ stateDir, runs, changes, broker, planGate, paths, conversation, snapshot }: WorkbenchServices): WorkbenchHandlers {
+export function workbenchHandlers({ runs, changes, broker, planGate, paths, conversations, desk, snapshot }: WorkbenchServices): WorkbenchHandlers {
+  // Reading names a conversation (or the most recent) and changes nothing; a change moves the old layout first.
+  const reading = (conversationId?: string) => conversations.find(conversationId);
+  const writing = (conversationId?: string) => conversations.forWriting(conversationId);
+  const rpiText = async (conversationId: string | undefined, read: (dir: string) => Promise<string | null>) => {
+    const scope = await reading(conversationId);
+    return { text: scope ? await read(scope.dir) : null };
+  };
   return {
-    'workbench:snapshot': snapshot,
-    'session:send': ({ prompt, context }) => runs.send(prompt, context ? { context } : {}),
+    'workbench:snapshot': async ({ conversationId }) => snapshot(await reading(conversationId)),
+    'session:send': async ({ prompt, context, conversationId }) => runs.send(await writing(conversationId), prompt, context ? { context } : {}),
     'session:cancel': async () => ({ cancelled: await runs.cancel() }),
-    'session:resume': () => runs.resume(),
-    'session:retry-failed': () => runs.retryFailed(),
+    'session:resume': async ({ conversationId }) => runs.resume(await writing(conversationId)),
+    'session:retry-failed': async ({ conversationId }) => runs.retryFailed(await writing(conversationId)),
     'session:approve': async ({ requestId, ...answer }) => ({ decision: await broker.answer(requestId, answer) }),
-    'session:undo': async ({ messageId }) => ({ restoredFiles: await runs.undo(messageId) }),
-    'session:regenerate': ({ messageId }) => runs.regenerate(messageId),
-    'session:undo-preview': ({ messageId }) => runs.previewUndo(messageId),
+    'session:undo': async ({ messageId, conversationId }) => ({ restoredFiles: await runs.undo(await writing(conversationId), messageId) }),
+    'session:regenerate': async ({ messageId, conversationId }) => runs.regenerate(await writing(conversationId), messageId),
+    'session:undo-preview': async ({ messageId, conversationId }) => runs.previewUndo(await desk.existing(conversationId), messageId),
     'session:review-plan': async (decision) => {
       planGate.answer(decision);
       return { decision: decision.decision };
     },
-    'session:discard': async () => ({ discarded: await runs.discard() }),
+    'session:discard': async ({ conversationId }) => ({ discarded: await runs.discard(await writing(conversationId)) }),
     'session:approval-preview': ({ requestId, args }) => changes.previewApproval(requestId, args),
     'changes:list': ({ messageId, range }) => changes.list(messageId, range),
     'changes:diffs': ({ messageId, ...options }) => changes.diffs(messageId, options),
     'changes:file': ({ messageId, path, range }) => changes.fileDiff(messageId, path, range),
     'changes:revert': ({ messageId, paths: files }) => runs.whileIdle(() => changes.revert(messageId, files)),
     'changes:undo-revert': ({ revertId, paths: files }) => runs.whileIdle(() => changes.undoRevert(revertId, files)),
-    'rpi:read': async ({ file }) => ({ text: await (file === 'research' ? readResearch(stateDir) : readPlan(stateDir)) }),
+    'rpi:read': ({ file, conversationId }) => rpiText(conversationId, file === 'research' ? readResearch : readPlan),
     'context:paths': ({ query }) => paths.search(query),
-    'session:run-file': ({ messageId, file }) => readRunFile(stateDir, conversation, messageId, file),
+    'session:run-file': async ({ messageId, file, conversationId }) => {
+      const scope = await desk.existing(conversationId);
+      return readRunFile(scope.dir, scope.store, messageId, file);
+    },
+    'conversations:list': async () => ({ conversations: await desk.list() }),
+    'conversations:new': () => desk.create(),
+    'conversations:rename': ({ conversationId, title }) => desk.rename(conversationId, title),
+    'conversations:delete': ({ conversationId }) => desk.remove(conversationId),
   };
 }

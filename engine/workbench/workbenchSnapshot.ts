@@ -1,11 +1,13 @@
 import path from 'node:path';
-import type { RunUsage, Snapshot } from '../contract/index.js';
+import type { RpiState, RunUsage, Snapshot } from '../contract/index.js';
 import type { ApprovalBroker } from '../approvals/approvalBroker.js';
 import type { PlanGate } from '../approvals/planGate.js';
 import type { WorkbenchMcp } from '../mcp/workbenchMcp.js';
 import { readRpiState } from '../rpi/rpiState.js';
 import { readCurrentUsage } from '../rpi/runUsage.js';
-import { unansweredRequest, type ConversationStore } from '../store/conversation.js';
+import { conversationSummaries } from '../conversations/conversationActivity.js';
+import type { Conversations, ConversationScope } from '../conversations/conversations.js';
+import { unansweredRequest } from '../store/conversation.js';
 import type { UnreachableSubtrees } from '../workspace/unreachable.js';
 import { countFiles } from '../workspace/walkFiles.js';
 import type { EventBus } from './eventBus.js';
@@ -14,11 +16,10 @@ import { runSummaries } from './runHistory.js';
 
 export interface SnapshotSources {
   root: string;
-  stateDir: string;
   bus: EventBus;
-  runs: { readonly running: boolean; liveUsage(): RunUsage | null };
+  runs: { readonly runningConversation: string | null; liveUsage(): RunUsage | null };
   runEvents: RunEventLog;
-  conversation: ConversationStore;
+  conversations: Pick<Conversations, 'list'>;
   broker: ApprovalBroker;
   planGate: PlanGate;
   mcp: WorkbenchMcp | null;
@@ -28,27 +29,38 @@ export interface SnapshotSources {
   unreachable: UnreachableSubtrees;
 }
 
-/** Everything a page needs to draw the folder after a (re)load; the events after `lastSeq` follow it. */
-export async function takeSnapshot(sources: SnapshotSources): Promise<Snapshot> {
-  const { root, stateDir, bus, runs, runEvents, conversation, broker, planGate, mcp, notices, unreachable } = sources;
+/**
+ * Everything a page needs to draw the folder and one of its conversations (`scope`; null when the folder
+ * has none yet) after a (re)load; the events after `lastSeq` follow it. The run shown, its usage and its
+ * rpi/ are the conversation's own: another conversation's run is only named (runningConversationId).
+ */
+export async function takeSnapshot(sources: SnapshotSources, scope: ConversationScope | null): Promise<Snapshot> {
+  const { root, bus, runs, runEvents, conversations, broker, planGate, mcp, notices, unreachable } = sources;
   // Taken together, before any await: the replayed events end exactly at lastSeq.
   const lastSeq = bus.lastSeq;
-  const running = runs.running;
+  const runningConversationId = runs.runningConversation;
+  const shown = scope?.id ?? null;
+  const running = runningConversationId !== null && runningConversationId === shown;
   // The active run's figures as it counts them: its file may be mid-append.
-  const live = runs.liveUsage();
-  const recorded = runEvents.events();
+  const live = running ? runs.liveUsage() : null;
+  const recorded = runEvents.conversationId === shown ? runEvents.events() : [];
   const mcpStatuses = mcp?.statuses();
-  const [history, rpi, fileCount] = await Promise.all([
-    conversation.load(),
-    readRpiState(stateDir),
+  const stateDir = scope?.dir ?? null;
+  const [history, rpi, fileCount, listed] = await Promise.all([
+    scope ? scope.store.load() : { messages: [], warnings: [] },
+    stateDir ? readRpiState(stateDir) : emptyRpi,
     // A subtree the count cannot reach is listed in the warnings below, not also announced as an event.
     countFiles(root, { onUnreachable: unreachable.remember }),
+    conversationSummaries(conversations, runningConversationId),
   ]);
-  const current = live ? { usage: live, warnings: [] } : await readCurrentUsage(stateDir);
-  const kept = await runSummaries(stateDir, history.messages, current.usage);
+  const current = live ? { usage: live, warnings: [] } : stateDir ? await readCurrentUsage(stateDir) : { usage: null, warnings: [] };
+  const kept = stateDir ? await runSummaries(stateDir, history.messages, current.usage) : { runs: {}, usage: {}, warnings: [] };
   return {
     folder: root,
     name: path.basename(root),
+    conversationId: shown,
+    conversations: listed,
+    runningConversationId,
     fileCount,
     conversation: history.messages,
     rpi,
@@ -64,3 +76,5 @@ export async function takeSnapshot(sources: SnapshotSources): Promise<Snapshot> 
     ...(mcpStatuses ? { mcp: mcpStatuses } : {}),
   };
 }
+
+const emptyRpi: RpiState = { hasResearch: false, hasPlan: false, items: [], originalCount: null, allDone: false };

@@ -56,13 +56,18 @@ export function reduceRun(run: RunView | null, event: WorkbenchEvent): RunView |
     case 'changes-updated':
     case 'mcp-status':
     case 'run-usage':
+    case 'conversation-updated':
+    case 'conversation-deleted':
       return run;
     default:
       return withDerived(reduceRunEvent(followed(run, event.runId), event));
   }
 }
 
-type RunEvent = Exclude<WorkbenchEvent, { type: 'run-started' | 'conversation-reset' | 'message-added' | 'summary-delta' | 'warning' | 'changes-updated' | 'mcp-status' | 'run-usage' }>;
+type RunEvent = Exclude<
+  WorkbenchEvent,
+  { type: 'run-started' | 'conversation-reset' | 'message-added' | 'summary-delta' | 'warning' | 'changes-updated' | 'mcp-status' | 'run-usage' | 'conversation-updated' | 'conversation-deleted' }
+>;
 
 function reduceRunEvent(run: RunView, event: RunEvent): RunView {
   switch (event.type) {

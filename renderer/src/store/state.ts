@@ -1,4 +1,4 @@
-import type { ChangeTotals, HostInfo, McpServerStatus, Message, Phase, PublicSettings, RpiState, RunSummary, RunUsage, Snapshot, UsageTotal } from '../../../engine/contract/index.js';
+import type { ChangeTotals, ConversationSummary, HostInfo, McpServerStatus, Message, Phase, PublicSettings, RpiState, RunSummary, RunUsage, Snapshot, UsageTotal } from '../../../engine/contract/index.js';
 import { replayRun, streamedSummary } from './replayRun.js';
 import type { RunView } from './runView.js';
 
@@ -14,6 +14,12 @@ export interface WorkbenchState {
   host: HostInfo | null;
   settings: PublicSettings | null;
   folder: OpenFolder | null;
+  /** The conversation shown; null when the folder has none yet. */
+  conversationId: string | null;
+  /** The folder's conversations, most recent first, kept live by `conversation-*` events. */
+  conversations: ConversationSummary[];
+  /** The conversation whose run is active (maybe not the one shown), or null. */
+  runningConversationId: string | null;
   messages: Message[];
   rpi: RpiState;
   running: boolean;
@@ -49,6 +55,9 @@ export const initialState: WorkbenchState = {
   host: null,
   settings: null,
   folder: null,
+  conversationId: null,
+  conversations: [],
+  runningConversationId: null,
   messages: [],
   rpi: emptyRpi,
   running: false,
@@ -76,6 +85,9 @@ export function applySnapshot(state: WorkbenchState, snapshot: Snapshot | null):
     return {
       ...state,
       folder: null,
+      conversationId: null,
+      conversations: [],
+      runningConversationId: null,
       messages: [],
       rpi: emptyRpi,
       running: false,
@@ -95,6 +107,9 @@ export function applySnapshot(state: WorkbenchState, snapshot: Snapshot | null):
   return {
     ...state,
     folder: { path: snapshot.folder, name: snapshot.name, fileCount: snapshot.fileCount },
+    conversationId: snapshot.conversationId ?? null,
+    conversations: snapshot.conversations ?? [],
+    runningConversationId: snapshot.runningConversationId ?? (snapshot.running ? (snapshot.conversationId ?? null) : null),
     messages: snapshot.conversation,
     rpi: snapshot.rpi,
     running: snapshot.running,

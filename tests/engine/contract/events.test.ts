@@ -29,7 +29,14 @@ const examples: { [T in WorkbenchEventType]: EventOf<T> } = {
   'approval-resolved': { type: 'approval-resolved', seq: 10, runId: 'run-1', requestId: 'req-1', decision: 'expired' },
   'summary-delta': { type: 'summary-delta', seq: 11, runId: 'run-1', text: 'I categorised ' },
   'message-added': { type: 'message-added', seq: 12, runId: 'run-1', message },
-  'conversation-reset': { type: 'conversation-reset', seq: 13, runId: null, messages: [message] },
+  'conversation-reset': { type: 'conversation-reset', seq: 13, runId: null, conversationId: 'c-00000001', messages: [message] },
+  'conversation-updated': {
+    type: 'conversation-updated',
+    seq: 13,
+    runId: null,
+    conversation: { id: 'c-00000001', title: 'Categorise my bank statement', created: 1_000, updated: 2_000, requests: 1, running: false },
+  },
+  'conversation-deleted': { type: 'conversation-deleted', seq: 13, runId: null, deletedId: 'c-00000001' },
   usage: {
     type: 'usage',
     seq: 14,

@@ -28,6 +28,10 @@ const minimalPayloads: { [C in RequestChannel]: RequestPayload<C> } = {
   'changes:file': { messageId: 'msg-1', path: 'src/app.ts' },
   'changes:revert': { messageId: 'msg-1', paths: ['src/app.ts'] },
   'changes:undo-revert': { revertId: '00000001', paths: ['src/app.ts'] },
+  'conversations:list': {},
+  'conversations:new': {},
+  'conversations:rename': { conversationId: 'c-00000001', title: 'Bank statement' },
+  'conversations:delete': { conversationId: 'c-00000001' },
   'rpi:read': { file: 'research' },
   'context:paths': { query: '' },
   'session:run-file': { messageId: 'm-1', file: 'plan' },
@@ -261,12 +265,12 @@ describe('createDispatch', () => {
       handlersWith({
         'session:send': async (payload) => {
           received.push(payload);
-          return { messageId: 'msg-7', runId: 'run-7' };
+          return { messageId: 'msg-7', runId: 'run-7', conversationId: 'c-0000000a' };
         },
       }),
     );
 
-    expect(await dispatch('session:send', { prompt: '  Categorise it  ' })).toEqual({ ok: true, value: { messageId: 'msg-7', runId: 'run-7' } });
+    expect(await dispatch('session:send', { prompt: '  Categorise it  ' })).toEqual({ ok: true, value: { messageId: 'msg-7', runId: 'run-7', conversationId: 'c-0000000a' } });
     expect(received).toEqual([{ prompt: 'Categorise it' }]);
   });
 

@@ -88,7 +88,7 @@ describe('applyEvent', () => {
       'tool-started': true, 'tool-finished': true, 'approval-requested': true, 'approval-resolved': true, 'summary-delta': true,
       'message-added': true, 'conversation-reset': true, 'usage': true, 'warning': true, 'run-finished': true, 'context-trimmed': true,
       'model-status': true, 'context-window': true, 'instructions-read': true, 'context-items-read': true, 'changes-updated': true, 'mcp-status': true,
-      'run-usage': true,
+      'run-usage': true, 'conversation-updated': true, 'conversation-deleted': true,
     };
     const trimmed: UnsequencedEvent = { type: 'context-trimmed', runId: 'run-1', phase: 'research', setAside: 3, condensed: 0, cut: 0, promptTokens: 3_000, budget: 6_144, contextWindow: 8_192 };
     const queued: UnsequencedEvent = { type: 'model-status', runId: 'run-1', phase: 'research', state: 'queued' };

@@ -100,7 +100,7 @@ describe('the composer with a folder open', () => {
       },
       'session:send': async (payload) => {
         sent.push(payload);
-        return { messageId: 'm-1', runId: 'run-1' };
+        return { messageId: 'm-1', runId: 'run-1', conversationId: 'c-0000000a' };
       },
     });
     show = async (pathForFile) => {

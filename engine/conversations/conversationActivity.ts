@@ -1,9 +1,15 @@
-import type { ConversationSummary, UnsequencedEvent, WorkbenchEvent, WorkbenchEventType } from '../contract/index.js';
+import type { ConversationSummary, UnsequencedEvent, WorkbenchEvent } from '../contract/index.js';
 import { SerialQueue } from '../store/serialQueue.js';
 import type { Conversations } from './conversations.js';
 
-/** What changes a conversation's line in the list: its messages, its history cut, its run starting or ending. */
-const activity = new Set<WorkbenchEventType>(['message-added', 'conversation-reset', 'run-started', 'run-finished']);
+/**
+ * What changes a conversation's line in a way a page cannot tell from the event itself: a request added
+ * (the count, the title of a new conversation) and the history cut. A page follows the rest from the
+ * events it gets anyway: the last activity from each message-added's time, the running mark from
+ * run-started and run-finished, so nothing follows a run's end.
+ */
+const changesTheLine = (event: WorkbenchEvent): boolean =>
+  event.type === 'conversation-reset' || (event.type === 'message-added' && event.message.role === 'user');
 
 /** The folder's conversations as the list shows them, most recent first, with the one whose run is active marked. */
 export async function conversationSummaries(conversations: Pick<Conversations, 'list'>, running: string | null): Promise<ConversationSummary[]> {
@@ -26,8 +32,7 @@ export function followConversationActivity({ conversations, running, subscribe, 
   const queue = new SerialQueue();
   return subscribe((event) => {
     const { conversationId } = event;
-    if (conversationId === undefined || !activity.has(event.type)) return;
-    // The run's state as the event left it: run-finished comes after the run gate let go of it.
+    if (conversationId === undefined || !changesTheLine(event)) return;
     const runningNow = running();
     void queue
       .run(async () => {

@@ -8,13 +8,15 @@ import { HeldFolder } from '../workspace/heldFolder.js';
 import { isConversationId, newConversationId } from './conversationId.js';
 import { readMeta, writeMeta } from './conversationMeta.js';
 import { oneLineTitle, untitled } from './conversationTitle.js';
-import { conversationsDirName, finishMove, hasLegacyEntries, legacyConversation, moveLegacyLayout, sweepClutter, type MoveStep } from './legacyLayout.js';
+import { conversationsDirName, stateDirName, finishMove, hasLegacyEntries, legacyConversation, moveLegacyLayout, sweepClutter, type MoveStep } from './legacyLayout.js';
 
 /** One conversation, found on disk: its history, and the folder its rpi/ and runs/ are in. */
 export interface ConversationScope {
   id: string;
   /** Its own folder; `.workbench/` itself for the one conversation of a folder not moved yet. */
   dir: string;
+  /** Where that folder is, for messages: `.workbench/conversations/<id>`, or `.workbench`. */
+  shownAs: string;
   store: ConversationStore;
 }
 
@@ -172,18 +174,18 @@ export class Conversations {
   }
 
   private scopeOf(id: string): ConversationScope {
-    return this.scoped(id, path.join(this.root, id));
+    return this.scoped(id, path.join(this.root, id), `${stateDirName}/${conversationsDirName}/${id}`);
   }
 
   private async legacyScope(): Promise<ConversationScope> {
     const store = this.storeAt(this.options.stateDir);
     const { messages } = await store.load();
     const { id } = await legacyConversation(messages[0] ?? null, this.options.stateDir);
-    return this.scoped(id, this.options.stateDir);
+    return this.scoped(id, this.options.stateDir, stateDirName);
   }
 
-  private scoped(id: string, dir: string): ConversationScope {
-    return { id, dir, store: this.storeAt(dir) };
+  private scoped(id: string, dir: string, shownAs: string): ConversationScope {
+    return { id, dir, shownAs, store: this.storeAt(dir) };
   }
 
   private storeAt(dir: string): ConversationStore {

@@ -6,6 +6,8 @@ import { HeldFolder } from '../workspace/heldFolder.js';
 import { firstConversationId } from './conversationId.js';
 import { writeMeta } from './conversationMeta.js';
 
+export const stateDirName = '.workbench';
+
 /** Where the conversations of a folder live, one folder each, inside `.workbench/`. */
 export const conversationsDirName = 'conversations';
 

@@ -8,6 +8,8 @@ import { RunRefusedError } from '../contract/runRefusedError.js';
 
 export interface RewindDeps {
   stateDir: string;
+  /** Where stateDir is, for messages (`.workbench/conversations/<id>`). */
+  shownAs: string;
   conversation: ConversationStore;
   checkpoints: CheckpointStore;
   emit: (event: UnsequencedEvent) => void;
@@ -80,12 +82,12 @@ async function removeCutRuns(deps: RewindDeps, cut: ReadonlySet<string>, written
   try {
     const left = await removeKeptRuns(deps.stateDir, (name) => cut.has(name) || !written.includes(name));
     for (const { name, reason } of left) {
-      warn(`The plan history of an undone request was left in .workbench/${runsDirName}/${name}, which could not be removed (${reason}); it is no longer shown, and can be deleted by hand.`);
+      warn(`The plan history of an undone request was left in ${deps.shownAs}/${runsDirName}/${name}, which could not be removed (${reason}); it is no longer shown, and can be deleted by hand.`);
     }
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     if (error instanceof StateFileError) warn(`${reason} The plan history of the requests undone was not removed.`);
-    else warn(`The plan history of the requests undone was left in .workbench/${runsDirName}/, which could not be cleaned up (${reason.replace(/\.$/, '')}); it is no longer shown.`);
+    else warn(`The plan history of the requests undone was left in ${deps.shownAs}/${runsDirName}/, which could not be cleaned up (${reason.replace(/\.$/, '')}); it is no longer shown.`);
   }
 }
 

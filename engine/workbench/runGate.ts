@@ -131,7 +131,7 @@ export class RunGate {
   /** The services a request of the conversation is readied with; what they announce names the conversation. */
   private requestDeps(conversation: ConversationScope) {
     const { checkpoints, bus } = this.deps;
-    return { stateDir: conversation.dir, conversation: conversation.store, checkpoints, bus: { emit: scopedEmit(bus, conversation.id) } };
+    return { stateDir: conversation.dir, shownAs: conversation.shownAs, conversation: conversation.store, checkpoints, bus: { emit: scopedEmit(bus, conversation.id) } };
   }
 
   private rewindDeps(conversation: ConversationScope): RewindDeps {

@@ -1,12 +1,13 @@
 import { lstat, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../files/atomicWrite.js';
+import { conversationsDirName, stateDirName } from '../conversations/legacyLayout.js';
 import { sweepClearedRpi } from '../rpi/rpiState.js';
 import { notPlain, readStateText } from '../store/stateFile.js';
 import { HeldFolder, NotAPlainFolderError, type FolderIdentity } from '../workspace/heldFolder.js';
 import { FolderError } from './folderCheck.js';
 
-export const stateDirName = '.workbench';
+export { stateDirName } from '../conversations/legacyLayout.js';
 
 /** The lock is hard-linked into place from a file beside it, so for a moment it has two names. */
 const lockNames = /^lock(\..+)?$/;
@@ -45,6 +46,7 @@ export async function openStateFolder(root: string): Promise<StateFolder> {
     await ensureSelfIgnored(held.path);
     // An rpi/ a crashed engine had renamed away to clear it, but not yet removed.
     await sweepClearedRpi(held);
+    await sweepConversations(held);
     return { dir: held.path, identity: held.identity, close: () => held.close() };
   } catch (error) {
     await held.close();
@@ -109,3 +111,18 @@ async function ensureSelfIgnored(dir: string): Promise<void> {
   if (current?.trim() !== '*') await writeFileAtomic(file, '*\n', 0o644);
 }
 
+
+/** The same sweep in each conversation's folder, where its rpi/ is cleared. */
+async function sweepConversations(state: HeldFolder): Promise<void> {
+  if (!(await state.lstat(conversationsDirName))?.isDirectory()) return;
+  const conversations = await state.child(conversationsDirName);
+  try {
+    for (const entry of await conversations.list()) {
+      if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+      const conversation = await conversations.child(entry.name);
+      await sweepClearedRpi(conversation).finally(() => conversation.close());
+    }
+  } finally {
+    await conversations.close();
+  }
+}

@@ -6,16 +6,17 @@ import type { Workbench } from '../../engine/index.js';
 import type { FakeLlm } from './fakeLlm/index.js';
 import { planText, say } from './rpiScript.js';
 import { startRun } from './startRun.js';
+import { conversationDir } from './conversationFolders.js';
 
 /** The model's turns for a request of one step that is done: research, plan, the step, the summary. */
 export const oneStep = (label: string) => [say(`Research for ${label}.`), say(planText(label)), say(`${label} done.`), say(`Summary of ${label}.`)];
 
 /** A file kept in the plan history of a request. */
-export const keptFile = (root: string, messageId: string, name: string) => path.join(root, '.workbench', 'runs', messageId, name);
+export const keptFile = (root: string, messageId: string, name: string) => path.join(conversationDir(root), 'runs', messageId, name);
 
 /** The requests whose runs the plan history keeps, by id, sorted. */
 export async function keptRuns(root: string): Promise<string[]> {
-  const runs = path.join(root, '.workbench', 'runs');
+  const runs = path.join(conversationDir(root), 'runs');
   return existsSync(runs) ? (await readdir(runs)).sort() : [];
 }
 

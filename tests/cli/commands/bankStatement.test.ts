@@ -5,6 +5,7 @@ import { bankJobTurns, bankRequest, bankSummary, expenseCategories, readExpenses
 import { parseJsonEvents, useCli } from '../../support/cliProcess.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useTempFolders } from '../../support/tempFolder.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 
 describe('the bank statement job through the CLI', () => {
   const tempFolder = useTempFolders('rpi-cli-bank-');
@@ -36,7 +37,7 @@ describe('the bank statement job through the CLI', () => {
     expect(workbook.summaryTotal).toBe(expenses.reduce((sum, line) => sum + line.cents, 0));
     expect(workbook.nonNumbers).toEqual([]);
     expect(toolResultsSeen(llm().chatRequests()).filter((text) => text.includes('.workbench'))).toEqual([]);
-    const conversation = (await readFile(path.join(root, '.workbench', 'conversation.jsonl'), 'utf8')).trim().split('\n');
+    const conversation = (await readFile(path.join(conversationDir(root), 'conversation.jsonl'), 'utf8')).trim().split('\n');
     expect(conversation.map((line) => (JSON.parse(line) as { text: string }).text)).toEqual([bankRequest, bankSummary]);
   });
 

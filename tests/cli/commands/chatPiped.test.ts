@@ -7,6 +7,7 @@ import { cliBin, useCli, watched } from '../../support/cliProcess.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { call, firstUserText, phaseOfRequest, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 
 /** A whole run that writes one file: research, plan, the write, the step's answer, the summary. */
 const writesFile = (file: string, summary: string) => [
@@ -92,7 +93,7 @@ describe('rpi-workbench chat without a terminal: one request or command per line
     expect(done.stderr).toContain('Attached to the next request:\n  file spec.md\n');
     // After the request took it, nothing is attached any more.
     expect(done.stderr).toContain('Nothing is attached.');
-    const conversation = (await readFile(path.join(root, '.workbench', 'conversation.jsonl'), 'utf8'))
+    const conversation = (await readFile(path.join(conversationDir(root), 'conversation.jsonl'), 'utf8'))
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line) as { role: string; text: string; context?: unknown });

@@ -8,6 +8,7 @@ import { cliBin, useCli, watched } from '../../support/cliProcess.js';
 import { useFakeLlm, useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
 import { call, firstUserText, phaseOfRequest, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 
 /** util-linux `script` gives the CLI a real pseudo-terminal for stdin, stdout and stderr. */
 const scriptBin = '/usr/bin/script';
@@ -158,7 +159,7 @@ describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal (a pse
     const research = llm().chatRequests().filter((request) => phaseOfRequest(request) === 'research');
     expect(research).toHaveLength(2);
     expect(firstUserText(research[1]!)).toContain('Please fix this error:\n/undo');
-    const conversation = (await readFile(path.join(root, '.workbench', 'conversation.jsonl'), 'utf8'))
+    const conversation = (await readFile(path.join(conversationDir(root), 'conversation.jsonl'), 'utf8'))
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line) as { role: string; text: string });

@@ -11,6 +11,7 @@ import { useTempFolders } from '../../support/tempFolder.js';
 import { startRun } from '../../support/startRun.js';
 import type { ApprovalSettings } from '../../../engine/contract/index.js';
 import type { Workbench } from '../../../engine/index.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 
 const asking: ApprovalSettings = { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false };
 
@@ -141,7 +142,7 @@ describe('answering approvals and the plan review at the terminal', () => {
     expect(person.output()).toContain('- [ ] 1. Risky delete — do risky delete');
     expect(person.output()).toContain('The edited plan has no items');
     expect(person.output()).toContain('Approved your edited plan.');
-    const plan = await readFile(path.join(root, '.workbench', 'rpi', 'plan.md'), 'utf8');
+    const plan = await readFile(path.join(conversationDir(root), 'rpi', 'plan.md'), 'utf8');
     expect(plan).toContain('- [x] 1. Notes');
     expect(plan).not.toContain('Risky delete');
   });

@@ -5,6 +5,7 @@ import { parseJsonEvents, useCli } from '../../support/cliProcess.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { call, phaseOfRequest, planText, requestsForStep, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 
 describe('Ctrl-C and resume', () => {
   const tempFolder = useTempFolders('rpi-cli-interrupt-');
@@ -30,7 +31,7 @@ describe('Ctrl-C and resume', () => {
     expect(stopped.code).toBe(1);
     expect(stopped.stderr).toContain(`Cancelled; the run is resumable: rpi-workbench resume ${root}\n`);
     expect(parseJsonEvents(stopped.stdout).at(-1)).toMatchObject({ type: 'run-finished', status: 'cancelled', phase: 'implement' });
-    const plan = await readFile(path.join(root, '.workbench', 'rpi', 'plan.md'), 'utf8');
+    const plan = await readFile(path.join(conversationDir(root), 'rpi', 'plan.md'), 'utf8');
     expect(plan).toContain('- [x] 1. First');
     expect(plan).toContain('- [ ] 2. Second');
     expect(requestsForStep(llm(), 1)).toBe(2);

@@ -7,6 +7,7 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { call, eventTrail, phaseOfRequest, planText, requestText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { closedPortUrl } from '../../support/closedPort.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 
 describe('rpi-workbench run', () => {
   const tempFolder = useTempFolders('rpi-cli-run-');
@@ -121,7 +122,7 @@ describe('rpi-workbench run', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('rpi-workbench: the plan needs your review (plan review is on in Settings), and nobody can answer here (not a terminal)');
     expect(run.stderr).toContain(`Resume with: rpi-workbench resume ${root}`);
-    expect(await readFile(path.join(root, '.workbench', 'rpi', 'plan.md'), 'utf8')).toContain('- [ ] 1. Notes');
+    expect(await readFile(path.join(conversationDir(root), 'rpi', 'plan.md'), 'utf8')).toContain('- [ ] 1. Notes');
 
     llm().enqueue(call('write_file', { path: 'notes.txt', content: 'n\n' }), say('Wrote notes.'), say('Notes written.'));
     const resumed = await cli.run(['resume', root, '--yes', ...model()]);

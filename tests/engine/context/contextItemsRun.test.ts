@@ -7,6 +7,7 @@ import { fakeModelOptions, firstUserText, phaseOfRequest, planText, recordEvents
 import { followRun, startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import type { ContextItem } from '../../../engine/contract/index.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 
 const attached: ContextItem[] = [
   { kind: 'file', path: 'src/config.ts' },
@@ -51,7 +52,7 @@ describe('context items in a run', () => {
     }
     expect(contexts.find(([phase]) => phase === 'summary')?.[1]).not.toContain('Attached by the user');
 
-    const stored = (await readFile(path.join(root, '.workbench', 'conversation.jsonl'), 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id: string; role: string; context?: unknown });
+    const stored = (await readFile(path.join(conversationDir(root), 'conversation.jsonl'), 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id: string; role: string; context?: unknown });
     expect(stored[0]).toMatchObject({ role: 'user', context: attached });
     expect(stored[1]?.context).toBeUndefined();
     expect((await workbench.request('workbench:snapshot')).conversation[0]?.context).toEqual(attached);

@@ -7,6 +7,7 @@ import { call, fakeModelOptions, planText, say } from '../../support/rpiScript.j
 import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { refusedAsTooLong } from '../../support/contextRefusal.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 
 describe('a run whose model server refuses a request as too long, twice', () => {
   const tempFolder = useTempFolders('rpi-refused-');
@@ -26,7 +27,7 @@ describe('a run whose model server refuses a request as too long, twice', () => 
     expect(failed.error).toMatch(/ \(the server named 4,096\): set the context window in Settings/);
     expect(failed.error?.startsWith(`The model server at ${llm().baseUrl} refused the request as too long twice (HTTP 400), `)).toBe(true);
     expect((await workbench.request('workbench:snapshot')).rpi.items.map((item) => item.status)).toEqual(['pending', 'pending']);
-    expect(await readFile(path.join(root, '.workbench', 'rpi', 'plan.md'), 'utf8')).toMatch(/^- \[ \] 1\. Read/m);
+    expect(await readFile(path.join(conversationDir(root), 'rpi', 'plan.md'), 'utf8')).toMatch(/^- \[ \] 1\. Read/m);
 
     llm().enqueue(say('Read it.'), call('write_file', { path: 'b.txt', content: 'beta\n' }), say('Wrote b.txt.'), say('Read a.txt and wrote b.txt.'));
     const resumed = await workbench.finished((await workbench.request('session:resume')).runId);

@@ -16,6 +16,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, phaseOfRequest, recordEvents } from '../../support/rpiScript.js';
 import { startRun } from '../../support/startRun.js';
 import { useTempFolders } from '../../support/tempFolder.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 
 describe('the bank statement job, end to end with the real table tools', () => {
   const tempFolder = useTempFolders('rpi-bank-job-');
@@ -74,7 +75,7 @@ describe('the bank statement job, end to end with the real table tools', () => {
     // No .workbench entry in any list the model saw; the conversation holds the request and the summary only.
     expect(results.length).toBeGreaterThanOrEqual(4);
     expect(results.filter((text) => text.includes('.workbench'))).toEqual([]);
-    const conversation = (await readFile(path.join(root, '.workbench', 'conversation.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { role: string; text: string });
+    const conversation = (await readFile(path.join(conversationDir(root), 'conversation.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { role: string; text: string });
     expect(conversation.map(({ role, text }) => ({ role, text }))).toEqual([
       { role: 'user', text: bankRequest },
       { role: 'assistant', text: bankSummary },

@@ -6,9 +6,10 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, eventTrail, fakeModelOptions, firstUserText, phaseOfRequest, planText, recordEvents, say } from '../../support/rpiScript.js';
 import { followRun, startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 
 const research = '## Request\nAdd a greeting module.\n\n## Relevant files\n- src/index.ts';
-const rpi = (root: string, file: string) => path.join(root, '.workbench', 'rpi', file);
+const rpi = (root: string, file: string) => path.join(conversationDir(root), 'rpi', file);
 
 describe('the RPI orchestrator through the workbench facade', () => {
   const tempFolder = useTempFolders('rpi-orchestrator-');
@@ -63,7 +64,7 @@ describe('the RPI orchestrator through the workbench facade', () => {
       'run-finished',
     ]);
     expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => events[0]!.seq + index));
-    expect(events.every((event) => event.type === 'message-added' || event.runId === started.runId)).toBe(true);
+    expect(events.every((event) => event.type === 'message-added' || event.type === 'conversation-updated' || event.runId === started.runId)).toBe(true);
     expect(events.filter((event) => event.type === 'implement-progress')).toMatchObject([
       { current: 1, total: 2, label: 'Greeting' },
       { current: 2, total: 2, label: 'Export' },

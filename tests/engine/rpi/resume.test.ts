@@ -7,6 +7,7 @@ import { useFakeLlm, useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, firstUserText, phaseOfRequest, planText, recordEvents, requestsForStep, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 import { useEngineChildren } from '../../support/engineChild.js';
 import { followRun, startRun } from '../../support/startRun.js';
 
@@ -49,7 +50,7 @@ describe('stopping and resuming a run', () => {
     expect(stopped.error).toMatch(/Resume/);
     expect(events.at(-1)).toMatchObject({ type: 'run-finished', status: 'cancelled', phase: 'implement' });
     expect(events.filter((event) => event.type === 'tool-finished').at(-1)).toMatchObject({ summary: expect.stringMatching(/cancelled by the user/) });
-    let plan = await readFile(path.join(root, '.workbench/rpi/plan.md'), 'utf8');
+    let plan = await readFile(path.join(conversationDir(root), 'rpi/plan.md'), 'utf8');
     expect(plan).toContain('- [x] 1. First');
     expect(plan).toContain('- [ ] 2. Second');
     expect((await workbench.request('workbench:snapshot')).running).toBe(false);
@@ -59,7 +60,7 @@ describe('stopping and resuming a run', () => {
     expect(resumed.messageId).toBe(started.messageId);
     expect(await resumed.finished).toMatchObject({ status: 'done', summary: 'Both steps done.' });
 
-    plan = await readFile(path.join(root, '.workbench/rpi/plan.md'), 'utf8');
+    plan = await readFile(path.join(conversationDir(root), 'rpi/plan.md'), 'utf8');
     expect(plan).toContain('- [x] 2. Second');
     expect(requestsForStep(llm(), 1)).toBe(2);
     expect(requestsForStep(llm(), 2)).toBe(3);
@@ -117,7 +118,7 @@ describe('stopping and resuming a run', () => {
     expect(requestsForStep(fake, 2)).toBe(3);
     expect(requestsForStep(fake, 3)).toBe(1);
     expect(fake.chatRequests().filter((request) => phaseOfRequest(request) === 'research')).toHaveLength(1);
-    expect(await readFile(path.join(root, '.workbench/rpi/plan.md'), 'utf8')).toMatch(/- \[x\] 1\. First[\s\S]*- \[x\] 2\. Second[\s\S]*- \[x\] 3\. Third/);
+    expect(await readFile(path.join(conversationDir(root), 'rpi/plan.md'), 'utf8')).toMatch(/- \[x\] 1\. First[\s\S]*- \[x\] 2\. Second[\s\S]*- \[x\] 3\. Third/);
     expect((await workbench.request('workbench:snapshot')).conversation.map((message) => message.role)).toEqual(['user', 'assistant']);
   });
 });

@@ -7,6 +7,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, recordEvents, say } from '../../support/rpiScript.js';
 import { followRun, startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 import { cancelledAtStepTwo } from './stoppedRun.js';
 
 describe('discarding a stopped run', () => {
@@ -32,7 +33,7 @@ describe('discarding a stopped run', () => {
     expect(events.at(-1)).toMatchObject({ type: 'message-added', runId: null, message: snapshot.conversation[1] });
     expect(snapshot).toMatchObject({ resumable: false, running: false, runEvents: [] });
     expect(snapshot.rpi).toEqual({ hasResearch: false, hasPlan: false, items: [], originalCount: null, allDone: false });
-    expect(await readdir(path.join(root, '.workbench'))).not.toContain('rpi');
+    expect(await readdir(conversationDir(root))).not.toContain('rpi');
     expect(await readFile(path.join(root, 'one.txt'), 'utf8')).toBe('1\n');
     expect(await readFile(path.join(root, 'notes.txt'), 'utf8')).toBe('a\nb\n');
     await expect(followRun(workbench, workbench.request('session:resume'))).rejects.toThrow('Nothing to resume: the last request was answered');

@@ -11,8 +11,9 @@ import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { useEngineChildren } from '../../support/engineChild.js';
 import { cancelledAtStepTwo } from './stoppedRun.js';
 import { keptFile, keptRuns, oneStep, request, threeRequests } from '../../support/planHistory.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 
-const rpiFile = (root: string, name: string) => path.join(root, '.workbench', 'rpi', name);
+const rpiFile = (root: string, name: string) => path.join(conversationDir(root), 'rpi', name);
 
 const greetAndConvert = greetingDoneWorkbookFailed('Research of the first request.');
 
@@ -156,15 +157,15 @@ describe('plan history: each request keeps its research and plan', () => {
     const child = await spawnEngine(
       `import { existsSync } from 'node:fs';
        const { openWorkbench } = await import(process.env.ENGINE_URL);
-       const [folder, baseUrl] = process.argv.slice(2);
+       const [folder, baseUrl, conversation] = process.argv.slice(2);
        const workbench = await openWorkbench(folder, { llmSettings: async () => ({ baseUrl, apiKey: null, model: 'fake-model', contextWindow: 8000, toolMode: 'native' }) });
        workbench.subscribe((event) => {
          if (event.type !== 'message-added' || event.message.role !== 'user') return;
-         console.log('rpi plan there: ' + existsSync(folder + '/.workbench/rpi/plan.md'));
+         console.log('rpi plan there: ' + existsSync(conversation + '/rpi/plan.md'));
          process.kill(process.pid, 'SIGKILL');
        });
        await workbench.request('session:send', { prompt: 'Second request' });`,
-      [root, llm().baseUrl],
+      [root, llm().baseUrl, conversationDir(root)],
     );
     const { signal, stdout } = await child.exited;
     expect(signal).toBe('SIGKILL');

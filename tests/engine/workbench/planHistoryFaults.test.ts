@@ -13,10 +13,11 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, phaseOfRequest, planText } from '../../support/rpiScript.js';
 import { followRun } from '../../support/startRun.js';
 import { useTempFolders } from '../../support/tempFolder.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 import { keptFile, keptRuns, oneStep, request, threeRequests } from '../../support/planHistory.js';
 import { deadPid } from '../../support/processProbe.js';
 
-const stateOf = (root: string) => path.join(root, '.workbench');
+const stateOf = conversationDir;
 
 /** How a clear of rpi/ cut short by a crash can leave `.workbench/`, each simulated on disk. */
 const partialClears: { name: string; clear: (stateDir: string) => Promise<void> }[] = [
@@ -109,7 +110,7 @@ describe('the plan history when things go wrong', () => {
     expect(events.filter((event) => event.type === 'warning' || event.type === 'conversation-reset').map((event) => event.type)).toEqual(['warning', 'conversation-reset']);
     expect(events[0]).toMatchObject({
       type: 'warning',
-      message: `The plan history of an undone request was left in .workbench/runs/${second}, which could not be removed (${reason}); it is no longer shown, and can be deleted by hand.`,
+      message: `The plan history of an undone request was left in ${path.relative(root, conversationDir(root))}/runs/${second}, which could not be removed (${reason}); it is no longer shown, and can be deleted by hand.`,
     });
     const snapshot = await workbench.request('workbench:snapshot');
     expect(snapshot.conversation.map((message) => message.text)).toEqual(['One', 'Summary of First.']);
@@ -150,7 +151,7 @@ describe('the plan history when things go wrong', () => {
     expect(await readFile(keptFile(root, first, 'plan.md'), 'utf8')).toMatch(/^- \[x\] 1\. First/m);
     expect(await readFile(file, 'utf8')).toContain(`"id":"${first}"`);
     // Its checkpoint (the way back to before it) is kept too; the undone request's is collected.
-    const checkpoints = await (await CheckpointStore.open(root, stateOf(root))).list();
+    const checkpoints = await (await CheckpointStore.open(root, path.join(root, '.workbench'))).list();
     const requestsWithCheckpoints = new Set(checkpoints.filter((info) => info.tag.reason === 'run').map((info) => info.tag.messageId));
     expect(requestsWithCheckpoints.has(first)).toBe(true);
     expect(requestsWithCheckpoints.has(second)).toBe(true);

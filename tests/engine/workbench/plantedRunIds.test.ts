@@ -7,6 +7,7 @@ import { fakeModelOptions, planText } from '../../support/rpiScript.js';
 import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { oneStep } from '../../support/planHistory.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 
 
 /** A sparse file of `bytes`: as large as a planted one, without writing it. */
@@ -53,7 +54,7 @@ describe('a planted plan history', () => {
     const first = started.messageId;
     const second = await startRun(workbench, 'Two');
     await second.finished;
-    const kept = path.join(root, '.workbench', 'runs', first, 'plan.md');
+    const kept = path.join(conversationDir(root), 'runs', first, 'plan.md');
     await rm(kept);
     await sparseFile(kept, 3 * 1024 ** 3);
     const refusal = 'The workbench state file plan.md is 3.0 GB, more than the 8.0 MB the workbench reads, so it was not read. Remove it and try again.';
@@ -66,7 +67,7 @@ describe('a planted plan history', () => {
     expect(await workbench.request('session:run-file', { messageId: first, file: 'research' })).toEqual({ text: 'Research for First.' });
 
     // The current run's plan is read with the same cap.
-    const current = path.join(root, '.workbench', 'rpi', 'plan.md');
+    const current = path.join(conversationDir(root), 'rpi', 'plan.md');
     await rm(current);
     await sparseFile(current, 9 * 1024 * 1024);
     await expect(workbench.request('session:run-file', { messageId: second.messageId, file: 'plan' })).rejects.toThrow('plan.md is 9.0 MB, more than the 8.0 MB the workbench reads');

@@ -8,6 +8,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, planText } from '../../support/rpiScript.js';
 import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 import { oneStep } from '../../support/planHistory.js';
 
 
@@ -40,8 +41,8 @@ describe('a planted .workbench/runs', () => {
 
   it('refuses at open a runs/<id> planted as a symlink to an outside folder, touching nothing there', async () => {
     const { root, outside } = await projectAndOutside();
-    await mkdir(path.join(root, '.workbench/runs'), { recursive: true });
-    await symlink(outside, path.join(root, '.workbench/runs/m-planted'));
+    await mkdir(path.join(conversationDir(root), 'runs'), { recursive: true });
+    await symlink(outside, path.join(conversationDir(root), 'runs/m-planted'));
     await expect(open(root)).rejects.toThrow(/\.workbench\/runs\/m-planted is a symlink \(to .*\)\..*remove/);
     expect(await readdir(outside)).toEqual(['plan.md', 'research.md', 'secret.md']);
   });
@@ -49,7 +50,7 @@ describe('a planted .workbench/runs', () => {
   it('refuses to read a kept plan swapped for a symlink, a hard link or a FIFO while the folder was open', async () => {
     const { root, outside } = await projectAndOutside();
     const { workbench, first } = await afterTwoRequests(root);
-    const kept = path.join(root, '.workbench/runs', first, 'plan.md');
+    const kept = path.join(conversationDir(root), 'runs', first, 'plan.md');
 
     await rm(kept);
     await symlink(path.join(outside, 'secret.md'), kept);
@@ -76,7 +77,7 @@ describe('a planted .workbench/runs', () => {
     const { workbench, first, second } = await afterTwoRequests(root);
     llm().enqueue(...oneStep('Third'));
     await (await startRun(workbench, 'Three')).finished;
-    const keptSecond = path.join(root, '.workbench/runs', second);
+    const keptSecond = path.join(conversationDir(root), 'runs', second);
     await rm(keptSecond, { recursive: true });
     await symlink(outside, keptSecond);
 
@@ -87,7 +88,7 @@ describe('a planted .workbench/runs', () => {
 
     await workbench.request('session:undo', { messageId: second });
 
-    expect(await readdir(path.join(root, '.workbench/runs'))).toEqual([first]);
+    expect(await readdir(path.join(conversationDir(root), 'runs'))).toEqual([first]);
     expect(await readdir(outside)).toEqual(['plan.md', 'research.md', 'secret.md']);
   });
 
@@ -97,24 +98,24 @@ describe('a planted .workbench/runs', () => {
     llm().enqueue(...oneStep('First'));
     const first = await startRun(workbench, 'One');
     await first.finished;
-    await mkdir(path.join(root, '.workbench/runs'));
-    await symlink(outside, path.join(root, '.workbench/runs', first.messageId));
+    await mkdir(path.join(conversationDir(root), 'runs'));
+    await symlink(outside, path.join(conversationDir(root), 'runs', first.messageId));
 
     await expect(startRun(workbench, 'Two')).rejects.toThrow(`.workbench/runs/${first.messageId} is a symlink, not a folder the workbench made`);
 
     expect(await readdir(outside)).toEqual(['plan.md', 'research.md', 'secret.md']);
     expect(await readFile(path.join(outside, 'plan.md'), 'utf8')).toBe(planText('Outside item'));
     expect((await workbench.request('workbench:snapshot')).conversation.map((message) => message.text)).toEqual(['One', 'Summary of First.']);
-    expect(await readFile(path.join(root, '.workbench/rpi/plan.md'), 'utf8')).toMatch(/^- \[x\] 1\. First/m);
+    expect(await readFile(path.join(conversationDir(root), 'rpi/plan.md'), 'utf8')).toMatch(/^- \[x\] 1\. First/m);
   });
 
   it('refuses runs/ itself swapped for a symlink: no summary is read through it, and the snapshot says why', async () => {
     const { root, outside } = await projectAndOutside();
     const { workbench, first } = await afterTwoRequests(root);
-    await rm(path.join(root, '.workbench/runs'), { recursive: true });
+    await rm(path.join(conversationDir(root), 'runs'), { recursive: true });
     await mkdir(path.join(outside, first));
     await writeFile(path.join(outside, first, 'plan.md'), planText('Outside'));
-    await symlink(outside, path.join(root, '.workbench/runs'));
+    await symlink(outside, path.join(conversationDir(root), 'runs'));
 
     const snapshot = await workbench.request('workbench:snapshot');
 

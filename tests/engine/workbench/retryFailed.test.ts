@@ -8,6 +8,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, greetingDoneWorkbookFailed, phaseOfRequest, planText, requestText, say } from '../../support/rpiScript.js';
 import { followRun, startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 
 describe('retry failed steps', () => {
   const tempFolder = useTempFolders('rpi-retry-');
@@ -46,13 +47,13 @@ describe('retry failed steps', () => {
     const workbench = await open(root, fakeModelOptions(llm()));
     llm().enqueue(...greetingDoneWorkbookFailed('research'));
     await (await startRun(workbench, 'Greet and convert')).finished;
-    const planFile = path.join(root, '.workbench', 'rpi', 'plan.md');
+    const planFile = path.join(conversationDir(root), 'rpi', 'plan.md');
     const plan = await readFile(planFile, 'utf8');
     await writeFile(planFile, plan.replace('no spreadsheet writer is available', 'x'.repeat(5000)));
 
     llm().enqueue(say('Done this time.'), say('Both done.'));
     expect((await workbench.finished((await workbench.request('session:retry-failed')).runId)).status).toBe('done');
-    const record = await readRunRecord(path.join(root, '.workbench'));
+    const record = await readRunRecord(conversationDir(root));
     expect(record?.retryReasons?.['1']).toBe('x'.repeat(2000));
   });
 

@@ -10,8 +10,9 @@ import { call, fakeModelOptions, planText, recordEvents, say } from '../../suppo
 import { followRun, startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { nextEvent } from './stoppedRun.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 
-const usageFile = (root: string) => path.join(root, '.workbench', 'rpi', 'usage.jsonl');
+const usageFile = (root: string) => path.join(conversationDir(root), 'rpi', 'usage.jsonl');
 
 /** A turn whose server reports these counts and, OpenRouter-style, what the call cost. */
 function priced(turn: ScriptedTurn, promptTokens: number, cachedTokens: number, completionTokens: number, costUsd: number): ScriptedTurn {

@@ -164,8 +164,10 @@ describe('the state folder after it was opened', () => {
     const run = await startRun(workbench, 'do it');
     expect((await run.finished).status).toBe('done');
     expect(await readdir(outside)).toEqual([]);
-    expect(await readFile(path.join(root, 'moved-state/rpi/plan.md'), 'utf8')).toContain('- [x] 1. Only item');
-    expect(await readFile(path.join(root, 'moved-state/conversation.jsonl'), 'utf8')).toContain('Summary.');
+    const [conversation] = await readdir(path.join(root, 'moved-state/conversations'));
+    const moved = path.join(root, 'moved-state/conversations', conversation!);
+    expect(await readFile(path.join(moved, 'rpi/plan.md'), 'utf8')).toContain('- [x] 1. Only item');
+    expect(await readFile(path.join(moved, 'conversation.jsonl'), 'utf8')).toContain('Summary.');
   });
 
   it('refuses to read a plan that was swapped for a symlink while the engine had the folder open', async () => {

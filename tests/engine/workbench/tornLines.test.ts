@@ -6,6 +6,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, say } from '../../support/rpiScript.js';
 import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 
 describe('a torn last line left by a crash', () => {
   const tempFolder = useTempFolders('rpi-torn-');
@@ -26,7 +27,7 @@ describe('a torn last line left by a crash', () => {
     const tornTool = '{"id":99,"runId":"r","pha';
     const tornMessage = '{"id":"m9","role":"us';
     await appendFile(path.join(state, 'tool-log.jsonl'), tornTool);
-    await appendFile(path.join(state, 'conversation.jsonl'), tornMessage);
+    await appendFile(path.join(conversationDir(root), 'conversation.jsonl'), tornMessage);
 
     const second = await open(root, fakeModelOptions(llm()));
     const events = recordEvents(second);
@@ -39,7 +40,7 @@ describe('a torn last line left by a crash', () => {
       `tool-log.jsonl: cut off an incomplete last line of ${Buffer.byteLength(tornTool)} bytes, left by a write that did not finish (the process stopped mid-write); every complete record is kept.`,
     ]);
     for (const file of ['tool-log.jsonl', 'conversation.jsonl']) {
-      const lines = (await readFile(path.join(state, file), 'utf8')).trim().split('\n');
+      const lines = (await readFile(path.join(file === 'tool-log.jsonl' ? state : conversationDir(root), file), 'utf8')).trim().split('\n');
       expect(lines.every((line) => JSON.parse(line) !== null)).toBe(true);
     }
   });

@@ -61,7 +61,8 @@ describe('undo and regenerate through the facade', () => {
     const snapshot = await workbench.request('workbench:snapshot');
     expect(snapshot.conversation).toEqual([]);
     expect(snapshot.rpi).toMatchObject({ hasResearch: false, hasPlan: false });
-    expect(events.at(-1)).toMatchObject({ type: 'conversation-reset', messages: [] });
+    // The list's line follows the reset (conversation-updated), announced as soon as it is read again.
+    expect(events.findLast((event) => event.type !== 'conversation-updated')).toMatchObject({ type: 'conversation-reset', messages: [] });
   });
 
   it('regenerate from the summary undoes the run and sends the same request again', async () => {

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { exitCodes } from './commands/cliError.js';
 import { exitWith, failWith, quietOnClosedPipes } from './commands/exit.js';
 import { addChatCommand } from './commands/chatCommand.js';
+import { addConversationsCommand } from './commands/conversationsCommand.js';
 import { addDiffCommand } from './commands/diffCommand.js';
 import { addHistoryCommand } from './commands/historyCommand.js';
 import { addRevertCommand } from './commands/revertCommand.js';
@@ -12,7 +13,7 @@ import { addUndoCommand } from './commands/undoCommand.js';
 import { withdrawCredentials } from '../engine/index.js';
 
 /**
- * rpi-workbench: run, resume, retry, regenerate, chat, history, undo, diff, revert, serve. Exit codes (cliError.ts): 0 done,
+ * rpi-workbench: run, resume, retry, regenerate, chat, history, conversations, undo, diff, revert, serve. Exit codes (cliError.ts): 0 done,
  * 1 failed or cancelled, 2 usage or configuration error, 130 stopped at once by a second Ctrl-C.
  */
 const program = new Command()
@@ -48,6 +49,7 @@ program.hook('preAction', (_program, action) => {
 addRunCommands(program);
 addChatCommand(program);
 addHistoryCommand(program);
+addConversationsCommand(program);
 addUndoCommand(program);
 addDiffCommand(program);
 addRevertCommand(program);

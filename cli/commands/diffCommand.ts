@@ -5,10 +5,11 @@ import { patchLines, statLines, wantsColour, writeStyled } from '../terminal/dif
 import { shownStderr, shownStdout } from '../terminal/shownStream.js';
 import { terminalJson, visibleLine } from '../terminal/visibleText.js';
 import { exitCodes } from './cliError.js';
+import { conversationOf, withConversationOption, type ConversationFlag } from './conversationOption.js';
 import { exiting } from './exit.js';
 import { noMessageYet, openForReading } from './readOnlyOpen.js';
 
-export interface DiffFlags {
+export interface DiffFlags extends ConversationFlag {
   stat?: boolean;
   json?: boolean;
   since?: boolean;
@@ -31,7 +32,7 @@ async function diff(folder: string, messageId: string | undefined, flags: DiffFl
 
 /** Prints what a request (default: the latest) changed on stdout, as the flags ask; says so on stderr when there is no request yet. */
 export async function printDiff(workbench: Workbench, messageId: string | undefined, flags: DiffFlags): Promise<void> {
-  const request = messageId ?? (await latestRequestId(workbench));
+  const request = messageId ?? (await latestRequestId(workbench, flags));
   if (request === null) {
     shownStderr.text(nothingChangedLine(workbench.folder));
     return;
@@ -52,8 +53,9 @@ export async function printDiff(workbench: Workbench, messageId: string | undefi
 
 const nothingChangedLine = (folder: string) => `No requests yet in ${visibleLine(folder)}, so nothing changed.\n`;
 
-async function latestRequestId(workbench: Workbench): Promise<string | null> {
-  const { conversation } = await workbench.request('workbench:snapshot');
+/** The latest request of the conversation the flags name (else the most recent conversation). */
+async function latestRequestId(workbench: Workbench, flags: ConversationFlag): Promise<string | null> {
+  const { conversation } = await workbench.request('workbench:snapshot', conversationOf(flags));
   return conversation.findLast((message) => message.role === 'user')?.id ?? null;
 }
 
@@ -71,8 +73,7 @@ function jsonOf(file: FileDiff) {
 }
 
 export function addDiffCommand(program: Command): void {
-  program
-    .command('diff')
+  withConversationOption(program.command('diff'))
     .description('Show what a request changed in the folder, as a git-style unified diff (shell-made changes included).')
     .argument('<folder>', 'the project folder')
     .argument('[messageId]', 'a message id, as `history` shows it (a summary stands for its request); default: the latest request')

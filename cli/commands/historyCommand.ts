@@ -5,16 +5,19 @@ import { historyJsonLines, historyTable } from '../terminal/historyFormat.js';
 import { shownStderr, shownStdout } from '../terminal/shownStream.js';
 import { visibleLine } from '../terminal/visibleText.js';
 import { CliError, exitCodes } from './cliError.js';
+import { conversationOf, withConversationOption, type ConversationFlag } from './conversationOption.js';
 import { exiting } from './exit.js';
 import { noMessageYet, openForReading } from './readOnlyOpen.js';
 
-interface HistoryFlags {
+interface HistoryFlags extends ConversationFlag {
   json?: boolean;
   plan?: string;
   research?: string;
 }
 
-async function history(folder: string, { json, plan, research }: HistoryFlags): Promise<number> {
+async function history(folder: string, flags: HistoryFlags): Promise<number> {
+  const { json, plan, research } = flags;
+  const conversation = conversationOf(flags);
   if (plan !== undefined && research !== undefined) throw new CliError('Give --plan or --research, not both: each prints one file.');
   const { root, workbench } = await openForReading(folder);
   if (!workbench) {
@@ -24,17 +27,17 @@ async function history(folder: string, { json, plan, research }: HistoryFlags): 
     return exitCodes.done;
   }
   try {
-    if (plan !== undefined) return await printRunFile(workbench, plan, 'plan');
-    if (research !== undefined) return await printRunFile(workbench, research, 'research');
-    const { conversation, warnings, runs = {}, usage } = await workbench.request('workbench:snapshot');
+    if (plan !== undefined) return await printRunFile(workbench, { messageId: plan, file: 'plan', ...conversation });
+    if (research !== undefined) return await printRunFile(workbench, { messageId: research, file: 'research', ...conversation });
+    const { conversation: messages, warnings, runs = {}, usage } = await workbench.request('workbench:snapshot', conversation);
     const requestUsage = usage?.requests ?? {};
     for (const warning of warnings) shownStderr.text(`rpi-workbench: warning: ${warning}\n`);
     if (json) {
-      if (conversation.length > 0) shownStdout.text(`${historyJsonLines(conversation, runs, requestUsage)}\n`);
-    } else if (conversation.length === 0) {
+      if (messages.length > 0) shownStdout.text(`${historyJsonLines(messages, runs, requestUsage)}\n`);
+    } else if (messages.length === 0) {
       shownStderr.text(noMessagesLine(workbench.folder));
     } else {
-      shownStdout.text(`${historyTable(conversation, runs, requestUsage)}\n`);
+      shownStdout.text(`${historyTable(messages, runs, requestUsage)}\n`);
     }
     return exitCodes.done;
   } finally {
@@ -45,8 +48,8 @@ async function history(folder: string, { json, plan, research }: HistoryFlags): 
 const noMessagesLine = (folder: string) => `No messages yet in ${visibleLine(folder)}.\n`;
 
 /** An earlier (or the current) request's plan.md, outcome marks included, or its research.md; exit 1 with the reason when none was kept. */
-async function printRunFile(workbench: Workbench, messageId: string, file: RpiFile): Promise<number> {
-  const answer = await workbench.request('session:run-file', { messageId, file });
+async function printRunFile(workbench: Workbench, asked: { messageId: string; file: RpiFile; conversationId?: string }): Promise<number> {
+  const answer = await workbench.request('session:run-file', asked);
   if (answer.text === null) {
     shownStderr.text(`rpi-workbench: ${answer.reason}\n`);
     return exitCodes.failed;
@@ -56,8 +59,7 @@ async function printRunFile(workbench: Workbench, messageId: string, file: RpiFi
 }
 
 export function addHistoryCommand(program: Command): void {
-  program
-    .command('history')
+  withConversationOption(program.command('history'))
     .description('Show the conversation: id, role, local time and first line of every message.')
     .argument('<folder>', 'the project folder')
     .option(

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { checkFolder } from '../../engine/index.js';
+import { CliError } from './cliError.js';
+import { conversationOf, withConversationOption, type ConversationFlag } from './conversationOption.js';
 import { resolveContextItems } from './contextOption.js';
 import { exiting } from './exit.js';
 import { withRunFlags, type RunFlags } from './runFlags.js';
@@ -8,42 +10,51 @@ import { runSession } from './runSession.js';
 /** run, resume, retry and regenerate: the commands that start a run, with the same options. */
 export function addRunCommands(program: Command): void {
   withRunFlags(
-    program
-      .command('run')
+    withConversationOption(program.command('run'))
       .description('Start a run on a new request: Research → Plan → Implement → Summary.')
       .argument('<folder>', 'the project folder')
       .argument('<request...>', 'what to do, e.g. "add a greeting module" (several words are joined); @path words attach that file or folder')
-      .option('--context <path>', 'attach a file or folder of the project (relative to it) to the request; its content goes to every phase (repeat for more)', collectPaths),
+      .option('--context <path>', 'attach a file or folder of the project (relative to it) to the request; its content goes to every phase (repeat for more)', collectPaths)
+      .option('--new', 'start a new conversation for the request'),
   ).action(
-    exiting(async (folder: string, words: string[], flags: RunFlags & { context?: string[] }) => {
+    exiting(async (folder: string, words: string[], flags: RunFlags & ConversationFlag & { context?: string[]; new?: boolean }) => {
+      if (flags.new && flags.conversation !== undefined) throw new CliError('Give --new or --conversation, not both: a request goes into one conversation.');
       const request = words.join(' ');
       // Checked before anything starts: a path that is not there ends the command (exit 2) with nothing created.
       const context = await resolveContextItems(await checkFolder(folder), flags.context ?? [], request);
-      return runSession({ folder, flags, start: (workbench) => workbench.request('session:send', { prompt: request, context }) });
+      return runSession({
+        folder,
+        flags,
+        start: async (workbench) => {
+          const conversation = flags.new ? { conversationId: (await workbench.request('conversations:new')).id } : conversationOf(flags);
+          return workbench.request('session:send', { prompt: request, context, ...conversation });
+        },
+      });
     }),
   );
 
   withRunFlags(
-    program
-      .command('resume')
+    withConversationOption(program.command('resume'))
       .description('Continue the run that stopped (cancelled, crashed or failed) at its first pending step.')
       .argument('<folder>', 'the project folder'),
-  ).action(exiting((folder: string, flags: RunFlags) => runSession({ folder, flags, start: (workbench) => workbench.request('session:resume') })));
+  ).action(exiting((folder: string, flags: RunFlags & ConversationFlag) => runSession({ folder, flags, start: (workbench) => workbench.request('session:resume', conversationOf(flags)) })));
 
   withRunFlags(
-    program
-      .command('retry')
+    withConversationOption(program.command('retry'))
       .description('Try the failed steps ([!]) of the latest request again, each told why it failed; done steps are kept.')
       .argument('<folder>', 'the project folder'),
-  ).action(exiting((folder: string, flags: RunFlags) => runSession({ folder, flags, start: (workbench) => workbench.request('session:retry-failed') })));
+  ).action(exiting((folder: string, flags: RunFlags & ConversationFlag) => runSession({ folder, flags, start: (workbench) => workbench.request('session:retry-failed', conversationOf(flags)) })));
 
   withRunFlags(
-    program
-      .command('regenerate')
+    withConversationOption(program.command('regenerate'))
       .description('Undo to before a message (files and conversation), then send that request again.')
       .argument('<folder>', 'the project folder')
       .argument('<messageId>', 'a message id, as `history` shows it (a summary stands for the request it answers)'),
-  ).action(exiting((folder: string, messageId: string, flags: RunFlags) => runSession({ folder, flags, start: (workbench) => workbench.request('session:regenerate', { messageId }) })));
+  ).action(
+    exiting((folder: string, messageId: string, flags: RunFlags & ConversationFlag) =>
+      runSession({ folder, flags, start: (workbench) => workbench.request('session:regenerate', { messageId, ...conversationOf(flags) }) }),
+    ),
+  );
 }
 
 function collectPaths(value: string, earlier: string[] | undefined): string[] {

@@ -3,12 +3,13 @@ import { openWorkbench } from '../../engine/index.js';
 import { shownStdout } from '../terminal/shownStream.js';
 import { visibleLine } from '../terminal/visibleText.js';
 import { exitCodes } from './cliError.js';
+import { conversationOf, withConversationOption, type ConversationFlag } from './conversationOption.js';
 import { exiting } from './exit.js';
 
-async function undo(folder: string, messageId: string): Promise<number> {
+async function undo(folder: string, messageId: string, flags: ConversationFlag): Promise<number> {
   const workbench = await openWorkbench(folder);
   try {
-    shownStdout.text(undoneText((await workbench.request('session:undo', { messageId })).restoredFiles));
+    shownStdout.text(undoneText((await workbench.request('session:undo', { messageId, ...conversationOf(flags) })).restoredFiles));
     return exitCodes.done;
   } finally {
     await workbench.close();
@@ -23,8 +24,7 @@ export function undoneText(restored: readonly string[]): string {
 }
 
 export function addUndoCommand(program: Command): void {
-  program
-    .command('undo')
+  withConversationOption(program.command('undo'))
     .description('Restore the files and the conversation to before a message (a summary stands for the request it answers).')
     .argument('<folder>', 'the project folder')
     .argument('<messageId>', 'a message id, as `history` shows it')

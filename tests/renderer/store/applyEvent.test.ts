@@ -98,11 +98,33 @@ describe('applyEvent', () => {
     const attached: UnsequencedEvent = { type: 'context-items-read', runId: 'run-1', phase: 'research', items: ['src/app.ts', 'docs/', 'note 1'] };
     const mcp: UnsequencedEvent = { type: 'mcp-status', runId: null, status: { name: 'everything', state: 'starting', tools: [], updatedAt: 1_000 } };
     const spent: UnsequencedEvent = { type: 'run-usage', runId: 'run-1', messageId: 'm1', steps: [] };
-    const events: UnsequencedEvent[] = [...midRun, trimmed, queued, window, instructions, attached, counted, mcp, spent, ...restOfRun, { type: 'warning', runId: null, message: 'w' }, { type: 'conversation-reset', runId: null, messages: [] }];
+    const listed = { id: 'c-00000002', title: 'Other', created: 1, updated: 2, requests: 0, running: false };
+    const conversationEvents: UnsequencedEvent[] = [{ type: 'conversation-updated', runId: null, conversation: listed }, { type: 'conversation-deleted', runId: null, deletedId: listed.id }];
+    const events: UnsequencedEvent[] = [...midRun, trimmed, queued, window, instructions, attached, counted, mcp, spent, ...restOfRun, { type: 'warning', runId: null, message: 'w' }, { type: 'conversation-reset', runId: null, messages: [] }, ...conversationEvents];
     expect(new Set(events.map((event) => event.type))).toEqual(new Set(Object.keys(everyType)));
     const states = events.reduce<WorkbenchState[]>((all, event) => [...all, play(all.at(-1)!, [event])], [ready]);
     expect(states.map((state) => state.lastSeq)).toEqual(states.map((_, index) => ready.lastSeq + index));
     expect(states.some((state) => state.needsResync)).toBe(false);
+  });
+
+  it('shows only the conversation shown: another one’s messages wait for a switch, its run only marks the list', () => {
+    const shown = { ...ready, conversationId: 'c-00000001' };
+    const other = 'c-00000002';
+    const after = play(shown, [
+      { type: 'conversation-updated', runId: null, conversation: { id: other, title: 'Other work', created: 5, updated: 9, requests: 1, running: false } },
+      { type: 'message-added', runId: null, conversationId: other, message: message('x', 'user', 'Other work') },
+      { type: 'run-started', runId: 'run-9', conversationId: other, messageId: 'x', startedAt: 1_000 },
+      { type: 'phase-started', runId: 'run-9', conversationId: other, phase: 'research' },
+    ]);
+    expect(after.messages).toEqual([]);
+    expect(after.run).toBeNull();
+    expect(after.running).toBe(false);
+    expect(after.runningConversationId).toBe(other);
+    expect(after.conversations.map((conversation) => conversation.title)).toEqual(['Other work']);
+    const finished = play(after, [{ type: 'run-finished', runId: 'run-9', conversationId: other, status: 'done', finishedAt: 2_000 }]);
+    expect(finished.runningConversationId).toBeNull();
+    const deleted = play(finished, [{ type: 'conversation-deleted', runId: null, deletedId: 'c-00000001' }]);
+    expect(deleted).toMatchObject({ conversationId: null, needsResync: true });
   });
 
   it('leaves the run view as it was when events were missed', () => {

@@ -85,6 +85,12 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
       if (snapshot) set((state) => applySnapshot(state, snapshot));
     };
 
+    /** The conversation the page shows, named in every request about it (none yet: the engine picks or starts one). */
+    const shown = () => {
+      const { conversationId } = get();
+      return conversationId === null ? {} : { conversationId };
+    };
+
     const onEvent = (event: WorkbenchEvent) => {
       set((state) => applyEvent(state, event));
       // A gap means missed events; a finished run or an undo also changed the folder, whose file count the snapshot has.
@@ -107,24 +113,24 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
         return unsubscribe;
       },
       async resync() {
-        const snapshot = await call('workbench:snapshot', {});
+        const snapshot = await call('workbench:snapshot', shown());
         if (snapshot !== undefined) set((state) => applySnapshot(state, snapshot));
       },
-      send: (prompt, context = []) => succeeds('session:send', context.length > 0 ? { prompt, context: [...context] } : { prompt }),
+      send: (prompt, context = []) => succeeds('session:send', { prompt, ...(context.length > 0 ? { context: [...context] } : {}), ...shown() }),
       searchPaths: (query) => request('context:paths', { query }),
       async cancel() {
         await call('session:cancel', {});
       },
-      resume: () => succeeds('session:resume', {}),
-      retryFailed: () => succeeds('session:retry-failed', {}),
+      resume: () => succeeds('session:resume', shown()),
+      retryFailed: () => succeeds('session:retry-failed', shown()),
       async discard() {
-        await call('session:discard', {});
+        await call('session:discard', shown());
       },
       approve: (payload) => request('session:approve', payload),
       reviewPlan: (payload) => request('session:review-plan', payload),
-      previewUndo: (messageId) => call('session:undo-preview', { messageId }),
-      undo: (messageId) => succeeds('session:undo', { messageId }),
-      regenerate: (messageId) => succeeds('session:regenerate', { messageId }),
+      previewUndo: (messageId) => call('session:undo-preview', { messageId, ...shown() }),
+      undo: (messageId) => succeeds('session:undo', { messageId, ...shown() }),
+      regenerate: (messageId) => succeeds('session:regenerate', { messageId, ...shown() }),
       async loadChangeTotals(messageId) {
         if (counting.has(messageId)) return;
         counting.add(messageId);
@@ -145,9 +151,9 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
       undoRevert: (revertId, paths) => request('changes:undo-revert', { revertId, paths }),
       previewApproval: (requestId, args) => request('session:approval-preview', { requestId, ...(args ? { args } : {}) }),
       async readRpiFile(file) {
-        return (await call('rpi:read', { file }))?.text ?? null;
+        return (await call('rpi:read', { file, ...shown() }))?.text ?? null;
       },
-      readRunFile: (messageId, file) => request('session:run-file', { messageId, file }),
+      readRunFile: (messageId, file) => request('session:run-file', { messageId, file, ...shown() }),
       mcp: (channel, payload) => request(channel, payload),
       testConnection: (payload) => request('settings:test-connection', payload),
       async openFolder(folder) {

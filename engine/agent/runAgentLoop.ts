@@ -3,6 +3,7 @@ import type { Phase, UnsequencedEvent } from '../contract/index.js';
 import { LlmError, type ChatMessage, type LlmClient, type LlmReply, type LlmToolCall, type LlmUsage } from '../llm/llmTypes.js';
 import { correctionMessage, parseTextReply, textToolInstructions, textToolResultMessage } from '../llm/textToolProtocol.js';
 import { refusedTwiceError } from '../llm/llmErrorMessages.js';
+import { markLast } from '../llm/cacheHints/cacheBreakpoints.js';
 import { promptWasCut } from '../llm/contextWindow/promptWasCut.js';
 import { maskStrings } from '../secrets/secretMask.js';
 import type { ToolLog } from '../store/toolLog.js';
@@ -149,10 +150,14 @@ class LoopRun {
     let refused: LlmError | null = null;
     for (;;) {
       const textMode = this.config.toolMode.mode === 'text';
-      const fitted = await this.context.fit((messages) => ({
-        messages: textMode && definitions.length > 0 ? withTextTools(messages, textToolInstructions(definitions)) : messages,
-        ...(textMode ? {} : { tools: definitions }),
-      }));
+      const fitted = await this.context.fit((fit) => {
+        // The turn's last message ends the prefix the next turn repeats (a breakpoint where one is sent).
+        const messages = markLast(fit);
+        return {
+          messages: textMode && definitions.length > 0 ? withTextTools(messages, textToolInstructions(definitions)) : messages,
+          ...(textMode ? {} : { tools: definitions }),
+        };
+      });
       this.reportTrim(fitted, refused !== null);
       if (this.turns === 1 && refused === null) this.config.onFixedPart?.({ tokens: fitted.promptTokens, budget: this.context.budget });
       try {

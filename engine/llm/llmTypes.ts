@@ -4,12 +4,14 @@ import type { ToolDefinition } from '../tools/toolCatalog.js';
 import type { TokenUsage } from './usage/tokenUsage.js';
 
 /**
- * A message as the Chat Completions API takes it. `cacheBreakpoint: true` marks a message that ends the
- * request's stable prefix (the system message, the stable user message): the client turns the mark into
- * a `cache_control` breakpoint for servers that cache only up to one (Claude through OpenRouter) and
- * removes it for every other, so the mark itself never reaches a server.
+ * A message as the Chat Completions API takes it. `cacheBreakpoint` marks where a stable prefix ends:
+ * `true` after the whole message (the system message, the last message of a turn), a number after that
+ * many characters of its text (the stable sections of a phase's user message, before the ones that
+ * change). The client turns the mark into a `cache_control` breakpoint for servers that cache only up
+ * to one (Claude through OpenRouter) and removes it for every other, so the mark never reaches a server
+ * and the text they get is the same either way.
  */
-export type ChatMessage = ChatCompletionMessageParam & { cacheBreakpoint?: true };
+export type ChatMessage = ChatCompletionMessageParam & { cacheBreakpoint?: true | number };
 
 /** Where and how to reach the model; resolved by the host from its settings before each run. */
 export interface LlmSettings {

@@ -2,6 +2,8 @@ import { contextItemsBudget, readContextItems } from '../context/contextItems.js
 import { readFolderInstructions, readProjectInstructions } from '../context/projectInstructions.js';
 import type { ContextItem, Phase, UnsequencedEvent } from '../contract/index.js';
 import { getFileMap } from '../tools/getFileMap.js';
+import type { ToolOffer } from '../tools/phaseTools.js';
+import { toolOfferFor } from '../tools/toolOffer.js';
 import type { ToolContext } from '../tools/tool.js';
 
 export interface ContextSourcesDeps {
@@ -55,6 +57,15 @@ export class ContextSources {
   /** The project's file map as the get_file_map tool shows it; the manifest each phase starts from. */
   async manifest(depth: number): Promise<string> {
     return (await getFileMap.run({ path: '.', depth }, { ...this.deps.toolContext, signal: this.deps.signal })).text;
+  }
+
+  /**
+   * Which tools a phase offers, decided when it begins and kept for all its requests (they open every
+   * request, so they must not change within a phase). See toolOfferFor.
+   */
+  toolOffer(texts: readonly string[]): Promise<ToolOffer> {
+    const { workspace } = this.deps.toolContext;
+    return toolOfferFor(workspace.root, texts, { signal: this.deps.signal, onUnreachable: workspace.unreachable.report });
   }
 
   private tellInstructions(phase: Phase, files: readonly string[]): void {

@@ -78,9 +78,12 @@ export interface SummaryInput {
  * Gemma) refuse two user messages in a row, and the provider's cache matches bytes, not messages.
  */
 function freshContext(system: string, stable: readonly string[], changing: readonly string[] = []): ChatMessage[] {
+  const stableText = stable.join('\n\n');
+  const content = [...stable, ...changing].join('\n\n');
   return [
-    { role: 'system', content: system },
-    { role: 'user', content: [...stable, ...changing].join('\n\n') },
+    { role: 'system', content: system, cacheBreakpoint: true },
+    // The stable sections end a cacheable prefix (for servers that cache only up to a marked point).
+    { role: 'user', content, cacheBreakpoint: changing.length > 0 ? stableText.length + 2 : true },
   ];
 }
 

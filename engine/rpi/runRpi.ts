@@ -7,6 +7,7 @@ import type { LlmClient } from '../llm/llmTypes.js';
 import type { ToolLog } from '../store/toolLog.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { ToolGuard } from '../tools/executeToolCall.js';
+import { isOffered, type ToolOffer } from '../tools/phaseTools.js';
 import type { ToolSource } from '../tools/toolSource.js';
 import { changedFilesSince, describeChanges } from './changedFiles.js';
 import { ChangeRecords } from './changeRecords.js';
@@ -121,6 +122,8 @@ class Orchestrator {
   private contextWindow: number;
   private toldPromptCut = false;
   private toldFixedPart = false;
+  /** Which of a phase's tools are offered; set when Research and Implement begin (Plan offers no table tool). */
+  private offer: ToolOffer = { tables: true, workbooks: true };
   private readonly sources: ContextSources;
   /** The changes the run's tool calls made, for what an item is told changed since its phase began. */
   private readonly changes = new ChangeRecords();
@@ -150,6 +153,7 @@ class Orchestrator {
   }
 
   async research(): Promise<void> {
+    this.offer = await this.sources.toolOffer([this.run.request]);
     const result = await this.loop(researchPhase, { ...(await this.briefing('research')), manifest: await this.sources.manifest(3) });
     const text = this.textOrStop('research', result);
     if (!text.trim()) this.stop('research', 'The model ended research without writing any findings.');
@@ -225,6 +229,7 @@ class Orchestrator {
   /** What every item of this Implement phase is given the same way, and where the run's change records stood. */
   private async implementStart(): Promise<PhaseStart> {
     const planText = (await readPlan(this.run.stateDir)) ?? '';
+    this.offer = await this.sources.toolOffer([this.run.request, planText]);
     return {
       ...(await this.briefing('implement')),
       approvedPlan: withoutOutcomes(planText),
@@ -287,7 +292,7 @@ class Orchestrator {
       llm: run.llm,
       toolMode: run.toolMode,
       messages: spec.messages(input),
-      tools: spec.tools,
+      tools: spec.tools.filter((tool) => isOffered(tool.name, this.offer)),
       ...(run.extraTools ? { extraTools: run.extraTools } : {}),
       maxTurns: spec.maxTurns,
       limits,

@@ -7,7 +7,7 @@ import { getFileMap } from './getFileMap.js';
 import { listFiles } from './listFiles.js';
 import { moveFile } from './moveFile.js';
 import { docxGetStyles, pptxGetStyles, xlsxGetStyles } from './officeStyles.js';
-import { phaseTools } from './phaseTools.js';
+import { isOffered, phaseTools, type ToolOffer } from './phaseTools.js';
 import { readFile } from './readFile.js';
 import { recallToolResult } from './recallToolResult.js';
 import { runCommand } from './runCommand.js';
@@ -31,10 +31,9 @@ export const toolCatalog: ReadonlyMap<string, Tool> = new Map(
   ),
 );
 
-/** The tools a phase may call, in catalog order. */
-export function toolsForPhase(phase: Phase): Tool[] {
-  const allowed = new Set(phaseTools[phase]);
-  return [...toolCatalog.values()].filter((tool) => allowed.has(tool.name));
+/** The tools a phase may call, in the phase's order (phaseTools); given an offer, only those it offers. */
+export function toolsForPhase(phase: Phase, offer?: ToolOffer): Tool[] {
+  return phaseTools[phase].filter((name) => !offer || isOffered(name, offer)).map((name) => toolCatalog.get(name)!);
 }
 
 /** A tool as the Chat Completions API takes it: name, description, JSON Schema of the parameters. */

@@ -102,7 +102,7 @@ describe('executeToolCall', () => {
 
     expect(results.map((result) => [result.ok, result.refused])).toEqual(attempts.map(() => [false, 'phase']));
     expect(results[0]!.result).toBe(
-      'Refused: write_file is not available in the research phase. Tools you can use now: list_files, get_file_info, get_file_map, read_file, search_files, recall_tool_result, ' +
+      'Refused: write_file is not available in the research phase. Tools you can use now: list_files, read_file, recall_tool_result, get_file_info, get_file_map, search_files, ' +
         'table_get_map, table_describe, table_stats, table_read_rows, table_query, xlsx_get_styles, docx_get_styles, pptx_get_styles.',
     );
     expect(results[4]!.result).toBe('Refused: read_file is not available in the summary phase. No tools can be used now.');
@@ -206,8 +206,8 @@ describe('the tool catalog', () => {
     expect(toolsForPhase('research').filter((tool) => tool.mutates)).toEqual([]);
     expect(toolsForPhase('plan').filter((tool) => tool.mutates)).toEqual([]);
     const tableReads = ['table_get_map', 'table_describe', 'table_stats', 'table_read_rows', 'table_query', 'xlsx_get_styles', 'docx_get_styles', 'pptx_get_styles'];
-    expect(names('research')).toEqual(['list_files', 'get_file_info', 'get_file_map', 'read_file', 'search_files', 'recall_tool_result', ...tableReads]);
-    expect(names('plan').sort()).toEqual(['list_files', 'read_file', 'recall_tool_result']);
+    expect(names('plan')).toEqual(['list_files', 'read_file', 'recall_tool_result']);
+    expect(names('research')).toEqual([...names('plan'), 'get_file_info', 'get_file_map', 'search_files', ...tableReads]);
     expect(names('implement')).toHaveLength(toolCatalog.size);
     expect(names('summary')).toEqual([]);
     expect([...toolCatalog.values()].filter((tool) => tool.mutates).map((tool) => tool.name).sort()).toEqual(

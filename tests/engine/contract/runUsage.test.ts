@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { costTotalText, stepUsageText, usageTotalOf, usageTotalText, type StepUsage } from '../../../engine/contract/index.js';
+import { stepUsage } from '../../support/stepUsage.js';
 
-const step = (figures: Partial<StepUsage>): StepUsage => ({
-  phase: 'research',
-  promptTokens: 0,
-  cachedTokens: 0,
-  cacheWriteTokens: 0,
-  completionTokens: 0,
-  reasoningTokens: 0,
-  calls: 1,
-  costUsd: null,
-  unpricedCalls: 0,
-  estimated: false,
-  ...figures,
-});
+const step = (figures: Partial<StepUsage>): StepUsage => stepUsage('research', figures);
 
 describe('a request’s usage in words', () => {
   it('reads tokens in (of which cached), out and the cost', () => {

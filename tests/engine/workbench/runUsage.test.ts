@@ -1,7 +1,7 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StepUsage, WorkbenchEvent } from '../../../engine/contract/index.js';
+import type { WorkbenchEvent } from '../../../engine/contract/index.js';
 import type { ScriptedTurn } from '../../support/fakeLlm/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
@@ -10,6 +10,7 @@ import { call, fakeModelOptions, planText, recordEvents, say } from '../../suppo
 import { followRun, startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { nextEvent } from './stoppedRun.js';
+import { stepUsage } from '../../support/stepUsage.js';
 
 const usageFile = (root: string) => path.join(root, '.workbench', 'rpi', 'usage.jsonl');
 
@@ -23,19 +24,6 @@ function unpriced(turn: ScriptedTurn, promptTokens: number, completionTokens: nu
   return { ...turn, usage: { promptTokens, completionTokens } };
 }
 
-const step = (phase: StepUsage['phase'], figures: Partial<StepUsage>): StepUsage => ({
-  phase,
-  promptTokens: 0,
-  cachedTokens: 0,
-  cacheWriteTokens: 0,
-  completionTokens: 0,
-  reasoningTokens: 0,
-  calls: 1,
-  costUsd: null,
-  unpricedCalls: 0,
-  estimated: false,
-  ...figures,
-});
 
 async function usageLines(root: string): Promise<Record<string, unknown>[]> {
   return (await readFile(usageFile(root), 'utf8'))
@@ -79,11 +67,11 @@ describe('usage kept with the run', () => {
     expect(lines[4]).toMatchObject({ costUsd: null });
 
     const steps = [
-      step('research', { promptTokens: 10_000, completionTokens: 500, costUsd: 0.004 }),
-      step('plan', { promptTokens: 12_000, cachedTokens: 9_000, completionTokens: 700, costUsd: 0.003 }),
-      step('implement', { item: { index: 0, label: 'Greet' }, promptTokens: 28_500, cachedTokens: 25_000, completionTokens: 400, calls: 2, costUsd: expect.closeTo(0.003, 12) as number }),
-      step('implement', { item: { index: 1, label: 'Tidy' }, promptTokens: 13_000, completionTokens: 50, unpricedCalls: 1 }),
-      step('summary', { promptTokens: 15_000, completionTokens: 200, costUsd: 0.005 }),
+      stepUsage('research', { promptTokens: 10_000, completionTokens: 500, costUsd: 0.004 }),
+      stepUsage('plan', { promptTokens: 12_000, cachedTokens: 9_000, completionTokens: 700, costUsd: 0.003 }),
+      stepUsage('implement', { item: { index: 0, label: 'Greet' }, promptTokens: 28_500, cachedTokens: 25_000, completionTokens: 400, calls: 2, costUsd: expect.closeTo(0.003, 12) as number }),
+      stepUsage('implement', { item: { index: 1, label: 'Tidy' }, promptTokens: 13_000, completionTokens: 50, unpricedCalls: 1 }),
+      stepUsage('summary', { promptTokens: 15_000, completionTokens: 200, costUsd: 0.005 }),
     ];
     const told = events.filter((event) => event.type === 'run-usage');
     expect(told).toHaveLength(6);
@@ -128,13 +116,13 @@ describe('usage kept with the run', () => {
 
     const lines = await usageLines(root);
     expect(lines.map((line) => line['runId'])).toEqual([...Array<string>(4).fill(cancelled.runId), resumed.runId, resumed.runId]);
-    const second = step('implement', { item: { index: 1, label: 'Second' }, promptTokens: 9_000, cachedTokens: 7_000, completionTokens: 900, calls: 2, costUsd: expect.closeTo(0.009, 12) as number });
+    const second = stepUsage('implement', { item: { index: 1, label: 'Second' }, promptTokens: 9_000, cachedTokens: 7_000, completionTokens: 900, calls: 2, costUsd: expect.closeTo(0.009, 12) as number });
     const steps = [
-      step('research', { promptTokens: 1_000, completionTokens: 100, costUsd: 0.001 }),
-      step('plan', { promptTokens: 2_000, cachedTokens: 1_000, completionTokens: 200, costUsd: 0.002 }),
-      step('implement', { item: { index: 0, label: 'First' }, promptTokens: 3_000, cachedTokens: 2_000, completionTokens: 300, costUsd: 0.003 }),
+      stepUsage('research', { promptTokens: 1_000, completionTokens: 100, costUsd: 0.001 }),
+      stepUsage('plan', { promptTokens: 2_000, cachedTokens: 1_000, completionTokens: 200, costUsd: 0.002 }),
+      stepUsage('implement', { item: { index: 0, label: 'First' }, promptTokens: 3_000, cachedTokens: 2_000, completionTokens: 300, costUsd: 0.003 }),
       second,
-      step('summary', { promptTokens: 6_000, completionTokens: 600, costUsd: 0.006 }),
+      stepUsage('summary', { promptTokens: 6_000, completionTokens: 600, costUsd: 0.006 }),
     ];
     // The resumed run starts from the cancelled one's figures, before its first call.
     const told = events.filter((event) => event.type === 'run-usage');

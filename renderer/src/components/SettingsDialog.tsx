@@ -5,6 +5,7 @@ import { Field } from './Field.js';
 import { ApprovalFields } from './settings/ApprovalFields.js';
 import { ConnectionTest } from './settings/ConnectionTest.js';
 import { CostFields } from './settings/CostFields.js';
+import { FolderCheckField, useFolderCheck } from './settings/FolderCheckField.js';
 import { McpSettings } from './settings/McpSettings.js';
 import { connectionTestOf, draftOf, patchOf, type SettingsDraft } from './settings/settingsDraft.js';
 import { useModalDialog } from './useModalDialog.js';
@@ -27,6 +28,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [tab, setTab] = useState<SettingsTab>('general');
+  const folderCheck = useFolderCheck();
   const firstField = useRef<HTMLInputElement>(null);
   // The dialog opens on its first field, not on the section tabs above it.
   useEffect(() => firstField.current?.focus(), []);
@@ -37,7 +39,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSaving(true);
-    const failure = await save(patchOf(draft));
+    const failure = (await save(patchOf(draft))) ?? (await folderCheck.save());
     setSaving(false);
     if (failure) setError(failure);
     else onClose();
@@ -103,6 +105,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         </Field>
         <CostFields draft={draft} onChange={change} />
         <ApprovalFields draft={draft} onChange={change} />
+        <FolderCheckField draft={folderCheck} />
         {error && (
           <p className="form-error" role="alert">
             {error}

@@ -1,3 +1,4 @@
+import { firstLine } from '../agent/loopLimits.js';
 import type { CheckResult, PlanItem, UnsequencedEvent } from '../contract/index.js';
 import type { ToolLog } from '../store/toolLog.js';
 import { runCheckCommand, type CheckRun } from '../tools/checkCommand.js';
@@ -68,7 +69,7 @@ export class ItemChecks {
       timeoutS: Math.min(defaultTimeoutS, Math.floor(timeLeftMs / 1000)),
     });
     const result: CheckResult = { command: ran.command, source: check.source, outcome: ran.outcome, exitCode: ran.exitCode };
-    emit({ type: 'tool-finished', runId, callId, ok: ran.outcome === 'passed', summary: `check ${ran.outcome}`, durationMs: Math.round(performance.now() - started) });
+    emit({ type: 'tool-finished', runId, callId, ok: ran.outcome === 'passed', summary: firstLine(ran.contextText), durationMs: Math.round(performance.now() - started) });
     if (!this.deps.signal.aborted) {
       await this.record({ ...result, runId, ts: Date.now(), index: item?.index ?? null, round });
       emit({ type: 'check-finished', runId, index: item?.index ?? null, label: item?.label ?? 'Whole change', round, ...result });

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PlanItem, UnsequencedEvent } from '../../../../engine/contract/index.js';
+import type { PlanItem, Snapshot, UnsequencedEvent } from '../../../../engine/contract/index.js';
 import { PlanChecklist } from '../../../../renderer/src/components/run/PlanChecklist.js';
 import { idleSnapshot, item, runId } from '../../../support/runViewFixture.js';
 import { runViewHarness } from '../../../support/runViewHarness.js';
@@ -37,11 +37,11 @@ describe('the plan’s check marks', () => {
   });
 
   it('shows a reloaded plan’s results and the folder’s check over the whole change from the snapshot, the command as text', async () => {
-    const failed = { ...item(0, 'Build', 'failed', 'check `make` exited 2'), check: 'make', checkResult: { command: 'make', source: 'plan', outcome: 'failed', exitCode: 2 } } as const;
-    const folderChecked = { ...item(1, 'Docs', 'done'), checkResult: { command: '<b>npm test</b>', source: 'folder', outcome: 'passed', exitCode: 0 } } as const;
-    const snapshot = {
+    const failed: PlanItem = { ...item(0, 'Build', 'failed', 'check `make` exited 2'), check: 'make', checkResult: { command: 'make', source: 'plan', outcome: 'failed', exitCode: 2 } };
+    const folderChecked: PlanItem = { ...item(1, 'Docs', 'done'), checkResult: { command: '<b>npm test</b>', source: 'folder', outcome: 'passed', exitCode: 0 } };
+    const snapshot: Snapshot = {
       ...idleSnapshot,
-      rpi: { hasResearch: true, hasPlan: true, items: [failed, folderChecked], originalCount: 2, allDone: true, finalCheck: { command: 'npm test', source: 'folder', outcome: 'failed', exitCode: 1 } } as const,
+      rpi: { hasResearch: true, hasPlan: true, items: [failed, folderChecked], originalCount: 2, allDone: true, finalCheck: { command: 'npm test', source: 'folder', outcome: 'failed', exitCode: 1 } },
     };
     const harness = runViewHarness({ snapshot });
     await harness.render(<PlanChecklist />);

@@ -110,7 +110,8 @@ describe.skipIf(!existsSync(scriptBin))('the CLI on a terminal (a pseudo-termina
     const done = await terminal.exited;
 
     expect(done.code).toBe(0);
-    const lines = done.stdout.split(/\r?\n|\r\u001b\[2K/);
+    // Lines as printed, and each redraw of the status line (carriage return, clear the line) apart.
+    const lines = done.stdout.split('\r\u001b[2K').flatMap((part) => part.split(/\r?\n/));
     expect(lines.filter((line) => /^ {2}[✓✗–] (folder )?check /.test(line))).toEqual([
       '  ✗ check failed: exited 3 · node ledger-check.js (step 1)',
       '  ✓ check passed · node ledger-check.js (step 1, after fix round 1)',

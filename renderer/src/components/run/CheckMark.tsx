@@ -1,4 +1,5 @@
-import { checkOutcomeText, type CheckResult } from '../../../../engine/contract/index.js';
+import { checkOutcomeText } from '../../../../engine/contract/checkText.js';
+import type { CheckResult } from '../../../../engine/contract/index.js';
 
 type CheckState = CheckResult['outcome'] | 'waiting' | 'none';
 

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { contextWindowRange, promptCachingSchema, toolModeSchema, type PromptCaching, type ToolMode } from '../../engine/contract/index.js';
+import { checkCommandSchema, contextWindowRange, promptCachingSchema, toolModeSchema, type PromptCaching, type ToolMode } from '../../engine/contract/index.js';
 
 /** The options of run, resume and regenerate, as commander hands them over. */
 export interface RunFlags {
@@ -16,6 +16,8 @@ export interface RunFlags {
   reviewPlan?: boolean;
   /** `--mcp <name>` (repeatable): only these MCP servers; `--no-mcp`: none; absent: every enabled one. */
   mcp?: string[] | false;
+  /** `--check <command>`: the folder's check command for this session, over the one in Settings. */
+  check?: string;
 }
 
 export function isHttpUrl(value: string): boolean {
@@ -44,6 +46,12 @@ export function parseContextWindow(value: string): number {
 
 const count = (tokens: number) => tokens.toLocaleString('en-US');
 
+export function parseCheckCommand(value: string): string {
+  const parsed = checkCommandSchema.safeParse(value);
+  if (!parsed.success) throw new InvalidArgumentError(`${parsed.error.issues[0]?.message ?? 'must be a command line'}.`);
+  return parsed.data;
+}
+
 /** Adds the model, output and approval options shared by every command that starts a run. */
 export function withRunFlags(command: Command): Command {
   return command
@@ -59,6 +67,7 @@ export function withRunFlags(command: Command): Command {
     .option('--json', 'print every engine event as one JSON line on stdout, unchanged; logs go to stderr')
     .option('--yes', 'approve every approval request and the plan review')
     .option('--review-plan', 'stop after Plan for review: approve, edit in $EDITOR, or reject (needs a terminal, or --yes)')
+    .option('--check <command>', "run this command after every plan item without a check of its own, and once more after the last item (default: the folder's check command in Settings)", parseCheckCommand)
     .option('--mcp <name>', 'use only this MCP server of mcp.json in the config directory, even if disabled there (repeat for more)', collectNames)
     .option('--no-mcp', 'start no MCP server');
 }

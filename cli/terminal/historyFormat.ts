@@ -59,7 +59,8 @@ function attachedLine(message: Message | undefined, indent: number): string {
  * UTC), text}, and for a request `plan`: {done, failed, total} of its kept plan, or null, and `usage`:
  * {promptTokens, cachedTokens, cacheWriteTokens, completionTokens, reasoningTokens, costUsd,
  * unpricedSteps} of its model calls (costUsd null when no price is known, a floor when unpricedSteps > 0),
- * or null; terminal-safe, the same values.
+ * or null, and `checks`: {passed, failed, denied, none} of its plan's checks, or null without a plan;
+ * terminal-safe, the same values.
  */
 export function historyJsonLines(messages: readonly Message[], runs: KeptRuns = {}, usage: RequestUsage = {}): string {
   return messages
@@ -71,7 +72,7 @@ export function historyJsonLines(messages: readonly Message[], runs: KeptRuns = 
         time: new Date(ts).toISOString(),
         text,
         ...(context ? { context } : {}),
-        ...(role === 'user' ? { plan: ownEntry(runs, id)?.plan ?? null, usage: usageJson(ownEntry(usage, id)) } : {}),
+        ...(role === 'user' ? { plan: ownEntry(runs, id)?.plan ?? null, usage: usageJson(ownEntry(usage, id)), checks: ownEntry(runs, id)?.checks ?? null } : {}),
       }),
     )
     .join('\n');

@@ -1,5 +1,6 @@
 import { describeModelStatus, usageTotalOf, usageTotalText, type McpServerStatus, type PlanItem, type UsageTotal, type WorkbenchEvent } from '../../engine/contract/index.js';
 import type { RunResult } from '../../engine/index.js';
+import { formatCheckLine } from './checkLine.js';
 import { formatContextLine } from './contextLine.js';
 import type { LiveLine } from './liveLine.js';
 import type { RunOutput } from './runOutput.js';
@@ -89,6 +90,8 @@ export class HumanOutput implements RunOutput {
         this.calls.delete(event.callId);
         return log.log(formatToolLine({ ...call, ok: event.ok, durationMs: event.durationMs, summary: event.summary }));
       }
+      case 'check-finished':
+        return log.log(formatCheckLine(event));
       case 'plan-updated':
         return this.reportFailedStep(event.items);
       case 'approval-resolved':

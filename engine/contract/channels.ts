@@ -24,6 +24,8 @@ export const workbenchChannels = [
   'rpi:read',
   'context:paths',
   'session:run-file',
+  'folder:check',
+  'folder:set-check',
 ] as const;
 
 /** Requests only a host can answer (a folder picker, the host's own abilities): each host adds their handlers. */

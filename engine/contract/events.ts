@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { tablePreviewSchema } from './tablePreview.js';
-import { approvalRequestSchema, learnedContextWindowSchema, messageSchema, phaseSchema, planItemSchema, planReviewSchema } from './model.js';
+import { approvalRequestSchema, checkResultSchema, learnedContextWindowSchema, messageSchema, phaseSchema, planItemSchema, planReviewSchema } from './model.js';
 import { mcpServerStatusSchema } from './mcp.js';
 import { stepUsageSchema } from './runUsageSchema.js';
 
@@ -33,6 +33,16 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
     durationMs: z.number().nonnegative(),
     /** The result of a table tool as a small table, for the activity feed. */
     table: tablePreviewSchema.optional(),
+  }),
+  /**
+   * A check ran (or was denied) after an item said it was done: the item's index (null for the folder's check
+   * over the whole change after the last item), and the fix round it followed (0: the item's own attempt).
+   */
+  event('check-finished', {
+    index: z.number().int().nonnegative().nullable(),
+    label: z.string(),
+    round: z.number().int().nonnegative(),
+    ...checkResultSchema.shape,
   }),
   event('approval-requested', approvalRequestSchema.shape),
   event('approval-resolved', {

@@ -11,6 +11,7 @@ export * from './modelStatusText.js';
 export * from './costTotal.js';
 export * from './changes.js';
 export * from './runHistory.js';
+export * from './checkText.js';
 export * from './runUsage.js';
 export * from './runUsageSchema.js';
 export * from './mcp.js';

@@ -36,6 +36,17 @@ const httpUrl = z
     { error: 'must be an http:// or https:// URL' },
   );
 
+/** The longest check command a folder may set: a command line, not a script. */
+export const maxCheckCommandChars = 2000;
+
+/** A folder's check command: one command line, run as is in the folder after every plan item without a check of its own. */
+export const checkCommandSchema = z
+  .string({ error: 'must be a command line' })
+  .trim()
+  .min(1, { error: 'must be a command line, not empty (clear it to set none)' })
+  .max(maxCheckCommandChars, { error: `must be at most ${maxCheckCommandChars.toLocaleString('en-US')} characters` })
+  .refine((value) => !/[\r\n\0]/.test(value), { error: 'must be one line: a single command, e.g. npm test' });
+
 /** Payload schema of every request, keyed by channel. Hosts validate with these before acting. */
 export const requestSchemas = {
   'workbench:snapshot': empty,
@@ -103,6 +114,9 @@ export const requestSchemas = {
   'context:paths': z.strictObject({ query: z.string({ error: 'must be the text typed after @' }).max(1000, { error: 'must be at most 1,000 characters' }) }),
   /** A request's research.md or plan.md, current or kept in the plan history; the id must be a request of the conversation. */
   'session:run-file': z.strictObject({ messageId: nonEmpty('must be the id of a request'), file: rpiFileSchema }),
+  'folder:check': empty,
+  /** Sets the open folder's check command (kept in the user's config, never in the folder); null removes it. */
+  'folder:set-check': z.strictObject({ command: checkCommandSchema.nullable() }),
   'settings:get': empty,
   'settings:test-connection': z.strictObject({
     /** Values from the settings form, not yet saved; each falls back to the saved setting. */
@@ -201,6 +215,9 @@ export interface RequestResults {
   'context:paths': PathMatches;
   /** The file's text, or why none can be shown (not written yet, or not kept). */
   'session:run-file': RunFileAnswer;
+  /** The open folder's check command; null when it sets none. */
+  'folder:check': { command: string | null };
+  'folder:set-check': { command: string | null };
   /**
    * The server's model ids, whether the model to test is among them, and its context window as the
    * server, the model catalog or the default gives it (both null when no model was named).

@@ -5,7 +5,9 @@ import { runUsageSchema, usageTotalSchema } from './runUsageSchema.js';
 import { approvalRequestSchema, messageSchema, planReviewSchema, rpiStateSchema } from './model.js';
 
 const planTallySchema = z.object({ done: z.number().int().nonnegative(), failed: z.number().int().nonnegative(), total: z.number().int().nonnegative() });
-const runSummarySchema = z.object({ research: z.boolean(), plan: planTallySchema.nullable() });
+const count = z.number().int().nonnegative();
+const checksTallySchema = z.object({ passed: count, failed: count, denied: count, none: count });
+const runSummarySchema = z.object({ research: z.boolean(), plan: planTallySchema.nullable(), checks: checksTallySchema.optional() });
 
 /** Everything a page needs to draw a folder from scratch: after opening it, and to resync after missed events. */
 export const snapshotSchema = z.object({

@@ -28,6 +28,7 @@ Rules for the plan:
 - Each item is one coherent change that can be done and verified on its own: a file or a closely related group of edits, never "do everything".
 - Order items so each builds only on earlier ones. Put verification where it belongs (running the tests or build the research found).
 - Name the files each item touches and say what done looks like, so it can be checked.
+- Wherever the research found a way to test an item (a test file or test command, a build, a type check, a linter), end the item with " — Check: \`<command>\`": one command, run as is in the project folder, that exits 0 only when the item is done right (e.g. \`npm test -- ledger\`). The engine runs it after the item says it is done and hands a failure back to the item to fix. Leave it out where nothing found can test the item; never invent a command.
 - Keep it as short as the work allows; usually 2 to 12 items. If nothing needs to change, give a plan with no items and say why above the list.
 - Do not do the work and do not write code in the plan beyond short identifiers.
 
@@ -37,7 +38,7 @@ Reply with the plan and no tool call, in exactly this format (the engine parses 
 
 ## Items
 - [ ] 1. Short label — what to do, in which files, and how to verify it
-- [ ] 2. Short label — ...
+- [ ] 2. Short label — what to do, in which files — Check: \`the test command\`
 
 Every item line starts with "- [ ] ", then its number, a period, a short label, " — ", and the description, all on one line.`;
 
@@ -48,7 +49,7 @@ You carry out exactly ONE item of the plan: the current item below. Earlier item
 How to work:
 - Read before you write: look at the files you will change, and match their style and conventions.
 - Make the change with edit_file (exact old_text, matching once) or write_file for new files. Use run_command for builds, tests and other programs; commands run in the project folder.
-- Verify: re-read what you changed, and run the relevant tests or build when there is one. Fix what fails.
+- Verify: re-read what you changed, and run the relevant tests or build when there is one. Fix what fails. When the item ends with "Check: \`<command>\`", the engine runs that command after you reply as done; a failure comes back to you with its output.
 - Paths are relative to the project folder; you cannot reach outside it.
 
 When the item is done and verified, reply without a tool call: a few lines saying what you changed (files) and how you verified it.

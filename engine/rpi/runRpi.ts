@@ -1,5 +1,6 @@
 import { pathsNamedIn } from '../context/projectInstructions.js';
-import type { ContextItem, Phase, PlanDecision, PlanItem, UnsequencedEvent } from '../contract/index.js';
+import { checkFailureReason } from '../contract/checkText.js';
+import type { ContextItem, Phase, PlanDecision, PlanItem, RpiState, UnsequencedEvent } from '../contract/index.js';
 import { runAgentLoop, type AgentLoopResult } from '../agent/runAgentLoop.js';
 import type { LoopLimits } from '../agent/loopLimits.js';
 import type { ToolModeState } from '../agent/toolMode.js';
@@ -13,7 +14,9 @@ import { changedFilesSince, describeChanges } from './changedFiles.js';
 import { ChangeRecords } from './changeRecords.js';
 import { ContextSources } from './contextSources.js';
 import { fixedPartWarning, type FixedPartSize } from './fixedPartWarning.js';
-import { implementPhase, planPhase, researchPhase, summaryPhase, type ImplementStart, type PhaseSpec } from './phases.js';
+import { implementPhase, planPhase, researchPhase, summaryPhase, type FixRound, type ImplementStart, type PhaseSpec } from './phases.js';
+import { describeChecks } from './checkSummary.js';
+import { ItemChecks, maxFixRounds } from './itemChecks.js';
 import { extractNewPlanItems, parsePlan, withoutOriginalCount, withoutOutcomes } from './planFile.js';
 import { failureLinePattern } from './prompts.js';
 import { appendItems, markItem, readPlan, readResearch, readRpiState, writePlan, writeResearch } from './rpiState.js';
@@ -61,6 +64,8 @@ export interface RpiRun {
   guard?: ToolGuard;
   /** Tools of the user's MCP servers, offered by phase before each turn. */
   extraTools?: ToolSource;
+  /** The folder's check command, run after every item without a check of its own and once more after the last item. */
+  folderCheck?: string | null;
   /** Items being retried after a failure (by index), with why they failed: the first new attempt is told. */
   retryReasons?: Readonly<Record<string, string>>;
   signal: AbortSignal;
@@ -106,7 +111,8 @@ export async function runRpi(run: RpiRun): Promise<RpiOutcome> {
     if (!state.hasResearch) await orchestrator.phase('research', () => orchestrator.research());
     if (!state.hasPlan) await orchestrator.phase('plan', () => orchestrator.plan());
     if (run.planReview) await orchestrator.review(run.planReview);
-    if (!(await readRpiState(run.stateDir)).allDone) await orchestrator.phase('implement', () => orchestrator.implement());
+    const reviewed = await readRpiState(run.stateDir);
+    if (!reviewed.allDone || orchestrator.finalCheckDue(reviewed)) await orchestrator.phase('implement', () => orchestrator.implement());
     const summary = await orchestrator.phase('summary', () => orchestrator.summary());
     return { status: 'done', summary };
   } catch (error) {
@@ -128,12 +134,20 @@ class Orchestrator {
   /** The changes the run's tool calls made, for what an item is told changed since its phase began. */
   private readonly changes = new ChangeRecords();
   private readonly toolLog: Pick<ToolLog, 'append'>;
+  private readonly checks: ItemChecks;
 
   constructor(private readonly run: RpiRun) {
     this.emit = run.emit;
     this.contextWindow = run.contextWindow;
     this.sources = new ContextSources({ runId: run.runId, contextItems: run.contextItems ?? [], toolContext: run.toolContext, emit: run.emit, signal: run.signal });
     this.toolLog = this.changes.recording(run.toolLog);
+    const { runId, stateDir, toolContext, guard, emit, signal } = run;
+    this.checks = new ItemChecks({ runId, stateDir, folderCheck: run.folderCheck ?? null, toolContext, toolLog: this.toolLog, ...(guard ? { guard } : {}), emit, signal });
+  }
+
+  /** Every item is through, but the folder's check has not yet run over the whole change they made. */
+  finalCheckDue(state: RpiState): boolean {
+    return this.checks.finalCheck() !== null && state.finalCheck === undefined && state.items.some((item) => item.status === 'done');
   }
 
   /** Announces a phase, runs it, and turns its failure into an outcome tagged with the phase. */
@@ -194,22 +208,59 @@ class Orchestrator {
    */
   async implement(): Promise<void> {
     let start = await this.implementStart();
-    for (;;) {
-      const { items } = await readRpiState(this.run.stateDir);
+    for (let ran = false; ; ran = true) {
+      const state = await readRpiState(this.run.stateDir);
+      const { items } = state;
       const item = items.find((candidate) => candidate.status === 'pending');
-      if (!item) return;
+      if (!item) {
+        if (ran || this.finalCheckDue(state)) await this.checkWholeChange(state);
+        return;
+      }
       if (start.contextWindow !== this.contextWindow) {
         // A server refused a request as too long, leaving a smaller window: the attached items are read again within it.
         start = { ...start, attachments: await this.sources.attachments('implement', this.contextWindow), contextWindow: this.contextWindow };
       }
       this.emit({ type: 'implement-progress', runId: this.run.runId, current: item.index + 1, total: items.length, label: item.label });
-      const first = await this.attempt(start, item, items, this.run.retryReasons?.[String(item.index)]);
-      const outcome = first.ok ? first : await this.attempt(start, item, items, first.reason);
+      const deadline = Date.now() + this.run.limits.timeoutMs.implement;
+      const first = await this.attempt(start, item, items, { retryReason: this.run.retryReasons?.[String(item.index)] });
+      const outcome = first.ok ? first : await this.attempt(start, item, items, { retryReason: first.reason });
       const updated = outcome.ok
-        ? await this.completeItem(item, outcome.text)
+        ? await this.checkedItem({ start, item, items, deadline }, outcome.text)
         : await markItem(this.run.stateDir, item.index, 'failed', outcome.reason);
       this.emit({ type: 'plan-updated', runId: this.run.runId, items: updated });
     }
+  }
+
+  /**
+   * An item that says it is done, once its check (its own, else the folder's) has run: a failed check goes
+   * back to the item, with its output, for up to maxFixRounds fix rounds (instead of the ordinary retry),
+   * each within the item's time limit; still failing, the item is marked failed naming the check. A denied
+   * check leaves the item done, its check shown as denied.
+   */
+  private async checkedItem(work: { start: PhaseStart; item: PlanItem; items: readonly PlanItem[]; deadline: number }, doneText: string): Promise<PlanItem[]> {
+    const { start, item, items, deadline } = work;
+    const check = this.checks.checkOf(item);
+    let text = doneText;
+    for (let round = 0; check !== null; round += 1) {
+      const ran = await this.checks.run(item, check, round, deadline - Date.now());
+      if (this.run.signal.aborted) throw new PhaseStopped({ status: 'cancelled', phase: 'implement' });
+      if (ran.outcome !== 'failed') break;
+      const reason = checkFailureReason(ran.command, ran.exitCode);
+      if (round === maxFixRounds || deadline <= Date.now()) return markItem(this.run.stateDir, item.index, 'failed', reason);
+      const fixRound = { round: round + 1, of: maxFixRounds, reason, output: ran.contextText };
+      const fix = await this.attempt(start, item, items, { fixRound, timeoutMs: deadline - Date.now() });
+      if (!fix.ok) return markItem(this.run.stateDir, item.index, 'failed', fix.reason);
+      text = fix.text;
+    }
+    return this.completeItem(item, text);
+  }
+
+  /** The folder's check, once more over the whole change after the last item; a failure is told, and the summary reports it. */
+  private async checkWholeChange(state: RpiState): Promise<void> {
+    const command = this.checks.finalCheck();
+    if (command === null || !state.items.some((item) => item.status === 'done')) return;
+    await this.checks.run(null, { command, source: 'folder' }, 0, this.run.limits.timeoutMs.implement);
+    if (this.run.signal.aborted) throw new PhaseStopped({ status: 'cancelled', phase: 'implement' });
   }
 
   async summary(): Promise<string> {
@@ -217,8 +268,11 @@ class Orchestrator {
     const planText = (await readPlan(stateDir)) ?? '';
     const { workspace } = this.run.toolContext;
     const changes = await changedFilesSince(workspace.root, stateDir, startedAt, { signal: this.run.signal, onUnreachable: workspace.unreachable.report });
-    const result = await this.loop(summaryPhase, { request, planText, changes: describeChanges(changes) }, (text) =>
-      this.emit({ type: 'summary-delta', runId: this.run.runId, text }),
+    const { items, finalCheck } = await readRpiState(stateDir);
+    const result = await this.loop(
+      summaryPhase,
+      { request, planText, changes: describeChanges(changes), checks: describeChecks(items, finalCheck) },
+      { onTextDelta: (text) => this.emit({ type: 'summary-delta', runId: this.run.runId, text }) },
     );
     const text = this.textOrStop('summary', result).trim();
     if (!text) this.stop('summary', 'The model sent an empty summary.');
@@ -244,7 +298,7 @@ class Orchestrator {
     start: PhaseStart,
     item: PlanItem,
     items: readonly PlanItem[],
-    retryReason?: string,
+    { retryReason, fixRound, timeoutMs }: { retryReason?: string | undefined; fixRound?: FixRound; timeoutMs?: number } = {},
   ): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
     const input = {
       start,
@@ -255,7 +309,7 @@ class Orchestrator {
       folderInstructions: await this.sources.folderInstructions('implement', pathsNamedIn(`${item.label} ${item.description}`)),
       changedFiles: this.changes.since(start.changesMark),
     };
-    const result = await this.loop(implementPhase, retryReason === undefined ? input : { ...input, retryReason });
+    const result = await this.loop(implementPhase, { ...input, ...(retryReason === undefined ? {} : { retryReason }), ...(fixRound ? { fixRound } : {}) }, { timeoutMs });
     if (!result.ok) {
       // Cancel, and a model server that fails, stop the run with the item still pending (resumable);
       // an item fails only for its own work: limits reached, or the model saying it could not do it.
@@ -279,10 +333,10 @@ class Orchestrator {
     return after;
   }
 
-  private loop<Input>(spec: PhaseSpec<Input>, input: Input, onTextDelta?: (text: string) => void): Promise<AgentLoopResult> {
+  private loop<Input>(spec: PhaseSpec<Input>, input: Input, { onTextDelta, timeoutMs }: { onTextDelta?: (text: string) => void; timeoutMs?: number | undefined } = {}): Promise<AgentLoopResult> {
     const { run } = this;
     const limits: LoopLimits = {
-      timeoutMs: run.limits.timeoutMs[spec.phase],
+      timeoutMs: Math.max(1, timeoutMs ?? run.limits.timeoutMs[spec.phase]),
       maxConsecutiveErrors: run.limits.maxConsecutiveErrors,
       maxTotalErrors: run.limits.maxTotalErrors,
     };

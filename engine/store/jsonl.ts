@@ -50,6 +50,17 @@ export async function readJsonl<T>(file: string, schema: z.ZodType<T>, label: st
 }
 
 /**
+ * The bytes of a JSON-lines file up to its last complete line (to keep a copy of it); null when there is
+ * none. A torn last line (a write cut short) is left out; a corrupt line within is kept as it is.
+ */
+export async function intactJsonlBytes<T>(file: string, schema: z.ZodType<T>, label: string, maxBytes: number): Promise<Buffer | null> {
+  const buffer = await readStateFile(file, { maxBytes });
+  if (buffer === null) return null;
+  const { intactBytes } = await readJsonl(file, schema, label, { maxBytes });
+  return buffer.subarray(0, Math.min(intactBytes, buffer.length));
+}
+
+/**
  * The first record `isTarget` accepts, or null. Reads the file as a stream, so a large log is never held
  * whole; lines that do not parse are passed over.
  */

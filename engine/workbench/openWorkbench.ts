@@ -20,7 +20,7 @@ import { hostEnvironment } from '../secrets/processCredentials.js';
 import type { RunResult } from './runAssembler.js';
 import { RunEventLog } from './runEventLog.js';
 import { RunGate } from './runGate.js';
-import { memoryAllowList, type RunOptions } from './runOptions.js';
+import { memoryAllowList, memoryFolderChecks, type RunOptions } from './runOptions.js';
 import { hasStateFolder, openStateFolder } from './stateFolder.js';
 import { workbenchHandlers, type WorkbenchHandlers } from './workbenchHandlers.js';
 import { takeSnapshot } from './workbenchSnapshot.js';
@@ -76,6 +76,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   // What the folder's walks cannot reach (a path past the system's limit) is skipped, and said once.
   const unreachable = new UnreachableSubtrees((message) => void bus.emit({ type: 'warning', runId: null, message }));
   const allowedCommands = options.allowedCommands ?? memoryAllowList();
+  const folderChecks = options.folderChecks ?? memoryFolderChecks();
   const broker = new ApprovalBroker({ emit: (event) => void bus.emit(event), rememberCommand: (command) => allowedCommands.add(root, command) });
   const planGate = new PlanGate((event) => void bus.emit(event));
   let runs: RunGate;
@@ -101,7 +102,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       apiKey: async () => (await options.llmSettings?.())?.apiKey ?? null,
       emit: (event) => void bus.emit(event),
     });
-    runs = new RunGate({ stateDir, workspace, bus, conversation, toolLog, checkpoints, broker, planGate, allowedCommands, runEvents, settleChanges, mcp, options });
+    runs = new RunGate({ stateDir, workspace, bus, conversation, toolLog, checkpoints, broker, planGate, allowedCommands, folderChecks, runEvents, settleChanges, mcp, options });
     changes = new ChangesService({ workspace, checkpoints, conversation, broker, journal: pending, emit: (event) => void bus.emit(event) });
   } catch (error) {
     await mcp?.close();
@@ -120,6 +121,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
     planGate,
     paths: new PathSearch({ root, onUnreachable: unreachable.report }),
     conversation,
+    folderCheck: { get: () => folderChecks.get(root), set: (command) => folderChecks.set(root, command) },
     snapshot: () => takeSnapshot({ root, stateDir, bus, runs, runEvents, conversation, broker, planGate, mcp, notices, unreachable }),
   });
 

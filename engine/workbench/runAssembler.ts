@@ -23,7 +23,7 @@ import type { ToolGuard } from '../tools/executeToolCall.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { EventBus } from './eventBus.js';
 import { newMessage } from './newMessage.js';
-import type { AllowedCommandStore, RunOptions } from './runOptions.js';
+import type { AllowedCommandStore, FolderCheckStore, RunOptions } from './runOptions.js';
 
 /** How a run ended, for an in-process caller that waits for it (the CLI, tests). */
 export interface RunResult {
@@ -54,6 +54,7 @@ export interface RunAssemblerDeps {
   broker: ApprovalBroker;
   planGate: PlanGate;
   allowedCommands: AllowedCommandStore;
+  folderChecks: FolderCheckStore;
   /** Waits for the run's files to be counted for the last time (changes-updated), so that comes before run-finished. */
   settleChanges?: () => Promise<void>;
   /** The folder's MCP servers, when the host configured any. */
@@ -101,6 +102,7 @@ export class RunAssembler {
         ...(record.context ? { contextItems: record.context } : {}),
         startedAt: record.startedAt,
         ...(record.retryReasons ? { retryReasons: record.retryReasons } : {}),
+        folderCheck: await this.deps.folderChecks.get(workspace.root),
         llm: await this.llmClient(settings),
         toolMode: new ToolModeState(settings.toolMode),
         contextWindow,

@@ -22,11 +22,13 @@ export interface WorkbenchServices {
   planGate: PlanGate;
   paths: PathSearch;
   conversation: ConversationStore;
+  /** The open folder's check command, kept in the user's config. */
+  folderCheck: { get(): Promise<string | null>; set(command: string | null): Promise<void> };
   snapshot: () => Promise<Snapshot>;
 }
 
 /** Every request about the open folder, answered once, here; hosts and in-process callers reach it through Workbench.request. */
-export function workbenchHandlers({ stateDir, runs, changes, broker, planGate, paths, conversation, snapshot }: WorkbenchServices): WorkbenchHandlers {
+export function workbenchHandlers({ stateDir, runs, changes, broker, planGate, paths, conversation, folderCheck, snapshot }: WorkbenchServices): WorkbenchHandlers {
   return {
     'workbench:snapshot': snapshot,
     'session:send': ({ prompt, context }) => runs.send(prompt, context ? { context } : {}),
@@ -51,5 +53,10 @@ export function workbenchHandlers({ stateDir, runs, changes, broker, planGate, p
     'rpi:read': async ({ file }) => ({ text: await (file === 'research' ? readResearch(stateDir) : readPlan(stateDir)) }),
     'context:paths': ({ query }) => paths.search(query),
     'session:run-file': ({ messageId, file }) => readRunFile(stateDir, conversation, messageId, file),
+    'folder:check': async () => ({ command: await folderCheck.get() }),
+    'folder:set-check': async ({ command }) => {
+      await folderCheck.set(command);
+      return { command: await folderCheck.get() };
+    },
   };
 }

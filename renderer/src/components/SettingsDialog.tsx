@@ -5,6 +5,7 @@ import { Field } from './Field.js';
 import { ApprovalFields } from './settings/ApprovalFields.js';
 import { ConnectionTest } from './settings/ConnectionTest.js';
 import { CostFields } from './settings/CostFields.js';
+import { FolderCheckField, useFolderCheck } from './settings/FolderCheckField.js';
 import { McpSettings } from './settings/McpSettings.js';
 import { connectionTestOf, draftOf, patchOf, type SettingsDraft } from './settings/settingsDraft.js';
 import { useModalDialog } from './useModalDialog.js';
@@ -27,6 +28,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [tab, setTab] = useState<SettingsTab>('general');
+  const folderCheck = useFolderCheck();
   const firstField = useRef<HTMLInputElement>(null);
   // The dialog opens on its first field, not on the section tabs above it.
   useEffect(() => firstField.current?.focus(), []);
@@ -37,7 +39,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSaving(true);
-    const failure = await save(patchOf(draft));
+    const failure = (await save(patchOf(draft))) ?? (await folderCheck.save());
     setSaving(false);
     if (failure) setError(failure);
     else onClose();
@@ -89,7 +91,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         )}
         <ConnectionTest payload={() => connectionTestOf(draft)} onPickModel={(model) => change({ model })} />
         <Field label="Context window (tokens)" hint="Leave empty to learn it from the server (Test connection shows it).">
-          <input type="number" min={1024} step={1024} value={draft.contextWindow} onChange={text('contextWindow')} placeholder="Automatic" />
+          <input type="number" min={1024} step={1} value={draft.contextWindow} onChange={text('contextWindow')} placeholder="Automatic" />
         </Field>
         <Field label="Tool calling">
           <select value={draft.toolMode} onChange={(event) => change({ toolMode: event.target.value as SettingsDraft['toolMode'] })}>
@@ -103,6 +105,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         </Field>
         <CostFields draft={draft} onChange={change} />
         <ApprovalFields draft={draft} onChange={change} />
+        <FolderCheckField draft={folderCheck} />
         {error && (
           <p className="form-error" role="alert">
             {error}

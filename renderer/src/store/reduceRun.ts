@@ -1,4 +1,5 @@
 import type { ApprovalRequestView, EventOf, Phase, PlanReviewView, WorkbenchEvent } from '../../../engine/contract/index.js';
+import { itemsWithCheck } from './checkResults.js';
 import { describeRun, runningItemOf } from './runStatus.js';
 import { phaseOrder, type ApprovalCardState, type ContextNote, type PhaseStep, type RunTotals, type RunView, type ToolActivity } from './runView.js';
 
@@ -78,6 +79,8 @@ function reduceRunEvent(run: RunView, event: RunEvent): RunView {
       return { ...run, progress: { current: event.current, total: event.total, label: event.label } };
     case 'plan-updated':
       return { ...run, items: event.items };
+    case 'check-finished':
+      return { ...run, items: itemsWithCheck(run.items, event) };
     case 'plan-ready':
       return { ...run, items: event.items, planReview: { items: event.items, riskyItems: event.riskyItems, planText: event.planText } };
     case 'tool-started':

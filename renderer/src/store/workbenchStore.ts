@@ -42,6 +42,10 @@ export interface WorkbenchActions {
   readRpiFile(file: 'research' | 'plan'): Promise<string | null>;
   /** A request's research.md or plan.md, current or kept in the plan history; errors are returned for the dialog to show. */
   readRunFile(messageId: string, file: 'research' | 'plan'): Promise<Response<'session:run-file'>>;
+  /** The open folder's check command (kept in the user's config); errors are returned for Settings to show. */
+  folderCheck(): Promise<Response<'folder:check'>>;
+  /** Sets the open folder's check command; null removes it. */
+  setFolderCheck(command: string | null): Promise<Response<'folder:set-check'>>;
   /** The MCP servers of Settings: list, save, remove, enable, restart, always-allow; errors are returned for the page to show. */
   mcp<C extends McpChannel>(channel: C, payload: RequestPayload<C>): Promise<Response<C>>;
   /** Lists the server's models with the given (unsaved) settings; errors are returned, not shown as banners. */
@@ -148,6 +152,8 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
         return (await call('rpi:read', { file }))?.text ?? null;
       },
       readRunFile: (messageId, file) => request('session:run-file', { messageId, file }),
+      folderCheck: () => request('folder:check', {}),
+      setFolderCheck: (command) => request('folder:set-check', { command }),
       mcp: (channel, payload) => request(channel, payload),
       testConnection: (payload) => request('settings:test-connection', payload),
       async openFolder(folder) {

@@ -14,6 +14,7 @@ const examples: { [T in WorkbenchEventType]: EventOf<T> } = {
   'plan-ready': { type: 'plan-ready', seq: 6, runId: 'run-1', items: [item], riskyItems: [{ index: 0, reason: 'it deletes files' }], planText: '# Execution Plan\n' },
   'tool-started': { type: 'tool-started', seq: 7, runId: 'run-1', callId: 'call-1', tool: 'read_file', args: { path: 'bank.csv' } },
   'tool-finished': { type: 'tool-finished', seq: 8, runId: 'run-1', callId: 'call-1', ok: true, summary: '120 lines', durationMs: 4 },
+  'check-finished': { type: 'check-finished', seq: 8, runId: 'run-1', index: 0, label: 'Parse statement', round: 1, command: 'npm test', source: 'plan', outcome: 'failed', exitCode: 1 },
   'approval-requested': {
     type: 'approval-requested',
     seq: 9,

@@ -31,6 +31,8 @@ const minimalPayloads: { [C in RequestChannel]: RequestPayload<C> } = {
   'rpi:read': { file: 'research' },
   'context:paths': { query: '' },
   'session:run-file': { messageId: 'm-1', file: 'plan' },
+  'folder:check': {},
+  'folder:set-check': { command: 'npm test' },
   'settings:get': {},
   'settings:test-connection': {},
   'settings:set': {},

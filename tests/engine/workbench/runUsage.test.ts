@@ -34,6 +34,7 @@ const step = (phase: StepUsage['phase'], figures: Partial<StepUsage>): StepUsage
   costUsd: null,
   unpricedCalls: 0,
   estimated: false,
+  model: 'fake-model',
   ...figures,
 });
 
@@ -43,6 +44,8 @@ async function usageLines(root: string): Promise<Record<string, unknown>[]> {
     .split('\n')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
+
+const fakeModelEverywhere = { research: 'fake-model', plan: 'fake-model', implement: 'fake-model', summary: 'fake-model' };
 
 const warningsIn = (events: readonly WorkbenchEvent[]) => events.flatMap((event) => (event.type === 'warning' ? [event.message] : []));
 
@@ -102,6 +105,7 @@ describe('usage kept with the run', () => {
       costUsd: expect.closeTo(0.015, 12) as number,
       unpricedSteps: 1,
       estimated: false,
+      models: fakeModelEverywhere,
     });
   });
 
@@ -141,7 +145,7 @@ describe('usage kept with the run', () => {
     expect(told[0]?.steps).toEqual(steps.slice(0, 4).map((kept, index) => (index === 3 ? { ...kept, promptTokens: 4_000, cachedTokens: 3_000, completionTokens: 400, calls: 1, costUsd: 0.004 } : kept)));
     expect(told.at(-1)?.steps).toEqual(steps);
 
-    const total = { promptTokens: 21_000, cachedTokens: 10_000, cacheWriteTokens: 0, completionTokens: 2_100, reasoningTokens: 0, calls: 6, costUsd: expect.closeTo(0.021, 12) as number, unpricedSteps: 0, estimated: false };
+    const total = { promptTokens: 21_000, cachedTokens: 10_000, cacheWriteTokens: 0, completionTokens: 2_100, reasoningTokens: 0, calls: 6, costUsd: expect.closeTo(0.021, 12) as number, unpricedSteps: 0, estimated: false, models: fakeModelEverywhere };
     const before = await first.request('workbench:snapshot');
     expect(before.usage).toEqual({ requests: { [cancelled.messageId]: total }, current: { messageId: cancelled.messageId, steps } });
     await first.close();

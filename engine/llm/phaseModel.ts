@@ -16,3 +16,11 @@ export function connectionKeys(settings: LlmSettings): string[] {
 export function connectionIdentity({ baseUrl, apiKey, model, contextWindow, price }: ModelConnection): string {
   return JSON.stringify([baseUrl.replace(/\/+$/, ''), apiKey, model, contextWindow, price ?? null]);
 }
+
+/**
+ * Another model on the default connection's server, reached with its key. The user's price is the default
+ * model's, so a phase on another model is priced from the server or the catalog instead.
+ */
+export function sameServerModel(main: ModelConnection, model: string, contextWindow: number | null = null): ModelConnection {
+  return { baseUrl: main.baseUrl, apiKey: main.apiKey, model, contextWindow, price: model === main.model ? (main.price ?? null) : null };
+}

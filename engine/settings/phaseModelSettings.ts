@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { phaseNames, phaseSchema, type Phase, type PhaseModelPatch, type PhaseModelsView, type UserPrice } from '../contract/index.js';
+import { phaseNames, phaseSchema, type Phase, type PhaseModelPatch, type PhaseModelsView } from '../contract/index.js';
 import type { ModelConnection } from '../llm/llmTypes.js';
+import { sameServerModel } from '../llm/phaseModel.js';
 import type { KeyCipher } from './keyCipher.js';
 
 const windowTokens = z.number().int().positive().nullable().default(null);
@@ -94,17 +95,12 @@ export function resolvePhaseModels({ stored, main, decrypt, sameBaseUrl }: Resol
     const choice = stored[phase];
     if (!choice) continue;
     if (choice.use === 'model') {
-      resolved[phase] = { baseUrl: main.baseUrl, apiKey: main.apiKey, model: choice.model, contextWindow: choice.contextWindow, price: priceFor(main, choice.model) };
+      resolved[phase] = sameServerModel(main, choice.model, choice.contextWindow);
       continue;
     }
     resolved[phase] = { baseUrl: choice.baseUrl, apiKey: connectionKey(phase, choice, decrypt, sameBaseUrl), model: choice.model, contextWindow: choice.contextWindow, price: null };
   }
   return resolved;
-}
-
-/** The user's price is the default model's: a phase on another model is priced from the server or the catalog. */
-function priceFor(main: ModelConnection, model: string): UserPrice | null {
-  return model === main.model ? (main.price ?? null) : null;
 }
 
 function connectionKey(phase: Phase, choice: StoredConnection, decrypt: (encrypted: string) => string, sameBaseUrl: (a: string, b: string) => boolean): string | null {

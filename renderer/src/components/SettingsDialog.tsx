@@ -90,7 +90,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         )}
         <ConnectionTest payload={() => connectionTestOf(draft)} onPickModel={(model) => change({ model })} />
         <Field label="Context window (tokens)" hint="Leave empty to learn it from the server (Test connection shows it).">
-          <input type="number" min={1024} step={1024} value={draft.contextWindow} onChange={text('contextWindow')} placeholder="Automatic" />
+          <input type="number" min={1024} step={1} value={draft.contextWindow} onChange={text('contextWindow')} placeholder="Automatic" />
         </Field>
         <Field label="Tool calling">
           <select value={draft.toolMode} onChange={(event) => change({ toolMode: event.target.value as SettingsDraft['toolMode'] })}>

@@ -74,7 +74,7 @@ function PhaseModelRow({ phase, draft, onChange, canStoreKey, mainTest }: PhaseM
             </button>
           )}
           <Field label={`${phaseNames[phase]} context window (tokens)`} hint="Leave empty to learn it from the server for this model.">
-            <input type="number" min={1024} step={1024} value={draft.contextWindow} onChange={text('contextWindow')} placeholder="Automatic" />
+            <input type="number" min={1024} step={1} value={draft.contextWindow} onChange={text('contextWindow')} placeholder="Automatic" />
           </Field>
           <ConnectionTest payload={() => phaseConnectionTestOf(phase, draft, mainTest())} onPickModel={(model) => onChange({ model })} testId={`test-connection-${phase}`} />
         </div>

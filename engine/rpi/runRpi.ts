@@ -1,5 +1,5 @@
 import { pathsNamedIn } from '../context/projectInstructions.js';
-import type { ContextItem, Phase, PlanDecision, PlanItem, UnsequencedEvent } from '../contract/index.js';
+import type { ContextItem, LearnedContextWindow, Phase, PlanDecision, PlanItem, UnsequencedEvent } from '../contract/index.js';
 import { runAgentLoop, type AgentLoopResult } from '../agent/runAgentLoop.js';
 import type { LoopLimits } from '../agent/loopLimits.js';
 import type { ToolModeState } from '../agent/toolMode.js';
@@ -34,6 +34,8 @@ export const defaultRpiLimits: RpiLimits = {
 export interface PhaseModel {
   llm: LlmClient;
   contextWindow: number;
+  /** Where the window was learned, announced (`context-window`) when a phase starts on this model after one on another. */
+  learned?: Pick<LearnedContextWindow, 'source' | 'detail'>;
 }
 
 /** One run of the orchestrator: what it answers, and everything it may use. */
@@ -129,6 +131,8 @@ class Orchestrator {
   /** The window each model's loops fit their requests to; smaller once its server refused a request as too long, for the rest of the run. */
   private readonly windows = new Map<LlmClient, number>();
   private toldPromptCut = false;
+  /** The model whose window was announced last; the run's first is announced before it starts. */
+  private announcedModel: LlmClient;
   private toldFixedPart = false;
   private readonly sources: ContextSources;
   /** The changes the run's tool calls made, for what an item is told changed since its phase began. */
@@ -137,6 +141,7 @@ class Orchestrator {
 
   constructor(private readonly run: RpiRun) {
     this.emit = run.emit;
+    this.announcedModel = this.modelOf('research').llm;
     this.sources = new ContextSources({ runId: run.runId, contextItems: run.contextItems ?? [], toolContext: run.toolContext, emit: run.emit, signal: run.signal });
     this.toolLog = this.changes.recording(run.toolLog);
   }
@@ -145,6 +150,7 @@ class Orchestrator {
   async phase<T>(phase: Phase, body: () => Promise<T>): Promise<T> {
     const { runId } = this.run;
     this.emit({ type: 'phase-started', runId, phase, model: this.modelOf(phase).llm.model });
+    this.announceWindow(phase);
     try {
       const value = await body();
       this.emit({ type: 'phase-completed', runId, phase, ok: true });
@@ -316,6 +322,14 @@ class Orchestrator {
       onFixedPart: (size) => this.tellFixedPart({ phase: spec.phase, ...size }),
       signal: run.signal,
     });
+  }
+
+  /** A phase on another model than the one before it fits its requests to that model's window: the run view says which. */
+  private announceWindow(phase: Phase): void {
+    const { llm, learned } = this.modelOf(phase);
+    if (llm === this.announcedModel || !learned) return;
+    this.announcedModel = llm;
+    this.emit({ type: 'context-window', runId: this.run.runId, tokens: this.windowOf(phase), ...learned, model: llm.model });
   }
 
   /** The phase's own model, else the default. */

@@ -1,4 +1,4 @@
-import { phaseSchema, type ApprovalSettings, type Phase, type RunStatus, type RunUsage } from '../contract/index.js';
+import { phaseSchema, type ApprovalSettings, type LearnedContextWindow, type Phase, type RunStatus, type RunUsage } from '../contract/index.js';
 import { ToolModeState } from '../agent/toolMode.js';
 import type { ApprovalBroker } from '../approvals/approvalBroker.js';
 import { ApprovedPlans } from '../approvals/approvedPlans.js';
@@ -172,7 +172,10 @@ export class RunAssembler {
       const identity = connectionIdentity(connection);
       let model = byConnection.get(identity);
       if (!model) {
-        model = { llm: await this.llmClient(settings, connection), contextWindow: await this.contextWindow(runId, connection, several, signal) };
+        const window = await this.contextWindow(runId, connection, signal);
+        // The first phase's window is told now; another model's when a phase starts on it (runRpi).
+        if (byConnection.size === 0) this.deps.bus.emit({ type: 'context-window', runId, tokens: window.tokens, source: window.source, detail: window.detail, ...(several ? { model: connection.model } : {}) });
+        model = { llm: await this.llmClient(settings, connection), contextWindow: window.tokens, learned: { source: window.source, detail: window.detail } };
         byConnection.set(identity, model);
       }
       models[phase] = model;
@@ -181,15 +184,14 @@ export class RunAssembler {
   }
 
   /**
-   * The window set in Settings, else the one the server tells (asked once per run), with a warning when
-   * the server silently cuts longer prompts. Named with its model when the run's phases use several.
+   * The model's window set in Settings, else the one its server tells (asked once per run), with a warning
+   * when the server silently cuts longer prompts.
    */
-  private async contextWindow(runId: string, connection: ModelConnection, several: boolean, signal: AbortSignal): Promise<number> {
+  private async contextWindow(runId: string, connection: ModelConnection, signal: AbortSignal): Promise<LearnedContextWindow> {
     const { baseUrl, apiKey, model, contextWindow: configured, contextWindowFrom: configuredFrom } = connection;
     const window = await discoverContextWindow({ baseUrl, apiKey, model, configured, ...(configuredFrom ? { configuredFrom } : {}), signal });
-    this.deps.bus.emit({ type: 'context-window', runId, tokens: window.tokens, source: window.source, detail: window.detail, ...(several ? { model } : {}) });
     if (window.warning) this.deps.bus.emit({ type: 'warning', runId, message: window.warning });
-    return window.tokens;
+    return window;
   }
 
   /** A model client: the settings' retries and prompt caching, the model's own price and the cache key for this model. */

@@ -77,7 +77,14 @@ describe('a model per phase', () => {
       ['implement', 'main-model'],
       ['summary', 'summary-model'],
     ]);
-    // Each model's window: the one set for it, fitted to on every call of its phases.
+    // Each model's window is told as a phase starts on it, and fitted to on every call of its phases.
+    const told = events.filter((event): event is EventOf<'context-window'> => event.type === 'context-window').map(({ model, tokens, detail }) => [model, tokens, detail]);
+    expect(told).toEqual([
+      ['main-model', 32_000, 'Settings'],
+      ['plan-model', 16_000, 'Settings'],
+      ['main-model', 32_000, 'Settings'],
+      ['summary-model', 8_192, 'Settings'],
+    ]);
     const windows = events.filter((event): event is EventOf<'usage'> => event.type === 'usage').map(({ phase, contextWindow }) => [phase, contextWindow]);
     expect(windows).toEqual([
       ['research', 32_000],

@@ -13,7 +13,8 @@ export { attachablePaths, type AttachablePaths, type PathLookup } from './contex
 export { AllowedCommands, configDir, FolderChecks, noKeyStorage, PromptCacheKeys, RecentFolders, SettingsStore, type KeyCipher } from './settings/index.js';
 export { userMcp, type UserMcp } from './mcp/userMcp.js';
 export type { WorkbenchMcpOptions } from './mcp/workbenchMcp.js';
-export { LlmError, type LlmSettings } from './llm/llmTypes.js';
+export { LlmError, type LlmSettings, type ModelConnection } from './llm/llmTypes.js';
+export { connectionFor, connectionIdentity, sameServerModel } from './llm/phaseModel.js';
 export { listModels, type ModelListing } from './llm/listModels.js';
 export { shownUrl } from './llm/llmErrorMessages.js';
 export { discoverContextWindow } from './llm/contextWindow/discoverContextWindow.js';

@@ -1,10 +1,16 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { checkCommandSchema, contextWindowRange, promptCachingSchema, toolModeSchema, type PromptCaching, type ToolMode } from '../../engine/contract/index.js';
+import { checkCommandSchema, contextWindowRange, promptCachingSchema, toolModeSchema, type Phase, type PromptCaching, type ToolMode } from '../../engine/contract/index.js';
 
 /** The options of run, resume and regenerate, as commander hands them over. */
 export interface RunFlags {
   baseUrl?: string;
+  /** `--model <name>`: one model for every phase, over the models Settings gives each phase. */
   model?: string;
+  /** `--research-model <name>` and the like: that phase on another model of the same server. */
+  researchModel?: string;
+  planModel?: string;
+  implementModel?: string;
+  summaryModel?: string;
   apiKey?: string;
   toolMode?: ToolMode;
   retries?: number;
@@ -52,11 +58,33 @@ export function parseCheckCommand(value: string): string {
   return parsed.data;
 }
 
+/** A model name given by a flag: trimmed, never empty. */
+export function parseModelName(value: string): string {
+  const name = value.trim();
+  if (name === '') throw new InvalidArgumentError('must name a model, e.g. gpt-4.1-mini.');
+  return name;
+}
+
+/** The phases given a model by their own flag. */
+export function phaseModelFlags(flags: RunFlags): Partial<Record<Phase, string>> {
+  const given: Partial<Record<Phase, string | undefined>> = {
+    research: flags.researchModel,
+    plan: flags.planModel,
+    implement: flags.implementModel,
+    summary: flags.summaryModel,
+  };
+  return Object.fromEntries(Object.entries(given).filter(([, model]) => model !== undefined)) as Partial<Record<Phase, string>>;
+}
+
 /** Adds the model, output and approval options shared by every command that starts a run. */
 export function withRunFlags(command: Command): Command {
   return command
     .option('--base-url <url>', 'the OpenAI-compatible server (default: $OPENAI_BASE_URL, then Settings)', parseBaseUrl)
-    .option('--model <name>', 'the model to use (default: $RPI_MODEL, then Settings)')
+    .option('--model <name>', 'the model of every phase (default: $RPI_MODEL, then Settings, where each phase may have its own)', parseModelName)
+    .option('--research-model <name>', 'the model of Research, on the same server (default: --model, then Settings)', parseModelName)
+    .option('--plan-model <name>', 'the model of Plan, on the same server (default: --model, then Settings)', parseModelName)
+    .option('--implement-model <name>', 'the model of Implement, on the same server (default: --model, then Settings)', parseModelName)
+    .option('--summary-model <name>', 'the model of the Summary, on the same server (default: --model, then Settings)', parseModelName)
     .option('--api-key <key>', 'the API key (prefer $OPENAI_API_KEY: a flag is visible to other users in the process list)')
     .addOption(new Option('--tool-mode <mode>', 'how the model calls tools (default: Settings, else auto)').choices(toolModeSchema.options))
     .option('--retries <n>', 'tries again after a failed model call (429, 5xx, a dropped or stalled stream), 0 to 10 (default: Settings, else 4)', parseRetries)

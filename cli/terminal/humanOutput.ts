@@ -6,7 +6,7 @@ import type { LiveLine } from './liveLine.js';
 import type { RunOutput } from './runOutput.js';
 import { applyToProgress, initialProgress, type RunProgress } from './runProgress.js';
 import type { ShownStream } from './shownStream.js';
-import { formatStatusLine, phaseText } from './statusLine.js';
+import { formatStatusLine, stepLine } from './statusLine.js';
 import { formatToolLine } from './toolLines.js';
 import { formatElapsed, formatTokens } from './units.js';
 import { visibleLine } from './visibleText.js';
@@ -78,10 +78,10 @@ export class HumanOutput implements RunOutput {
     const { log } = this.options;
     switch (event.type) {
       case 'phase-started':
-        if (event.phase !== 'implement') log.log(`▸ ${phaseText(this.progress)}`);
+        if (event.phase !== 'implement') log.log(`▸ ${stepLine(this.progress)}`);
         return;
       case 'implement-progress':
-        return log.log(`▸ ${phaseText(this.progress)}`);
+        return log.log(`▸ ${stepLine(this.progress)}`);
       case 'tool-started':
         this.calls.set(event.callId, { tool: event.tool, args: event.args });
         return;

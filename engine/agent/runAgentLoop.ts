@@ -298,7 +298,7 @@ class LoopRun {
   private recordUsage(reply: LlmReply): void {
     const { estimated, ...turn } = reply.usage;
     this.usage.push(turn);
-    this.config.emit({ type: 'usage', runId: this.config.runId, phase: this.config.phase, ...turn, contextWindow: this.config.contextWindow, estimated });
+    this.config.emit({ type: 'usage', runId: this.config.runId, phase: this.config.phase, ...turn, contextWindow: this.config.contextWindow, estimated, model: this.config.llm.model });
   }
 
   /** A final answer forced at the turn cap may still carry an action block; the text around it is the answer. */

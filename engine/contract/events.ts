@@ -20,7 +20,11 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
     /** The engine's clock (ms since the epoch), so a page that loads mid-run can time it. */
     startedAt: z.number(),
   }),
-  event('phase-started', { phase: phaseSchema }),
+  event('phase-started', {
+    phase: phaseSchema,
+    /** The model the phase runs on (Settings may give each phase its own). */
+    model: z.string().optional(),
+  }),
   event('phase-completed', { phase: phaseSchema, ok: z.boolean(), error: z.string().optional() }),
   event('implement-progress', { current: z.number().int(), total: z.number().int(), label: z.string() }),
   event('plan-updated', { items: z.array(planItemSchema) }),
@@ -74,6 +78,8 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
     contextWindow: z.number().int().positive(),
     /** True when the server sent no usage and the counts were estimated with a tokenizer. */
     estimated: z.boolean().optional(),
+    /** The model that answered. */
+    model: z.string().optional(),
   }),
   /**
    * The request's usage so far, per step, as kept on disk with its run: after each model call (a resumed
@@ -86,7 +92,11 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
   /** The items the user attached to the request (labelled as contextItemLabel does: a path, a folder with "/", a note's first words), when a run first gives them to a phase. */
   event('context-items-read', { phase: phaseSchema, items: z.array(z.string()) }),
   /** The context window the run fits its requests to, and where it was learned, once the run knows it. */
-  event('context-window', learnedContextWindowSchema.pick({ tokens: true, source: true, detail: true }).shape),
+  event('context-window', {
+    ...learnedContextWindowSchema.pick({ tokens: true, source: true, detail: true }).shape,
+    /** The model the window is of, when the run's phases use more than one. */
+    model: z.string().optional(),
+  }),
   /**
    * What a model call is doing while nothing else shows it: sent and waiting, queued by the server
    * (keep-alives only), the model thinking (reasoning streamed apart from the answer), answering, or

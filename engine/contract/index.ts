@@ -1,6 +1,8 @@
 /** The one contract shared by engine, electron hosts and renderer: requests, results, events. */
 export * from './channels.js';
 export * from './model.js';
+export * from './phaseModels.js';
+export * from './phaseNames.js';
 export * from './requests.js';
 export * from './events.js';
 export * from './snapshot.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { contextItemLimits } from './contextItemLimits.js';
+import { phaseModelsViewSchema } from './phaseModels.js';
 
 export const phaseSchema = z.enum(['research', 'plan', 'implement', 'summary']);
 export type Phase = z.infer<typeof phaseSchema>;
@@ -185,6 +186,8 @@ export const publicSettingsSchema = z.object({
   /** True when a key is stored (encrypted) or comes from the environment; the key itself never crosses. */
   apiKeySet: z.boolean(),
   apiKeySource: z.enum(['stored', 'environment', 'none']),
+  /** The model of each phase: the default one above unless Settings names another. */
+  models: phaseModelsViewSchema,
   approvals: approvalSettingsSchema,
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;

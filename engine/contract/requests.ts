@@ -5,7 +5,7 @@ import type { Snapshot } from './snapshot.js';
 import type { ApprovalPreview, ChangeList, FileDiff, RevertResult } from './changes.js';
 import type { RunFileAnswer } from './runHistory.js';
 import { mcpServerInputSchema, mcpServerNameSchema, type McpOverview } from './mcp.js';
-import { approvalSettingsSchema, contextItemsSchema, contextWindowRange, promptCachingSchema, rpiFileSchema, toolModeSchema } from './model.js';
+import { approvalSettingsSchema, contextItemsSchema, contextWindowRange, phaseSchema, promptCachingSchema, rpiFileSchema, toolModeSchema } from './model.js';
 
 const nonEmpty = (what = 'must be a non-empty string') =>
   z.string({ error: what }).trim().min(1, { error: what });
@@ -46,6 +46,40 @@ export const checkCommandSchema = z
   .min(1, { error: 'must be a command line, not empty (clear it to set none)' })
   .max(maxCheckCommandChars, { error: `must be at most ${maxCheckCommandChars.toLocaleString('en-US')} characters` })
   .refine((value) => !/[\r\n\0]/.test(value), { error: 'must be one line: a single command, e.g. npm test' });
+/** A context window typed in Settings; null beside it means automatic, learned from the server. */
+const contextWindowTokens = z
+  .number({ error: 'must be a number of tokens' })
+  .int({ error: 'must be a whole number of tokens' })
+  .min(contextWindowRange.min, { error: 'must be at least 1024 tokens' })
+  .max(contextWindowRange.max, { error: 'must be at most 10,000,000 tokens' });
+
+/**
+ * One phase's model as the Settings form saves it: the default, another model on the same server, or
+ * another connection whose key (a new one, null to forget it, absent to keep it) is stored like the main one.
+ */
+export const phaseModelPatchSchema = z.discriminatedUnion(
+  'use',
+  [
+    z.strictObject({ use: z.literal('default') }),
+    z.strictObject({ use: z.literal('model'), model: nonEmpty('must name a model'), contextWindow: contextWindowTokens.nullable().optional() }),
+    z.strictObject({
+      use: z.literal('connection'),
+      baseUrl: httpUrl,
+      model: nonEmpty('must name a model'),
+      contextWindow: contextWindowTokens.nullable().optional(),
+      apiKey: nonEmpty().nullable().optional(),
+    }),
+  ],
+  { error: 'must be "default", "model" or "connection"' },
+);
+export type PhaseModelPatch = z.output<typeof phaseModelPatchSchema>;
+
+const phaseModelsPatchSchema = z.strictObject({
+  research: phaseModelPatchSchema.optional(),
+  plan: phaseModelPatchSchema.optional(),
+  implement: phaseModelPatchSchema.optional(),
+  summary: phaseModelPatchSchema.optional(),
+});
 
 /** Payload schema of every request, keyed by channel. Hosts validate with these before acting. */
 export const requestSchemas = {
@@ -123,20 +157,15 @@ export const requestSchemas = {
     baseUrl: httpUrl.optional(),
     model: nonEmpty().optional(),
     apiKey: nonEmpty().optional(),
+    /** Test this phase's own connection: the form's values fall back to the phase's saved ones, its key to its stored key. */
+    phase: phaseSchema.optional(),
   }),
   'settings:set': z.strictObject({
     baseUrl: httpUrl.optional(),
     model: nonEmpty().optional(),
     /** A new key to store encrypted, or null to forget the stored one. */
     apiKey: nonEmpty().nullable().optional(),
-    contextWindow: z
-      .number({ error: 'must be a number of tokens' })
-      .int({ error: 'must be a whole number of tokens' })
-      .min(contextWindowRange.min, { error: 'must be at least 1024 tokens' })
-      .max(contextWindowRange.max, { error: 'must be at most 10,000,000 tokens' })
-      /** null: automatic, learned from the server. */
-      .nullable()
-      .optional(),
+    contextWindow: contextWindowTokens.nullable().optional(),
     toolMode: toolModeSchema.optional(),
     retries: z
       .number({ error: 'must be a number of retries' })
@@ -145,6 +174,8 @@ export const requestSchemas = {
       .max(10, { error: 'must be at most 10' })
       .optional(),
     promptCaching: promptCachingSchema.optional(),
+    /** The phases whose model changes; a phase left out keeps its own. */
+    models: phaseModelsPatchSchema.optional(),
     /** The price of the model, per million tokens; null forgets it. */
     price: z
       .strictObject({ input: dollarsPerMillion, cachedInput: dollarsPerMillion.nullable(), output: dollarsPerMillion })

@@ -1,6 +1,6 @@
 import { pathsNamedIn } from '../context/projectInstructions.js';
 import { checkFailureReason } from '../contract/checkText.js';
-import type { ContextItem, Phase, PlanDecision, PlanItem, RpiState, UnsequencedEvent } from '../contract/index.js';
+import type { ContextItem, LearnedContextWindow, Phase, PlanDecision, PlanItem, RpiState, UnsequencedEvent } from '../contract/index.js';
 import { runAgentLoop, type AgentLoopResult } from '../agent/runAgentLoop.js';
 import type { LoopLimits } from '../agent/loopLimits.js';
 import type { ToolModeState } from '../agent/toolMode.js';
@@ -34,6 +34,14 @@ export const defaultRpiLimits: RpiLimits = {
   maxTotalErrors: 5,
 };
 
+/** A phase's model: its client, and the window its requests are fitted to. */
+export interface PhaseModel {
+  llm: LlmClient;
+  contextWindow: number;
+  /** Where the window was learned, announced (`context-window`) when a phase starts on this model after one on another. */
+  learned?: Pick<LearnedContextWindow, 'source' | 'detail'>;
+}
+
 /** One run of the orchestrator: what it answers, and everything it may use. */
 export interface RpiRun {
   runId: string;
@@ -43,9 +51,12 @@ export interface RpiRun {
   contextItems?: readonly ContextItem[];
   /** When the request started its run; files changed since are the run's changes. */
   startedAt: number;
+  /** The default model, for every phase `phaseModels` does not name. */
   llm: LlmClient;
   toolMode: ToolModeState;
   contextWindow: number;
+  /** Phases on a model of their own; phases that share a client share what is learned of its window. */
+  phaseModels?: Partial<Record<Phase, PhaseModel>>;
   toolContext: Omit<ToolContext, 'signal'>;
   toolLog: Pick<ToolLog, 'append'>;
   limits: RpiLimits;
@@ -124,9 +135,11 @@ export async function runRpi(run: RpiRun): Promise<RpiOutcome> {
 class Orchestrator {
   private readonly emit: RpiRun['emit'];
   private calls = 0;
-  /** The window every loop fits its requests to; smaller once the server refused a request as too long, for the rest of the run. */
-  private contextWindow: number;
+  /** The window each model's loops fit their requests to; smaller once its server refused a request as too long, for the rest of the run. */
+  private readonly windows = new Map<LlmClient, number>();
   private toldPromptCut = false;
+  /** The model whose window was announced last; the run's first is announced before it starts. */
+  private announcedModel: LlmClient;
   private toldFixedPart = false;
   /** Which of a phase's tools are offered; set when Research and Implement begin (Plan offers no table tool). */
   private offer: ToolOffer = { tables: true, workbooks: true };
@@ -138,7 +151,7 @@ class Orchestrator {
 
   constructor(private readonly run: RpiRun) {
     this.emit = run.emit;
-    this.contextWindow = run.contextWindow;
+    this.announcedModel = this.modelOf('research').llm;
     this.sources = new ContextSources({ runId: run.runId, contextItems: run.contextItems ?? [], toolContext: run.toolContext, emit: run.emit, signal: run.signal });
     this.toolLog = this.changes.recording(run.toolLog);
     const { runId, stateDir, toolContext, guard, emit, signal } = run;
@@ -153,7 +166,8 @@ class Orchestrator {
   /** Announces a phase, runs it, and turns its failure into an outcome tagged with the phase. */
   async phase<T>(phase: Phase, body: () => Promise<T>): Promise<T> {
     const { runId } = this.run;
-    this.emit({ type: 'phase-started', runId, phase });
+    this.emit({ type: 'phase-started', runId, phase, model: this.modelOf(phase).llm.model });
+    this.announceWindow(phase);
     try {
       const value = await body();
       this.emit({ type: 'phase-completed', runId, phase, ok: true });
@@ -216,9 +230,10 @@ class Orchestrator {
         if (ran || this.finalCheckDue(state)) await this.checkWholeChange(state);
         return;
       }
-      if (start.contextWindow !== this.contextWindow) {
+      const window = this.windowOf('implement');
+      if (start.contextWindow !== window) {
         // A server refused a request as too long, leaving a smaller window: the attached items are read again within it.
-        start = { ...start, attachments: await this.sources.attachments('implement', this.contextWindow), contextWindow: this.contextWindow };
+        start = { ...start, attachments: await this.sources.attachments('implement', window), contextWindow: window };
       }
       this.emit({ type: 'implement-progress', runId: this.run.runId, current: item.index + 1, total: items.length, label: item.label });
       const deadline = Date.now() + this.run.limits.timeoutMs.implement;
@@ -290,7 +305,7 @@ class Orchestrator {
       manifest: await this.sources.manifest(3),
       itemCount: parsePlan(planText).items.length,
       changesMark: this.changes.mark(),
-      contextWindow: this.contextWindow,
+      contextWindow: this.windowOf('implement'),
     };
   }
 
@@ -340,10 +355,11 @@ class Orchestrator {
       maxConsecutiveErrors: run.limits.maxConsecutiveErrors,
       maxTotalErrors: run.limits.maxTotalErrors,
     };
+    const { llm } = this.modelOf(spec.phase);
     return runAgentLoop({
       phase: spec.phase,
       runId: run.runId,
-      llm: run.llm,
+      llm,
       toolMode: run.toolMode,
       messages: spec.messages(input),
       tools: spec.tools.filter((tool) => isOffered(tool.name, this.offer)),
@@ -357,18 +373,37 @@ class Orchestrator {
       ...(run.guard ? { guard: run.guard } : {}),
       emit: run.emit,
       nextCallId: () => `${run.runId}-${(this.calls += 1)}`,
-      contextWindow: this.contextWindow,
+      contextWindow: this.windowOf(spec.phase),
       onWindowRefused: (tokens) => {
-        this.contextWindow = Math.min(this.contextWindow, tokens);
+        this.windows.set(llm, Math.min(this.windowOf(spec.phase), tokens));
       },
-      onPromptCut: (cut) => this.tellPromptCut(cut),
+      onPromptCut: (cut) => this.tellPromptCut(spec.phase, cut),
       onFixedPart: (size) => this.tellFixedPart({ phase: spec.phase, ...size }),
       signal: run.signal,
     });
   }
 
+  /** A phase on another model than the one before it fits its requests to that model's window: the run view says which. */
+  private announceWindow(phase: Phase): void {
+    const { llm, learned } = this.modelOf(phase);
+    if (llm === this.announcedModel || !learned) return;
+    this.announcedModel = llm;
+    this.emit({ type: 'context-window', runId: this.run.runId, tokens: this.windowOf(phase), ...learned, model: llm.model });
+  }
+
+  /** The phase's own model, else the default. */
+  private modelOf(phase: Phase): PhaseModel {
+    return this.run.phaseModels?.[phase] ?? { llm: this.run.llm, contextWindow: this.run.contextWindow };
+  }
+
+  /** The window of the phase's model as the run knows it now. */
+  private windowOf(phase: Phase): number {
+    const { llm, contextWindow } = this.modelOf(phase);
+    return this.windows.get(llm) ?? contextWindow;
+  }
+
   /** Once a run: the server cut a prompt to a window smaller than assumed, so it works from part of what it was given. */
-  private tellPromptCut({ sentTokens, countedTokens }: { sentTokens: number; countedTokens: number }): void {
+  private tellPromptCut(phase: Phase, { sentTokens, countedTokens }: { sentTokens: number; countedTokens: number }): void {
     if (this.toldPromptCut) return;
     this.toldPromptCut = true;
     const count = (tokens: number) => tokens.toLocaleString('en-US');
@@ -377,7 +412,7 @@ class Orchestrator {
       runId: this.run.runId,
       message:
         `The model server counted only ${count(countedTokens)} of the about ${count(sentTokens)} prompt tokens sent: it cut the start of the prompt to fit ` +
-        `a smaller context window than the ${count(this.contextWindow)} tokens assumed, so the model works without part of its instructions. ` +
+        `a smaller context window than the ${count(this.windowOf(phase))} tokens assumed, so the model works without part of its instructions. ` +
         `Set the context window in Settings to ${count(countedTokens)}, or raise the server's context length (Ollama: OLLAMA_CONTEXT_LENGTH, or PARAMETER num_ctx in a Modelfile).`,
     });
   }
@@ -385,7 +420,7 @@ class Orchestrator {
   /** Once a run: the fixed part of a phase's requests leaves little room for the work in this window. */
   private tellFixedPart(size: Omit<FixedPartSize, 'contextWindow'>): void {
     if (this.toldFixedPart) return;
-    const message = fixedPartWarning({ ...size, contextWindow: this.contextWindow });
+    const message = fixedPartWarning({ ...size, contextWindow: this.windowOf(size.phase) });
     if (message === null) return;
     this.toldFixedPart = true;
     this.emit({ type: 'warning', runId: this.run.runId, message });
@@ -396,7 +431,7 @@ class Orchestrator {
     return {
       request: this.run.request,
       instructions: await this.sources.instructions(phase),
-      attachments: await this.sources.attachments(phase, this.contextWindow),
+      attachments: await this.sources.attachments(phase, this.windowOf(phase)),
     };
   }
 

@@ -37,6 +37,8 @@ export const usageLineSchema = z.object({
   costUsd: z.number().nonnegative().nullable(),
   /** The server sent no usage: the counts were estimated with a tokenizer. */
   estimated: z.boolean().optional(),
+  /** The model that answered (absent in lines kept before phases had their own models). */
+  model: z.string().max(500).optional(),
 });
 export type UsageLine = z.infer<typeof usageLineSchema>;
 
@@ -112,6 +114,7 @@ export function addLine(step: StepUsage | undefined, line: UsageLine): StepUsage
     costUsd: line.costUsd === null ? base.costUsd : (base.costUsd ?? 0) + line.costUsd,
     unpricedCalls: base.unpricedCalls + (line.costUsd === null ? 1 : 0),
     estimated: base.estimated || line.estimated === true,
+    ...(line.model ? { model: line.model } : {}),
   };
 }
 

@@ -24,6 +24,7 @@ import { memoryAllowList, memoryFolderChecks, type RunOptions } from './runOptio
 import { hasStateFolder, openStateFolder } from './stateFolder.js';
 import { workbenchHandlers, type WorkbenchHandlers } from './workbenchHandlers.js';
 import { takeSnapshot } from './workbenchSnapshot.js';
+import { connectionKeys } from '../llm/phaseModel.js';
 
 export { stateDirName } from './stateFolder.js';
 
@@ -99,7 +100,10 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       folder: root,
       mcp: options.mcp,
       env: options.env ?? hostEnvironment(),
-      apiKey: async () => (await options.llmSettings?.())?.apiKey ?? null,
+      apiKeys: async () => {
+        const settings = await options.llmSettings?.();
+        return settings ? connectionKeys(settings) : [];
+      },
       emit: (event) => void bus.emit(event),
     });
     runs = new RunGate({ stateDir, workspace, bus, conversation, toolLog, checkpoints, broker, planGate, allowedCommands, folderChecks, runEvents, settleChanges, mcp, options });

@@ -7,6 +7,7 @@ import { ConnectionTest } from './settings/ConnectionTest.js';
 import { CostFields } from './settings/CostFields.js';
 import { FolderCheckField, useFolderCheck } from './settings/FolderCheckField.js';
 import { McpSettings } from './settings/McpSettings.js';
+import { PhaseModelFields } from './settings/PhaseModelFields.js';
 import { connectionTestOf, draftOf, patchOf, type SettingsDraft } from './settings/settingsDraft.js';
 import { useModalDialog } from './useModalDialog.js';
 
@@ -103,6 +104,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         <Field label="Retries" hint="How often a failed model call (429, 5xx, a dropped or stalled stream) is tried again, waiting 1, 2, 4, 8 s… or what the server asks.">
           <input type="number" min={0} max={10} step={1} value={draft.retries} onChange={text('retries')} />
         </Field>
+        <PhaseModelFields models={draft.models} onChange={(models) => change({ models })} canStoreKey={Boolean(host?.canStoreApiKey)} mainTest={() => connectionTestOf(draft)} />
         <CostFields draft={draft} onChange={change} />
         <ApprovalFields draft={draft} onChange={change} />
         <FolderCheckField draft={folderCheck} />

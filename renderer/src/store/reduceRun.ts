@@ -17,6 +17,7 @@ function newRunView({ runId, messageId = null, startedAt }: { runId: string | nu
     status: 'running',
     phase: null,
     steps: pendingSteps(),
+    phaseModels: {},
     statusLine: '',
     modelStatus: null,
     progress: null,
@@ -68,7 +69,14 @@ type RunEvent = Exclude<WorkbenchEvent, { type: 'run-started' | 'conversation-re
 function reduceRunEvent(run: RunView, event: RunEvent): RunView {
   switch (event.type) {
     case 'phase-started':
-      return { ...run, phase: event.phase, steps: startStep(run.steps, event.phase), planReview: null, modelStatus: null };
+      return {
+        ...run,
+        phase: event.phase,
+        steps: startStep(run.steps, event.phase),
+        phaseModels: event.model ? { ...run.phaseModels, [event.phase]: event.model } : run.phaseModels,
+        planReview: null,
+        modelStatus: null,
+      };
     case 'model-status': {
       const { type: _type, seq: _seq, runId: _runId, phase: _phase, ...status } = event;
       return { ...run, modelStatus: status };

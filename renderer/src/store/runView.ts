@@ -81,6 +81,8 @@ export interface RunView {
   /** The phase started last. */
   phase: Phase | null;
   steps: Record<Phase, PhaseStep>;
+  /** The model each phase started on, as phase-started named it. */
+  phaseModels: Partial<Record<Phase, string>>;
   /** "Analyzing files…", "Working on step 3 of 12: Parse", … with what the model call is doing when it says. */
   statusLine: string;
   /** What the current model call told last (queued, thinking, retrying…); null once a tool or a phase starts. */

@@ -164,6 +164,34 @@ describe('validateRequest', () => {
       expectError('settings:set', { model: '  ' }, 'settings:set: model must be a non-empty string');
       expectError('settings:set', { apiKey: '' }, 'settings:set: apiKey must be a non-empty string');
     });
+
+    it('accepts each phase on the default, another model of the server, or a connection of its own', () => {
+      const models = {
+        research: { use: 'connection', baseUrl: 'https://reasoning.example/v1', model: 'o3', apiKey: 'sk-r', contextWindow: 200_000 },
+        plan: { use: 'model', model: 'o3', contextWindow: null },
+        implement: { use: 'default' },
+      };
+      expect(validateRequest('settings:set', { models })).toEqual({ ok: true, value: { channel: 'settings:set', payload: { models } } });
+      expect(validateRequest('settings:set', { models: { summary: { use: 'connection', baseUrl: 'http://127.0.0.1:1/v1', model: 'm', apiKey: null } } }).ok).toBe(true);
+    });
+
+    it.each([
+      [{ research: { use: 'other' } }, 'models.research.use must be "default", "model" or "connection"'],
+      [{ plan: { use: 'model', model: ' ' } }, 'models.plan.model must name a model'],
+      [{ plan: { use: 'model' } }, 'models.plan.model must name a model'],
+      [{ implement: { use: 'connection', baseUrl: 'ftp://x', model: 'm' } }, 'models.implement.baseUrl must be an http:// or https:// URL'],
+      [{ summary: { use: 'connection', baseUrl: 'http://x/v1', model: 'm', apiKey: '' } }, 'models.summary.apiKey must be a non-empty string'],
+      [{ summary: { use: 'model', model: 'm', contextWindow: 100 } }, 'models.summary.contextWindow must be at least 1024 tokens'],
+      [{ review: { use: 'default' } }, 'unexpected field "review"'],
+      [{ plan: { use: 'model', model: 'm', baseUrl: 'http://x/v1' } }, 'unexpected field "baseUrl"'],
+    ])('refuses the phase models %j', (models, rule) => {
+      expectError('settings:set', { models }, `settings:set: ${rule}`);
+    });
+
+    it('tests a phase\'s connection only for a known phase', () => {
+      expect(validateRequest('settings:test-connection', { phase: 'plan', baseUrl: 'http://127.0.0.1:1/v1' }).ok).toBe(true);
+      expect(validateRequest('settings:test-connection', { phase: 'review' }).ok).toBe(false);
+    });
   });
 
   describe('session:approve', () => {

@@ -64,6 +64,7 @@ describe('SettingsStore', () => {
       price: null,
       apiKeySet: false,
       apiKeySource: 'none',
+      models: { research: { use: 'default' }, plan: { use: 'default' }, implement: { use: 'default' }, summary: { use: 'default' } },
       approvals: { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false },
     });
     expect((await settings.llmSettings()).apiKey).toBeNull();

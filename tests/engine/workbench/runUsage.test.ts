@@ -1,7 +1,7 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { WorkbenchEvent } from '../../../engine/contract/index.js';
+import type { StepUsage, WorkbenchEvent } from '../../../engine/contract/index.js';
 import type { ScriptedTurn } from '../../support/fakeLlm/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
@@ -24,6 +24,8 @@ function unpriced(turn: ScriptedTurn, promptTokens: number, completionTokens: nu
   return { ...turn, usage: { promptTokens, completionTokens } };
 }
 
+/** A step as this folder's runs record it: every call by fake-model. */
+const step = (phase: StepUsage['phase'], figures: Partial<StepUsage>): StepUsage => stepUsage(phase, { model: 'fake-model', ...figures });
 
 async function usageLines(root: string): Promise<Record<string, unknown>[]> {
   return (await readFile(usageFile(root), 'utf8'))
@@ -31,6 +33,8 @@ async function usageLines(root: string): Promise<Record<string, unknown>[]> {
     .split('\n')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
+
+const fakeModelEverywhere = { research: 'fake-model', plan: 'fake-model', implement: 'fake-model', summary: 'fake-model' };
 
 const warningsIn = (events: readonly WorkbenchEvent[]) => events.flatMap((event) => (event.type === 'warning' ? [event.message] : []));
 
@@ -67,11 +71,11 @@ describe('usage kept with the run', () => {
     expect(lines[4]).toMatchObject({ costUsd: null });
 
     const steps = [
-      stepUsage('research', { promptTokens: 10_000, completionTokens: 500, costUsd: 0.004 }),
-      stepUsage('plan', { promptTokens: 12_000, cachedTokens: 9_000, completionTokens: 700, costUsd: 0.003 }),
-      stepUsage('implement', { item: { index: 0, label: 'Greet' }, promptTokens: 28_500, cachedTokens: 25_000, completionTokens: 400, calls: 2, costUsd: expect.closeTo(0.003, 12) as number }),
-      stepUsage('implement', { item: { index: 1, label: 'Tidy' }, promptTokens: 13_000, completionTokens: 50, unpricedCalls: 1 }),
-      stepUsage('summary', { promptTokens: 15_000, completionTokens: 200, costUsd: 0.005 }),
+      step('research', { promptTokens: 10_000, completionTokens: 500, costUsd: 0.004 }),
+      step('plan', { promptTokens: 12_000, cachedTokens: 9_000, completionTokens: 700, costUsd: 0.003 }),
+      step('implement', { item: { index: 0, label: 'Greet' }, promptTokens: 28_500, cachedTokens: 25_000, completionTokens: 400, calls: 2, costUsd: expect.closeTo(0.003, 12) as number }),
+      step('implement', { item: { index: 1, label: 'Tidy' }, promptTokens: 13_000, completionTokens: 50, unpricedCalls: 1 }),
+      step('summary', { promptTokens: 15_000, completionTokens: 200, costUsd: 0.005 }),
     ];
     const told = events.filter((event) => event.type === 'run-usage');
     expect(told).toHaveLength(6);
@@ -90,6 +94,7 @@ describe('usage kept with the run', () => {
       costUsd: expect.closeTo(0.015, 12) as number,
       unpricedSteps: 1,
       estimated: false,
+      models: fakeModelEverywhere,
     });
   });
 
@@ -116,20 +121,20 @@ describe('usage kept with the run', () => {
 
     const lines = await usageLines(root);
     expect(lines.map((line) => line['runId'])).toEqual([...Array<string>(4).fill(cancelled.runId), resumed.runId, resumed.runId]);
-    const second = stepUsage('implement', { item: { index: 1, label: 'Second' }, promptTokens: 9_000, cachedTokens: 7_000, completionTokens: 900, calls: 2, costUsd: expect.closeTo(0.009, 12) as number });
+    const second = step('implement', { item: { index: 1, label: 'Second' }, promptTokens: 9_000, cachedTokens: 7_000, completionTokens: 900, calls: 2, costUsd: expect.closeTo(0.009, 12) as number });
     const steps = [
-      stepUsage('research', { promptTokens: 1_000, completionTokens: 100, costUsd: 0.001 }),
-      stepUsage('plan', { promptTokens: 2_000, cachedTokens: 1_000, completionTokens: 200, costUsd: 0.002 }),
-      stepUsage('implement', { item: { index: 0, label: 'First' }, promptTokens: 3_000, cachedTokens: 2_000, completionTokens: 300, costUsd: 0.003 }),
+      step('research', { promptTokens: 1_000, completionTokens: 100, costUsd: 0.001 }),
+      step('plan', { promptTokens: 2_000, cachedTokens: 1_000, completionTokens: 200, costUsd: 0.002 }),
+      step('implement', { item: { index: 0, label: 'First' }, promptTokens: 3_000, cachedTokens: 2_000, completionTokens: 300, costUsd: 0.003 }),
       second,
-      stepUsage('summary', { promptTokens: 6_000, completionTokens: 600, costUsd: 0.006 }),
+      step('summary', { promptTokens: 6_000, completionTokens: 600, costUsd: 0.006 }),
     ];
     // The resumed run starts from the cancelled one's figures, before its first call.
     const told = events.filter((event) => event.type === 'run-usage');
     expect(told[0]?.steps).toEqual(steps.slice(0, 4).map((kept, index) => (index === 3 ? { ...kept, promptTokens: 4_000, cachedTokens: 3_000, completionTokens: 400, calls: 1, costUsd: 0.004 } : kept)));
     expect(told.at(-1)?.steps).toEqual(steps);
 
-    const total = { promptTokens: 21_000, cachedTokens: 10_000, cacheWriteTokens: 0, completionTokens: 2_100, reasoningTokens: 0, calls: 6, costUsd: expect.closeTo(0.021, 12) as number, unpricedSteps: 0, estimated: false };
+    const total = { promptTokens: 21_000, cachedTokens: 10_000, cacheWriteTokens: 0, completionTokens: 2_100, reasoningTokens: 0, calls: 6, costUsd: expect.closeTo(0.021, 12) as number, unpricedSteps: 0, estimated: false, models: fakeModelEverywhere };
     const before = await first.request('workbench:snapshot');
     expect(before.usage).toEqual({ requests: { [cancelled.messageId]: total }, current: { messageId: cancelled.messageId, steps } });
     await first.close();

@@ -2,6 +2,7 @@
 export * from './channels.js';
 export * from './model.js';
 export * from './requests.js';
+export * from './question.js';
 export * from './events.js';
 export * from './snapshot.js';
 export * from './validate.js';

@@ -5,7 +5,8 @@ import type { LoopLimits } from '../agent/loopLimits.js';
 import type { ToolModeState } from '../agent/toolMode.js';
 import type { LlmClient } from '../llm/llmTypes.js';
 import type { ToolLog } from '../store/toolLog.js';
-import type { ToolContext } from '../tools/tool.js';
+import { askUser } from '../tools/askUser.js';
+import type { ToolContext, UserQuestion } from '../tools/tool.js';
 import type { ToolGuard } from '../tools/executeToolCall.js';
 import type { ToolSource } from '../tools/toolSource.js';
 import { changedFilesSince, describeChanges } from './changedFiles.js';
@@ -16,6 +17,7 @@ import { implementPhase, planPhase, researchPhase, summaryPhase, type ImplementS
 import { extractNewPlanItems, parsePlan, withoutOriginalCount, withoutOutcomes } from './planFile.js';
 import { failureLinePattern } from './prompts.js';
 import { appendItems, markItem, readPlan, readResearch, readRpiState, writePlan, writeResearch } from './rpiState.js';
+import { answersText, researchWithAnswers, UserAnswers, type QuestionDesk } from './userAnswers.js';
 
 /** Wall-clock limits per phase loop; the error caps are shared. */
 export interface RpiLimits {
@@ -58,6 +60,8 @@ export interface RpiRun {
   };
   /** Approval and checkpoint before each change; every call runs when absent. */
   guard?: ToolGuard;
+  /** Who answers ask_user (Research and Plan); without it every question gets "No answer". */
+  questions?: QuestionDesk;
   /** Tools of the user's MCP servers, offered by phase before each turn. */
   extraTools?: ToolSource;
   /** Items being retried after a failure (by index), with why they failed: the first new attempt is told. */
@@ -125,12 +129,15 @@ class Orchestrator {
   /** The changes the run's tool calls made, for what an item is told changed since its phase began. */
   private readonly changes = new ChangeRecords();
   private readonly toolLog: Pick<ToolLog, 'append'>;
+  /** The request's questions to the user (ask_user) and their answers. */
+  private readonly answers: UserAnswers;
 
   constructor(private readonly run: RpiRun) {
     this.emit = run.emit;
     this.contextWindow = run.contextWindow;
     this.sources = new ContextSources({ runId: run.runId, contextItems: run.contextItems ?? [], toolContext: run.toolContext, emit: run.emit, signal: run.signal });
     this.toolLog = this.changes.recording(run.toolLog);
+    this.answers = new UserAnswers({ ...(run.questions ? { desk: run.questions } : {}), maskSecrets: run.toolContext.maskSecrets });
   }
 
   /** Announces a phase, runs it, and turns its failure into an outcome tagged with the phase. */
@@ -149,16 +156,21 @@ class Orchestrator {
     }
   }
 
+  /** Research, told the answers an earlier, stopped run of the request already had; its findings get every answer appended. */
   async research(): Promise<void> {
-    const result = await this.loop(researchPhase, { ...(await this.briefing('research')), manifest: await this.sources.manifest(3) });
+    const answers = answersText(await this.answers.all());
+    const result = await this.loop(researchPhase, { ...(await this.briefing('research')), manifest: await this.sources.manifest(3), answers });
     const text = this.textOrStop('research', result);
     if (!text.trim()) this.stop('research', 'The model ended research without writing any findings.');
-    await writeResearch(this.run.stateDir, text);
+    await writeResearch(this.run.stateDir, researchWithAnswers(text, await this.answers.all()));
   }
 
   async plan(): Promise<void> {
     const research = (await readResearch(this.run.stateDir)) ?? '';
-    const result = await this.loop(planPhase, { ...(await this.briefing('plan')), research, manifest: await this.sources.manifest(2) });
+    const result = await this.loop(planPhase, { ...(await this.briefing('plan')), research, manifest: await this.sources.manifest(2) }, {
+      // Plan's answers join research.md as they come, so Implement and a resumed Plan read them there.
+      onAnswer: async () => writeResearch(this.run.stateDir, researchWithAnswers((await readResearch(this.run.stateDir)) ?? '', await this.answers.all())),
+    });
     const text = this.textOrStop('plan', result);
     if (!text.trim()) this.stop('plan', 'The model ended planning without writing a plan.');
     await writePlan(this.run.stateDir, text);
@@ -213,9 +225,9 @@ class Orchestrator {
     const planText = (await readPlan(stateDir)) ?? '';
     const { workspace } = this.run.toolContext;
     const changes = await changedFilesSince(workspace.root, stateDir, startedAt, { signal: this.run.signal, onUnreachable: workspace.unreachable.report });
-    const result = await this.loop(summaryPhase, { request, planText, changes: describeChanges(changes) }, (text) =>
-      this.emit({ type: 'summary-delta', runId: this.run.runId, text }),
-    );
+    const result = await this.loop(summaryPhase, { request, planText, changes: describeChanges(changes) }, {
+      onTextDelta: (text) => this.emit({ type: 'summary-delta', runId: this.run.runId, text }),
+    });
     const text = this.textOrStop('summary', result).trim();
     if (!text) this.stop('summary', 'The model sent an empty summary.');
     await this.run.saveSummary(text);
@@ -229,6 +241,7 @@ class Orchestrator {
       ...(await this.briefing('implement')),
       approvedPlan: withoutOutcomes(planText),
       manifest: await this.sources.manifest(3),
+      answers: answersText(await this.answers.all()),
       itemCount: parsePlan(planText).items.length,
       changesMark: this.changes.mark(),
       contextWindow: this.contextWindow,
@@ -274,8 +287,20 @@ class Orchestrator {
     return after;
   }
 
-  private loop<Input>(spec: PhaseSpec<Input>, input: Input, onTextDelta?: (text: string) => void): Promise<AgentLoopResult> {
+  /** One agent loop of a phase; Research and Plan may ask the user, and `onAnswer` follows each new answer. */
+  private loop<Input>(
+    spec: PhaseSpec<Input>,
+    input: Input,
+    { onTextDelta, onAnswer }: { onTextDelta?: (text: string) => void; onAnswer?: () => Promise<void> } = {},
+  ): Promise<AgentLoopResult> {
     const { run } = this;
+    const asks = spec.tools.some((tool) => tool.name === askUser.name);
+    const askUserNow = async (question: UserQuestion, signal: AbortSignal) => {
+      const before = (await this.answers.all()).length;
+      const reply = await this.answers.ask(spec.phase, question, signal);
+      if ((await this.answers.all()).length > before) await onAnswer?.();
+      return reply;
+    };
     const limits: LoopLimits = {
       timeoutMs: run.limits.timeoutMs[spec.phase],
       maxConsecutiveErrors: run.limits.maxConsecutiveErrors,
@@ -293,7 +318,7 @@ class Orchestrator {
       limits,
       finalAnswerAtCap: spec.finalAnswerAtCap,
       ...(onTextDelta ? { onTextDelta } : {}),
-      toolContext: run.toolContext,
+      toolContext: asks ? { ...run.toolContext, askUser: askUserNow } : run.toolContext,
       toolLog: this.toolLog,
       ...(run.guard ? { guard: run.guard } : {}),
       emit: run.emit,

@@ -5,11 +5,12 @@ const tableReadTools = ['table_get_map', 'table_describe', 'table_stats', 'table
 
 /**
  * The tools each phase may call, enforced in code: a call outside its phase's set is refused and logged,
- * never run, whatever the model sends. Research and Plan can read but never write or run a command.
+ * never run, whatever the model sends. Research and Plan can read but never write or run a command; they
+ * alone may ask the user a question (an Implement item that cannot go on says FAILED).
  */
 export const phaseTools: Readonly<Record<Phase, readonly string[]>> = {
-  research: ['list_files', 'get_file_info', 'get_file_map', 'read_file', 'search_files', 'recall_tool_result', ...tableReadTools],
-  plan: ['read_file', 'list_files', 'recall_tool_result'],
+  research: ['list_files', 'get_file_info', 'get_file_map', 'read_file', 'search_files', 'recall_tool_result', 'ask_user', ...tableReadTools],
+  plan: ['read_file', 'list_files', 'recall_tool_result', 'ask_user'],
   implement: [
     'list_files',
     'get_file_info',

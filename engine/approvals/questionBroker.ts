@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Phase, QuestionOutcome, QuestionReply, QuestionRequestView, UnsequencedEvent } from '../contract/index.js';
+import { questionLimits, type Phase, type QuestionOutcome, type QuestionReply, type QuestionRequestView, type UnsequencedEvent } from '../contract/index.js';
 import { ApprovalAnswerError } from './approvalBroker.js';
 import { WaitingAnswers } from './waitingAnswers.js';
 
@@ -46,7 +46,7 @@ export class QuestionBroker {
 
   /** Answers a waiting question (no answer when `answer` is absent); throws ApprovalAnswerError when none waits under this id. */
   answer(requestId: string, answer: string | undefined): 'answered' | 'no-answer' {
-    const reply: QuestionReply = answer === undefined ? { outcome: 'no-answer' } : { outcome: 'answered', answer };
+    const reply: QuestionReply = answer === undefined ? { outcome: 'no-answer' } : { outcome: 'answered', answer: checkedAnswer(answer) };
     if (this.waiting.settle(requestId, reply)) return reply.outcome as 'answered' | 'no-answer';
     const earlier = this.waiting.earlier(requestId)?.outcome;
     throw new ApprovalAnswerError(earlier ? `This question was already settled (${settledWording[earlier]}); it cannot be answered again.` : `There is no question "${requestId}".`);
@@ -56,6 +56,14 @@ export class QuestionBroker {
   pending(): QuestionRequestView[] {
     return this.waiting.entries().map(({ runId: _, ...view }) => view);
   }
+}
+
+/** The answer without surrounding blanks; an empty or overlong one is refused (in process, the contract's schema is not applied). */
+function checkedAnswer(answer: string): string {
+  const trimmed = answer.trim();
+  if (!trimmed) throw new ApprovalAnswerError('The answer is empty: write one, or give no answer to let the model go on with its best assumption.');
+  if (trimmed.length > questionLimits.answer) throw new ApprovalAnswerError(`The answer is ${trimmed.length} characters long; at most ${questionLimits.answer} are taken.`);
+  return trimmed;
 }
 
 const settledWording: Record<QuestionOutcome, string> = {

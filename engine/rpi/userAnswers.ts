@@ -70,6 +70,7 @@ export function answersText(answers: readonly AnsweredQuestion[]): string {
 /** research.md with its "Answers from the user" section written anew at the end (none when there are no answers). */
 export function researchWithAnswers(research: string, answers: readonly AnsweredQuestion[]): string {
   const start = research.indexOf(`${answersHeading}\n${answersMarker}`);
+  if (start === -1 && answers.length === 0) return research;
   const findings = (start === -1 ? research : research.slice(0, start)).trimEnd();
   if (answers.length === 0) return `${findings}\n`;
   return `${findings}\n\n${answersHeading}\n${answersMarker}\n\n${answersText(answers)}\n`;

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { EventOf, WorkbenchEvent } from '../../../engine/contract/index.js';
 import type { Workbench } from '../../../engine/index.js';
 import { openToolLog } from '../../../engine/store/toolLog.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
@@ -9,27 +8,10 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { autoApprovals, call, fakeModelOptions, firstUserText, phaseOfRequest, planText, recordEvents, requestText, say, toolNames } from '../../support/rpiScript.js';
 import { followRun, startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { eventsInTurn } from '../../support/eventsInTurn.js';
 
 const secret = 'sk-question-0123456789abcdef';
 const formatQuestion = { question: 'Which format should the report use?', choices: ['CSV', 'XLSX'], default: 'CSV' };
-
-/** Resolves with the next question the workbench asks (or one already asked and not yet taken). */
-function questions(workbench: Workbench, events: WorkbenchEvent[]) {
-  let taken = 0;
-  return async (): Promise<EventOf<'question-asked'>> => {
-    const asked = () => events.filter((event): event is EventOf<'question-asked'> => event.type === 'question-asked');
-    if (asked().length <= taken) {
-      await new Promise<void>((resolve) => {
-        const stop = workbench.subscribe((event) => {
-          if (event.type !== 'question-asked') return;
-          stop();
-          resolve();
-        });
-      });
-    }
-    return asked()[taken++]!;
-  };
-}
 
 const researchOf = (workbench: Workbench) => workbench.request('rpi:read', { file: 'research' }).then(({ text }) => text ?? '');
 
@@ -43,7 +25,7 @@ describe('questions to the user before planning (ask_user)', () => {
     await writeTree(root, { 'bank.csv': 'date,amount\n2026-01-02,12.50\n' });
     const workbench = await open(root, fakeModelOptions(llm(), { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', OPENAI_API_KEY: secret }, ...options }));
     const events = recordEvents(workbench);
-    return { root, workbench, events, next: questions(workbench, events) };
+    return { root, workbench, events, next: eventsInTurn(workbench, events, 'question-asked') };
   }
 
   it('asks in Research, waits like an approval, and hands the answer to the model, research.md, Plan and every Implement item', async () => {

@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { phaseSchema } from './model.js';
 
-/**
- * How long the parts of an ask_user question may be. The question is the model's text: the tool refuses
- * longer ones (the model reads why), so a page or a terminal never has to show more than this.
- */
-export const questionLimits = { question: 2_000, choices: 8, choice: 200, answer: 4_000 } as const;
+export { questionLimits } from './questionLimits.js';
 
 /** A question from the model (ask_user, in Research or Plan) waiting for the user's answer, as `question-asked` announces it. */
 export const questionRequestSchema = z.object({

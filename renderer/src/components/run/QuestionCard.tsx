@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { questionLimits } from '../../../../engine/contract/index.js';
+import { questionLimits } from '../../../../engine/contract/questionLimits.js';
 import type { QuestionCardState } from '../../store/runView.js';
 import { useWorkbench } from '../../store/StoreContext.js';
 import { Countdown } from './Countdown.js';

@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QuestionRequestView, Result } from '../../../../engine/contract/index.js';
 import { ChatRunCards } from '../../../../renderer/src/components/run/ChatRunCards.js';
+import { RunStatus } from '../../../../renderer/src/components/run/RunStatus.js';
 import { idleSnapshot, runId } from '../../../support/runViewFixture.js';
 import { runViewHarness } from '../../../support/runViewHarness.js';
 
@@ -19,7 +20,12 @@ const asked: QuestionRequestView = {
 
 async function showQuestion(question: Partial<QuestionRequestView> = {}, answer: (payload: unknown) => Result<unknown> = () => ({ ok: true, value: { outcome: 'answered' } })) {
   const harness = runViewHarness({ answers: { 'session:answer-question': answer } });
-  await harness.render(<ChatRunCards />);
+  await harness.render(
+    <>
+      <RunStatus />
+      <ChatRunCards />
+    </>,
+  );
   harness.emit({ type: 'run-started', runId, messageId: 'u1', startedAt: 1_000 }, { type: 'phase-started', runId, phase: 'research' }, { type: 'question-asked', runId, ...asked, ...question });
   return harness;
 }
@@ -37,6 +43,7 @@ describe('the question card', () => {
     expect(within(card()).getByRole('group', { name: 'Choices' }).textContent).toBe('CSVXLSX');
     expect(input().placeholder).toBe('Your answer (Enter for “CSV”)');
     expect(input().maxLength).toBe(4000);
+    expect(screen.getByText('The model waits for your answer to its question in the chat.')).toBeTruthy();
   });
 
   it('answers with a choice', async () => {
@@ -74,6 +81,7 @@ describe('the question card', () => {
     expect(card().dataset.status).toBe('answered');
     expect(within(card()).getByRole('status').textContent).toBe('You answered: XLSX');
     expect(within(card()).queryByRole('button', { name: 'CSV' })).toBeNull();
+    expect(screen.queryByText('The model waits for your answer to its question in the chat.')).toBeNull();
   });
 
   it('shows a question still waiting after a reload, from the snapshot', async () => {

@@ -140,7 +140,7 @@ describe('answering approvals and the plan review at the terminal', () => {
         asksFormat();
         const person = answering(workbench, [...typed]);
         expect((await (await startRun(workbench, 'Write notes')).finished).status).toBe('done');
-        expect(person.output()).toMatch(/\? The model asks while researching \(expires in (10m 00s|9m \d\ds)\):\n  Which format\?\n  1\) CSV  \(default\)\n  2\) XLSX/);
+        expect(person.output()).toMatch(/\? The model asks while researching \(expires in (10m 00s|9m \d\ds)\):\n {2}Which format\?\n {2}1\) CSV {2}\(default\)\n {2}2\) XLSX/);
         expect(person.asked[0]).toBe('  Type a number or your own answer; Enter for "CSV"; "-" for no answer > ');
         if (typed[0] === '7') expect(person.output()).toContain('Choose 1 to 2, or type your own answer.');
         expect(await researchOf(workbench)).toContain(`Answer: ${answer}`);

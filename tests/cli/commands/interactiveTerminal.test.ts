@@ -86,7 +86,7 @@ describe.skipIf(!existsSync(scriptBin))('the CLI on a terminal (a pseudo-termina
     const done = await terminal.exited;
 
     expect(done.code).toBe(0);
-    expect(done.stdout).toMatch(/\? The model asks while researching \(expires in (10m 00s|9m \d\ds)\):\r\n  Which format\?\r\n  \u241b\[2J\u241b\[31mred\r\n  1\) CSV  \(default\)\r\n  2\) XLSX\r\n/);
+    expect(done.stdout).toMatch(/\? The model asks while researching \(expires in (10m 00s|9m \d\ds)\):\r\n {2}Which format\?\r\n {2}\u241b\[2J\u241b\[31mred\r\n {2}1\) CSV {2}\(default\)\r\n {2}2\) XLSX\r\n/);
     expect(done.stdout).not.toContain('\u001b[2J');
     expect(await readFile(path.join(root, '.workbench', 'rpi', 'research.md'), 'utf8')).toContain('Answer: The user answered: XLSX');
   });

@@ -97,6 +97,9 @@ export class HumanOutput implements RunOutput {
       case 'approval-resolved':
         if (event.decision === 'expired') log.log('  The approval request expired unanswered, so the action was denied.');
         return;
+      case 'question-answered':
+        if (event.outcome === 'expired') log.log('  The question expired unanswered: the model goes on with its best assumption.');
+        return;
       case 'warning':
         return log.log(`rpi-workbench: warning: ${event.message}`);
       case 'context-trimmed':

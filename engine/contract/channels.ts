@@ -10,6 +10,7 @@ export const workbenchChannels = [
   'session:resume',
   'session:retry-failed',
   'session:approve',
+  'session:answer-question',
   'session:undo',
   'session:regenerate',
   'session:undo-preview',

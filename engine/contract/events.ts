@@ -3,6 +3,7 @@ import { tablePreviewSchema } from './tablePreview.js';
 import { approvalRequestSchema, checkResultSchema, learnedContextWindowSchema, messageSchema, phaseSchema, planItemSchema, planReviewSchema } from './model.js';
 import { mcpServerStatusSchema } from './mcp.js';
 import { stepUsageSchema } from './runUsageSchema.js';
+import { questionOutcomeSchema, questionRequestSchema } from './question.js';
 
 /** Every event carries its workbench-wide sequence number and the run it belongs to (null outside a run). */
 const base = { seq: z.number().int().positive(), runId: z.string().nullable() };
@@ -54,6 +55,14 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
     decision: approvalDecisionSchema,
     /** The arguments the action ran with, when the user edited them. */
     args: z.record(z.string(), z.unknown()).optional(),
+  }),
+  /** The model asks the user a question (ask_user, Research and Plan only); the phase waits for the answer. */
+  event('question-asked', questionRequestSchema.shape),
+  event('question-answered', {
+    requestId: z.string(),
+    outcome: questionOutcomeSchema,
+    /** The user's answer, when they gave one. */
+    answer: z.string().optional(),
   }),
   event('summary-delta', { text: z.string() }),
   event('message-added', { message: messageSchema }),

@@ -4,6 +4,7 @@ export * from './model.js';
 export * from './phaseModels.js';
 export * from './phaseNames.js';
 export * from './requests.js';
+export * from './question.js';
 export * from './events.js';
 export * from './snapshot.js';
 export * from './validate.js';

@@ -5,6 +5,7 @@ import type { Snapshot } from './snapshot.js';
 import type { ApprovalPreview, ChangeList, FileDiff, RevertResult } from './changes.js';
 import type { RunFileAnswer } from './runHistory.js';
 import { mcpServerInputSchema, mcpServerNameSchema, type McpOverview } from './mcp.js';
+import { questionLimits } from './questionLimits.js';
 import { approvalSettingsSchema, contextItemsSchema, contextWindowRange, phaseSchema, promptCachingSchema, rpiFileSchema, toolModeSchema } from './model.js';
 
 const nonEmpty = (what = 'must be a non-empty string') =>
@@ -100,6 +101,16 @@ export const requestSchemas = {
     alwaysAllow: z.boolean({ error: 'must be true or false' }).optional(),
     /** Allow such actions without asking for the rest of this request (when the request offers it). */
     allowForRequest: z.boolean({ error: 'must be true or false' }).optional(),
+  }),
+  'session:answer-question': z.strictObject({
+    requestId: nonEmpty(),
+    /** The user's answer; absent: no answer, the model goes on with its best assumption. */
+    answer: z
+      .string({ error: 'must be the answer text' })
+      .trim()
+      .min(1, { error: 'must not be empty: send no answer to let the model go on with its best assumption' })
+      .max(questionLimits.answer, { error: `must be at most ${questionLimits.answer} characters` })
+      .optional(),
   }),
   'session:undo': z.strictObject({ messageId: nonEmpty() }),
   'session:regenerate': z.strictObject({ messageId: nonEmpty() }),
@@ -222,6 +233,7 @@ export interface RequestResults {
   'session:resume': StartedRun;
   'session:retry-failed': StartedRun;
   'session:approve': { decision: 'approved' | 'edited' | 'denied' | 'expired' };
+  'session:answer-question': { outcome: 'answered' | 'no-answer' };
   'session:undo': { restoredFiles: string[] };
   'session:regenerate': StartedRun;
   /** Each file undo would touch: brought back, removed (created since), or recreated (deleted since). */

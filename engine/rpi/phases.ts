@@ -31,6 +31,8 @@ interface Briefing {
 
 export interface ResearchInput extends Briefing {
   manifest: string;
+  /** The answers the user gave an earlier, stopped run of this request (answersText); empty or absent when none. */
+  answers?: string;
 }
 
 export interface PlanInput extends Briefing {
@@ -45,6 +47,8 @@ export interface ImplementStart extends Briefing {
   approvedPlan: string;
   /** The file map as it was when the phase began. */
   manifest: string;
+  /** The user's answers to the questions of Research and Plan (answersText); empty or absent when none were asked. */
+  answers?: string;
 }
 
 export interface ImplementInput {
@@ -110,7 +114,12 @@ export const researchPhase: PhaseSpec<ResearchInput> = {
   tools: toolsForPhase('research'),
   maxTurns: 30,
   finalAnswerAtCap: true,
-  messages: (input) => freshContext(researchPrompt, [...briefingSections(input), section('File map of the project folder', input.manifest)]),
+  messages: (input) =>
+    freshContext(researchPrompt, [
+      ...briefingSections(input),
+      ...answersSection('Answers from the user so far (do not ask these again)', input.answers),
+      section('File map of the project folder', input.manifest),
+    ]),
 };
 
 export const planPhase: PhaseSpec<PlanInput> = {
@@ -134,6 +143,7 @@ export const implementPhase: PhaseSpec<ImplementInput> = {
 function implementStable(start: ImplementStart): string[] {
   return [
     ...briefingSections(start),
+    ...answersSection('Answers from the user', start.answers),
     section('The whole plan (each item’s outcome is under “Progress so far” below)', start.approvedPlan.trim()),
     section('File map of the project folder when this phase began (files changed since are listed below)', start.manifest),
   ];
@@ -178,6 +188,10 @@ export const summaryPhase: PhaseSpec<SummaryInput> = {
 
 function instructionsSection(instructions: string): string[] {
   return instructions.trim() ? [section('Project instructions', instructions)] : [];
+}
+
+function answersSection(title: string, answers = ''): string[] {
+  return answers.trim() ? [section(title, answers)] : [];
 }
 
 function attachmentsSection(attachments = ''): string[] {

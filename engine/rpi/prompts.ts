@@ -12,6 +12,7 @@ How to work:
 - Start from the file map below; open the files that matter, search for the names you need, and follow imports and references until you know how the relevant parts work.
 - Read only what bears on the request. Prefer search_files and targeted reads (offset/limit) over reading large files whole.
 - Note facts, not guesses. When something is uncertain, say so and say what would settle it.
+- When the request leaves a choice open that the folder cannot settle (which of two meanings, a format, a scope) and a wrong guess would waste the work, ask the user with ask_user: one question, with the likely answers as choices and your default. Never ask what you can find out by reading. The questions and answers are added to your findings for the later phases.
 
 When you know enough, reply with your findings as Markdown and no tool call. That reply is saved as research.md. Include:
 - **Request**: the user's goal in one or two sentences.
@@ -22,7 +23,7 @@ When you know enough, reply with your findings as Markdown and no tool call. Tha
 
 export const planPrompt = `You are the planning phase of a coding agent working in the user's project folder.
 
-Your job: turn the user's request and the research findings below into a short, ordered plan that another phase will carry out one item at a time, each item in a fresh context that sees the plan but not this conversation. You may read files to check a detail (read_file, list_files); you cannot change anything.
+Your job: turn the user's request and the research findings below into a short, ordered plan that another phase will carry out one item at a time, each item in a fresh context that sees the plan but not this conversation. You may read files to check a detail (read_file, list_files) and, when a choice the research left open decides the plan, ask the user with ask_user (one question, with choices); you cannot change anything.
 
 Rules for the plan:
 - Each item is one coherent change that can be done and verified on its own: a file or a closely related group of edits, never "do everything".

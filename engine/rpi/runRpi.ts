@@ -6,7 +6,8 @@ import type { LoopLimits } from '../agent/loopLimits.js';
 import type { ToolModeState } from '../agent/toolMode.js';
 import type { LlmClient } from '../llm/llmTypes.js';
 import type { ToolLog } from '../store/toolLog.js';
-import type { ToolContext } from '../tools/tool.js';
+import { askUser } from '../tools/askUser.js';
+import type { ToolContext, UserQuestion } from '../tools/tool.js';
 import type { ToolGuard } from '../tools/executeToolCall.js';
 import { isOffered, type ToolOffer } from '../tools/phaseTools.js';
 import type { ToolSource } from '../tools/toolSource.js';
@@ -20,6 +21,7 @@ import { ItemChecks, maxFixRounds } from './itemChecks.js';
 import { extractNewPlanItems, parsePlan, withoutOriginalCount, withoutOutcomes } from './planFile.js';
 import { failureLinePattern } from './prompts.js';
 import { appendItems, markItem, readPlan, readResearch, readRpiState, writePlan, writeResearch } from './rpiState.js';
+import { answersText, researchWithAnswers, UserAnswers, type QuestionDesk } from './userAnswers.js';
 
 /** Wall-clock limits per phase loop; the error caps are shared. */
 export interface RpiLimits {
@@ -73,6 +75,8 @@ export interface RpiRun {
   };
   /** Approval and checkpoint before each change; every call runs when absent. */
   guard?: ToolGuard;
+  /** Who answers ask_user (Research and Plan); without it every question gets "No answer". */
+  questions?: QuestionDesk;
   /** Tools of the user's MCP servers, offered by phase before each turn. */
   extraTools?: ToolSource;
   /** The folder's check command, run after every item without a check of its own and once more after the last item. */
@@ -148,6 +152,8 @@ class Orchestrator {
   private readonly changes = new ChangeRecords();
   private readonly toolLog: Pick<ToolLog, 'append'>;
   private readonly checks: ItemChecks;
+  /** The request's questions to the user (ask_user) and their answers. */
+  private readonly answers: UserAnswers;
 
   constructor(private readonly run: RpiRun) {
     this.emit = run.emit;
@@ -156,6 +162,7 @@ class Orchestrator {
     this.toolLog = this.changes.recording(run.toolLog);
     const { runId, stateDir, toolContext, guard, emit, signal } = run;
     this.checks = new ItemChecks({ runId, stateDir, folderCheck: run.folderCheck ?? null, toolContext, toolLog: this.toolLog, ...(guard ? { guard } : {}), emit, signal });
+    this.answers = new UserAnswers({ ...(run.questions ? { desk: run.questions } : {}), maskSecrets: run.toolContext.maskSecrets });
   }
 
   /** Every item is through, but the folder's check has not yet run over the whole change they made. */
@@ -180,17 +187,22 @@ class Orchestrator {
     }
   }
 
+  /** Research, told the answers an earlier, stopped run of the request already had; its findings get every answer appended. */
   async research(): Promise<void> {
     this.offer = await this.sources.toolOffer([this.run.request]);
-    const result = await this.loop(researchPhase, { ...(await this.briefing('research')), manifest: await this.sources.manifest(3) });
+    const answers = answersText(await this.answers.all());
+    const result = await this.loop(researchPhase, { ...(await this.briefing('research')), manifest: await this.sources.manifest(3), answers });
     const text = this.textOrStop('research', result);
     if (!text.trim()) this.stop('research', 'The model ended research without writing any findings.');
-    await writeResearch(this.run.stateDir, text);
+    await writeResearch(this.run.stateDir, researchWithAnswers(text, await this.answers.all()));
   }
 
   async plan(): Promise<void> {
     const research = (await readResearch(this.run.stateDir)) ?? '';
-    const result = await this.loop(planPhase, { ...(await this.briefing('plan')), research, manifest: await this.sources.manifest(2) });
+    const result = await this.loop(planPhase, { ...(await this.briefing('plan')), research, manifest: await this.sources.manifest(2) }, {
+      // Plan's answers join research.md as they come, so Implement and a resumed Plan read them there.
+      onAnswer: async () => writeResearch(this.run.stateDir, researchWithAnswers((await readResearch(this.run.stateDir)) ?? '', await this.answers.all())),
+    });
     const text = this.textOrStop('plan', result);
     if (!text.trim()) this.stop('plan', 'The model ended planning without writing a plan.');
     await writePlan(this.run.stateDir, text);
@@ -303,6 +315,7 @@ class Orchestrator {
       ...(await this.briefing('implement')),
       approvedPlan: withoutOutcomes(planText),
       manifest: await this.sources.manifest(3),
+      answers: answersText(await this.answers.all()),
       itemCount: parsePlan(planText).items.length,
       changesMark: this.changes.mark(),
       contextWindow: this.windowOf('implement'),
@@ -348,8 +361,20 @@ class Orchestrator {
     return after;
   }
 
-  private loop<Input>(spec: PhaseSpec<Input>, input: Input, { onTextDelta, timeoutMs }: { onTextDelta?: (text: string) => void; timeoutMs?: number | undefined } = {}): Promise<AgentLoopResult> {
+  /** One agent loop of a phase; Research and Plan may ask the user, and `onAnswer` follows each new answer. */
+  private loop<Input>(
+    spec: PhaseSpec<Input>,
+    input: Input,
+    { onTextDelta, timeoutMs, onAnswer }: { onTextDelta?: (text: string) => void; timeoutMs?: number | undefined; onAnswer?: () => Promise<void> } = {},
+  ): Promise<AgentLoopResult> {
     const { run } = this;
+    const asks = spec.tools.some((tool) => tool.name === askUser.name);
+    const askUserNow = async (question: UserQuestion, signal: AbortSignal) => {
+      const before = (await this.answers.all()).length;
+      const reply = await this.answers.ask(spec.phase, question, signal);
+      if ((await this.answers.all()).length > before) await onAnswer?.();
+      return reply;
+    };
     const limits: LoopLimits = {
       timeoutMs: Math.max(1, timeoutMs ?? run.limits.timeoutMs[spec.phase]),
       maxConsecutiveErrors: run.limits.maxConsecutiveErrors,
@@ -368,7 +393,7 @@ class Orchestrator {
       limits,
       finalAnswerAtCap: spec.finalAnswerAtCap,
       ...(onTextDelta ? { onTextDelta } : {}),
-      toolContext: run.toolContext,
+      toolContext: asks ? { ...run.toolContext, askUser: askUserNow } : run.toolContext,
       toolLog: this.toolLog,
       ...(run.guard ? { guard: run.guard } : {}),
       emit: run.emit,

@@ -65,24 +65,38 @@ export async function intactJsonlBytes<T>(file: string, schema: z.ZodType<T>, la
  * whole; lines that do not parse are passed over.
  */
 export async function findJsonl<T>(file: string, schema: z.ZodType<T>, isTarget: (record: T) => boolean): Promise<T | null> {
+  for await (const record of streamJsonl(file, schema)) if (isTarget(record)) return record;
+  return null;
+}
+
+/**
+ * Every record `isTarget` accepts, in file order, read as a stream like findJsonl. Only lines holding
+ * `hint` are parsed at all, when given: a cheap test that spares parsing a long log's other lines.
+ */
+export async function filterJsonl<T>(file: string, schema: z.ZodType<T>, isTarget: (record: T) => boolean, hint?: string): Promise<T[]> {
+  const found: T[] = [];
+  for await (const record of streamJsonl(file, schema, hint)) if (isTarget(record)) found.push(record);
+  return found;
+}
+
+async function* streamJsonl<T>(file: string, schema: z.ZodType<T>, hint?: string): AsyncGenerator<T> {
   let handle;
   try {
     handle = await openStateFile(file, constants.O_RDONLY);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;
   }
   const input = handle.createReadStream();
   const lines = createInterface({ input, crlfDelay: Infinity });
   try {
     for await (const line of lines) {
+      if (hint !== undefined && !line.includes(hint)) continue;
       const record = line.trim() ? parseLine(line.trim(), schema) : null;
-      if (record?.ok && isTarget(record.value)) return record.value;
+      if (record?.ok) yield record.value;
     }
-    return null;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   } finally {
     lines.close();
     input.destroy();

@@ -12,6 +12,7 @@ import { endOrphanedCommands } from '../process/orphanedCommands.js';
 import { PendingWrites } from '../store/pendingWrites.js';
 import { ApprovalBroker } from '../approvals/approvalBroker.js';
 import { PlanGate } from '../approvals/planGate.js';
+import { QuestionBroker } from '../approvals/questionBroker.js';
 import { CheckpointStore } from '../checkpoints/checkpointStore.js';
 import { PathSearch } from '../context/pathSearch.js';
 import { startMcpHub } from '../mcp/startMcpHub.js';
@@ -80,6 +81,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   const folderChecks = options.folderChecks ?? memoryFolderChecks();
   const broker = new ApprovalBroker({ emit: (event) => void bus.emit(event), rememberCommand: (command) => allowedCommands.add(root, command) });
   const planGate = new PlanGate((event) => void bus.emit(event));
+  const questions = new QuestionBroker((event) => void bus.emit(event));
   let runs: RunGate;
   let mcp: ReturnType<typeof startMcpHub> = null;
   let changes: ChangesService;
@@ -106,7 +108,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       },
       emit: (event) => void bus.emit(event),
     });
-    runs = new RunGate({ stateDir, workspace, bus, conversation, toolLog, checkpoints, broker, planGate, allowedCommands, folderChecks, runEvents, settleChanges, mcp, options });
+    runs = new RunGate({ stateDir, workspace, bus, conversation, toolLog, checkpoints, broker, planGate, questions, allowedCommands, folderChecks, runEvents, settleChanges, mcp, options });
     changes = new ChangesService({ workspace, checkpoints, conversation, broker, journal: pending, emit: (event) => void bus.emit(event) });
   } catch (error) {
     await mcp?.close();
@@ -123,10 +125,11 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
     changes,
     broker,
     planGate,
+    questions,
     paths: new PathSearch({ root, onUnreachable: unreachable.report }),
     conversation,
     folderCheck: { get: () => folderChecks.get(root), set: (command) => folderChecks.set(root, command) },
-    snapshot: () => takeSnapshot({ root, stateDir, bus, runs, runEvents, conversation, broker, planGate, mcp, notices, unreachable }),
+    snapshot: () => takeSnapshot({ root, stateDir, bus, runs, runEvents, conversation, broker, planGate, questions, mcp, notices, unreachable }),
   });
 
   return {

@@ -4,6 +4,7 @@ import type { ApprovalBroker } from '../approvals/approvalBroker.js';
 import { ApprovedPlans } from '../approvals/approvedPlans.js';
 import { RequestAllowances } from '../approvals/requestAllowances.js';
 import type { PlanGate } from '../approvals/planGate.js';
+import type { QuestionBroker } from '../approvals/questionBroker.js';
 import { toolGuard } from '../approvals/toolGuard.js';
 import type { CheckpointStore } from '../checkpoints/checkpointStore.js';
 import { discoverContextWindow } from '../llm/contextWindow/discoverContextWindow.js';
@@ -21,6 +22,7 @@ import { hostEnvironment } from '../secrets/processCredentials.js';
 import { knownSecrets, secretMask } from '../secrets/secretMask.js';
 import type { ConversationStore } from '../store/conversation.js';
 import type { ToolLog } from '../store/toolLog.js';
+import { askUser } from '../tools/askUser.js';
 import type { ToolGuard } from '../tools/executeToolCall.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { EventBus } from './eventBus.js';
@@ -55,6 +57,8 @@ export interface RunAssemblerDeps {
   checkpoints: CheckpointStore;
   broker: ApprovalBroker;
   planGate: PlanGate;
+  /** Where the model's questions (ask_user) wait for the user's answer. */
+  questions: QuestionBroker;
   allowedCommands: AllowedCommandStore;
   folderChecks: FolderCheckStore;
   /** Waits for the run's files to be counted for the last time (changes-updated), so that comes before run-finished. */
@@ -115,7 +119,12 @@ export class RunAssembler {
           ...commandSafety(options.env ?? hostEnvironment(), connectionKeys(settings)),
           log: () => {},
         },
-        toolLog,
+        // Each call is kept with its request, so a resumed run finds the answers the user already gave.
+        toolLog: { append: (entry) => toolLog.append({ ...entry, messageId: record.messageId }) },
+        questions: {
+          ask: (question, askSignal) => this.deps.questions.ask({ runId, ...question }, approvals.timeoutSeconds * 1000, askSignal),
+          earlier: () => toolLog.callsOf(askUser.name, record.messageId),
+        },
         limits: { ...defaultRpiLimits, ...options.limits },
         emit: (event) => {
           bus.emit(event);

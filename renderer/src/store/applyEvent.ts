@@ -72,6 +72,8 @@ export function applyEvent(state: WorkbenchState, event: WorkbenchEvent): Workbe
     case 'tool-finished':
     case 'approval-requested':
     case 'approval-resolved':
+    case 'question-asked':
+    case 'question-answered':
     case 'usage':
     case 'context-trimmed':
     case 'model-status':

@@ -23,6 +23,8 @@ export interface WorkbenchActions {
   discard(): Promise<void>;
   /** Answers an approval; a refusal (an edit that does not fit, an answer too late) is returned for the card to show. */
   approve(payload: RequestPayload<'session:approve'>): Promise<Response<'session:approve'>>;
+  /** Answers a question of the model (no answer when `answer` is absent); a refusal is returned for the card to show. */
+  answerQuestion(payload: RequestPayload<'session:answer-question'>): Promise<Response<'session:answer-question'>>;
   /** Answers the plan review; a refusal is returned for the card to show. */
   reviewPlan(payload: RequestPayload<'session:review-plan'>): Promise<Response<'session:review-plan'>>;
   /** The files undo(messageId) would restore; undefined when the request failed (the error is shown). */
@@ -125,6 +127,7 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
         await call('session:discard', {});
       },
       approve: (payload) => request('session:approve', payload),
+      answerQuestion: (payload) => request('session:answer-question', payload),
       reviewPlan: (payload) => request('session:review-plan', payload),
       previewUndo: (messageId) => call('session:undo-preview', { messageId }),
       undo: (messageId) => succeeds('session:undo', { messageId }),

@@ -71,6 +71,26 @@ describe.skipIf(!existsSync(scriptBin))('the CLI on a terminal (a pseudo-termina
     expect(screen.trimEnd().split('\r\n').slice(-2)).toEqual([' notes.txt | 1 \u001b[32m+\u001b[m', ' 1 file changed, 1 insertion(+)']);
   });
 
+  it('asks the model’s question on the terminal, its text neutralised, and the answer reaches research.md', async () => {
+    const root = await tempFolder();
+    llm().enqueue(
+      call('ask_user', { question: 'Which format?\n\u001b[2J\u001b[31mred', choices: ['CSV', 'XLSX'], default: 'CSV' }),
+      say('Findings.'),
+      say(planText('Notes')),
+      say('Notes done.'),
+      say('Summary.'),
+    );
+
+    const terminal = onTerminal(['run', root, 'Write notes', '--base-url', llm().baseUrl, '--model', 'fake-model']);
+    await terminal.answer('"-" for no answer > ', '2\r');
+    const done = await terminal.exited;
+
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(/\? The model asks while researching \(expires in (10m 00s|9m \d\ds)\):\r\n {2}Which format\?\r\n {2}\u241b\[2J\u241b\[31mred\r\n {2}1\) CSV {2}\(default\)\r\n {2}2\) XLSX\r\n/);
+    expect(done.stdout).not.toContain('\u001b[2J');
+    expect(await readFile(path.join(root, '.workbench', 'rpi', 'research.md'), 'utf8')).toContain('Answer: The user answered: XLSX');
+  });
+
   it('--review-plan shows the plan for approval; Ctrl-C at a question cancels cleanly and the run stays resumable', async () => {
     const root = await tempFolder();
     llm().enqueue(say('Empty.'), say(planText('Notes')), call('write_file', { path: 'notes.txt', content: 'original\n' }));

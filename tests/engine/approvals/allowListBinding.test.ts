@@ -6,14 +6,13 @@ import { AllowedCommands } from '../../../engine/settings/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, requestText, say } from '../../support/rpiScript.js';
-import { approvalQueue } from '../../support/approvalQueue.js';
 import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { eventsInTurn } from '../../support/eventsInTurn.js';
 
 const allowList: ApprovalSettings = { files: 'auto', commands: 'allow-list', timeoutSeconds: 600, reviewPlan: false };
 const packageJson = (test: string) => `${JSON.stringify({ name: 'demo', version: '1.0.0', scripts: { test } }, null, 2)}\n`;
 const exists = (file: string) => access(file).then(() => true, () => false);
-
 
 describe('an allow-listed command is bound to the files that define what it runs', () => {
   const tempFolder = useTempFolders('rpi-allow-binding-');
@@ -27,7 +26,7 @@ describe('an allow-listed command is bound to the files that define what it runs
     const workbench = await open(root, { ...fakeModelOptions(llm()), approvals: async () => allowList, allowedCommands });
     const events = recordEvents(workbench);
     const started = await startRun(workbench, 'Run the tests');
-    return { root, workbench, events, started, next: approvalQueue(workbench, events) };
+    return { root, workbench, events, started, next: eventsInTurn(workbench, events, 'approval-requested') };
   }
 
   it('runs `npm test` unasked while package.json is unchanged, and asks again, saying why, once the agent rewrote it', async () => {
@@ -103,7 +102,7 @@ describe('an allow-listed command is bound to the files that define what it runs
     const workbench = await open(root, { ...fakeModelOptions(llm()), approvals: async () => allowList, allowedCommands });
     const events = recordEvents(workbench);
     const started = await startRun(workbench, 'Run the tests');
-    const legacy = await approvalQueue(workbench, events)();
+    const legacy = await eventsInTurn(workbench, events, 'approval-requested')();
     expect(legacy).toMatchObject({ args: { command: 'npm test' }, canAlwaysAllow: true });
     expect(legacy.reason).toBe(
       '`npm test` was allowed before the workbench kept track of the files that define what it runs (package.json); choose "Always allow" again to bind it to them as they are now',

@@ -6,12 +6,11 @@ import { AllowedCommands } from '../../../engine/settings/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, requestText, say } from '../../support/rpiScript.js';
-import { approvalQueue } from '../../support/approvalQueue.js';
 import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { eventsInTurn } from '../../support/eventsInTurn.js';
 
 const ask: ApprovalSettings = { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false };
-
 
 const exists = (file: string) => access(file).then(() => true, () => false);
 
@@ -27,7 +26,7 @@ describe('approvals of changes', () => {
     const workbench = await open(root, { ...fakeModelOptions(llm()), approvals: async () => ({ ...ask, ...settings }), ...extra });
     const events = recordEvents(workbench);
     const started = await startRun(workbench, 'Change things');
-    return { root, workbench, events, started, next: approvalQueue(workbench, events) };
+    return { root, workbench, events, started, next: eventsInTurn(workbench, events, 'approval-requested') };
   }
 
   it('asks with the real path and exact arguments, runs the call once approved, and refuses a second answer', async () => {

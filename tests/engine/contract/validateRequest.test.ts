@@ -17,6 +17,7 @@ const minimalPayloads: { [C in RequestChannel]: RequestPayload<C> } = {
   'session:resume': {},
   'session:retry-failed': {},
   'session:approve': { requestId: 'req-1', decision: 'approve' },
+  'session:answer-question': { requestId: 'question-1', answer: 'XLSX' },
   'session:undo': { messageId: 'msg-1' },
   'session:regenerate': { messageId: 'msg-1' },
   'session:undo-preview': { messageId: 'msg-1' },
@@ -208,6 +209,20 @@ describe('validateRequest', () => {
     it('passes edited arguments through', () => {
       const payload = { requestId: 'r', decision: 'approve', args: { path: 'a.txt', content: 'x' }, alwaysAllow: false };
       expect(validateRequest('session:approve', payload)).toEqual({ ok: true, value: { channel: 'session:approve', payload } });
+    });
+  });
+
+  describe('session:answer-question', () => {
+    it('takes an answer, trimmed, or none (no answer: the model goes on with its best assumption)', () => {
+      expect(validateRequest('session:answer-question', { requestId: 'q', answer: '  XLSX \n' })).toEqual({ ok: true, value: { channel: 'session:answer-question', payload: { requestId: 'q', answer: 'XLSX' } } });
+      expect(validateRequest('session:answer-question', { requestId: 'q' })).toEqual({ ok: true, value: { channel: 'session:answer-question', payload: { requestId: 'q' } } });
+    });
+
+    it('refuses an empty, overlong or non-text answer and a missing request id', () => {
+      expectError('session:answer-question', { requestId: 'q', answer: '  ' }, 'session:answer-question: answer must not be empty: send no answer to let the model go on with its best assumption');
+      expectError('session:answer-question', { requestId: 'q', answer: 'x'.repeat(4_001) }, 'session:answer-question: answer must be at most 4000 characters');
+      expectError('session:answer-question', { requestId: 'q', answer: 42 }, 'session:answer-question: answer must be the answer text');
+      expectError('session:answer-question', { answer: 'XLSX' }, 'session:answer-question: requestId must be a non-empty string');
     });
   });
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalSettings, EventOf, WorkbenchEvent } from '../../../engine/contract/index.js';
 import { memoryFolderChecks } from '../../../engine/index.js';
-import { approvalQueue } from '../../support/approvalQueue.js';
+import { eventsInTurn } from '../../support/eventsInTurn.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, phaseOfRequest, recordEvents, requestText, say } from '../../support/rpiScript.js';
@@ -131,7 +131,7 @@ describe('plan items that prove themselves with a check', () => {
     const events = recordEvents(workbench);
     const started = await startRun(workbench, 'Balance the ledger');
 
-    const request = await approvalQueue(workbench, events)();
+    const request = await eventsInTurn(workbench, events, 'approval-requested')();
     expect(request).toMatchObject({ tool: 'run_command', args: { command: expect.stringContaining('node check-ledger.js') } });
     expect(request.reason).toBe('The check of plan item 1 (“Ledger”), written by the model in the plan, run because the item says it is done; commands need your approval');
     await workbench.request('session:approve', { requestId: request.requestId, decision: 'deny' });

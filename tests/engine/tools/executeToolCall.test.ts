@@ -103,7 +103,7 @@ describe('executeToolCall', () => {
     expect(results.map((result) => [result.ok, result.refused])).toEqual(attempts.map(() => [false, 'phase']));
     expect(results[0]!.result).toBe(
       'Refused: write_file is not available in the research phase. Tools you can use now: list_files, read_file, recall_tool_result, get_file_info, get_file_map, search_files, ' +
-        'table_get_map, table_describe, table_stats, table_read_rows, table_query, xlsx_get_styles, docx_get_styles, pptx_get_styles.',
+        'table_get_map, table_describe, table_stats, table_read_rows, table_query, xlsx_get_styles, docx_get_styles, pptx_get_styles, ask_user.',
     );
     expect(results[4]!.result).toBe('Refused: read_file is not available in the summary phase. No tools can be used now.');
     expect(results[5]!.result).toMatch(/^Refused: there is no tool named "shell"\./);

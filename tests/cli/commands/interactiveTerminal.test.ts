@@ -139,7 +139,7 @@ describe.skipIf(!existsSync(scriptBin))('the CLI on a terminal (a pseudo-termina
       '  ✓ folder check passed · node count.js (whole change, after the last step)',
     ]);
     // Each check also shows as the command it ran, like every run_command.
-    expect(lines).toContainEqual(expect.stringMatching(/^ {2}✗ run_command node ledger-check\.js \([\d.]+ s\): exit code 3 after [\d.]+ s$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}✗ run_command node ledger-check\.js \([\d.]+ m?s\): exit code 3 after [\d.]+ s$/));
     expect(await readFile(path.join(root, 'checks.log'), 'utf8')).toBe('ran\nran\n');
     const [request] = await historyOf(cli, root);
     expect(request?.checks).toEqual({ passed: 3, failed: 0, denied: 0, none: 0 });

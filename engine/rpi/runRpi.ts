@@ -1,6 +1,6 @@
 import { pathsNamedIn } from '../context/projectInstructions.js';
 import { checkFailureReason } from '../contract/checkText.js';
-import type { ContextItem, LearnedContextWindow, Phase, PlanDecision, PlanItem, RpiState, UnsequencedEvent } from '../contract/index.js';
+import type { ContextItem, Phase, PlanDecision, PlanItem, RpiState, UnsequencedEvent } from '../contract/index.js';
 import { runAgentLoop, type AgentLoopResult } from '../agent/runAgentLoop.js';
 import type { LoopLimits } from '../agent/loopLimits.js';
 import type { ToolModeState } from '../agent/toolMode.js';
@@ -14,12 +14,12 @@ import type { ToolSource } from '../tools/toolSource.js';
 import { changedFilesSince, describeChanges } from './changedFiles.js';
 import { ChangeRecords } from './changeRecords.js';
 import { ContextSources } from './contextSources.js';
-import { fixedPartWarning, type FixedPartSize } from './fixedPartWarning.js';
 import { implementPhase, planPhase, researchPhase, summaryPhase, type FixRound, type ImplementStart, type PhaseSpec } from './phases.js';
 import { describeChecks } from './checkSummary.js';
 import { ItemChecks, maxFixRounds } from './itemChecks.js';
 import { extractNewPlanItems, parsePlan, withoutOriginalCount, withoutOutcomes } from './planFile.js';
 import { failureLinePattern } from './prompts.js';
+import { RunModels, type PhaseModel } from './runModels.js';
 import { appendItems, markItem, readPlan, readResearch, readRpiState, writePlan, writeResearch } from './rpiState.js';
 import { answersText, researchWithAnswers, UserAnswers, type QuestionDesk } from './userAnswers.js';
 
@@ -37,12 +37,7 @@ export const defaultRpiLimits: RpiLimits = {
 };
 
 /** A phase's model: its client, and the window its requests are fitted to. */
-export interface PhaseModel {
-  llm: LlmClient;
-  contextWindow: number;
-  /** Where the window was learned, announced (`context-window`) when a phase starts on this model after one on another. */
-  learned?: Pick<LearnedContextWindow, 'source' | 'detail'>;
-}
+export type { PhaseModel } from './runModels.js';
 
 /** One run of the orchestrator: what it answers, and everything it may use. */
 export interface RpiRun {
@@ -139,12 +134,7 @@ export async function runRpi(run: RpiRun): Promise<RpiOutcome> {
 class Orchestrator {
   private readonly emit: RpiRun['emit'];
   private calls = 0;
-  /** The window each model's loops fit their requests to; smaller once its server refused a request as too long, for the rest of the run. */
-  private readonly windows = new Map<LlmClient, number>();
-  private toldPromptCut = false;
-  /** The model whose window was announced last; the run's first is announced before it starts. */
-  private announcedModel: LlmClient;
-  private toldFixedPart = false;
+  private readonly models: RunModels;
   /** Which of a phase's tools are offered; set when Research and Implement begin (Plan offers no table tool). */
   private offer: ToolOffer = { tables: true, workbooks: true };
   private readonly sources: ContextSources;
@@ -157,7 +147,7 @@ class Orchestrator {
 
   constructor(private readonly run: RpiRun) {
     this.emit = run.emit;
-    this.announcedModel = this.modelOf('research').llm;
+    this.models = new RunModels({ runId: run.runId, llm: run.llm, contextWindow: run.contextWindow, ...(run.phaseModels ? { phaseModels: run.phaseModels } : {}), emit: run.emit });
     this.sources = new ContextSources({ runId: run.runId, contextItems: run.contextItems ?? [], toolContext: run.toolContext, emit: run.emit, signal: run.signal });
     this.toolLog = this.changes.recording(run.toolLog);
     const { runId, stateDir, toolContext, guard, emit, signal } = run;
@@ -173,8 +163,8 @@ class Orchestrator {
   /** Announces a phase, runs it, and turns its failure into an outcome tagged with the phase. */
   async phase<T>(phase: Phase, body: () => Promise<T>): Promise<T> {
     const { runId } = this.run;
-    this.emit({ type: 'phase-started', runId, phase, model: this.modelOf(phase).llm.model });
-    this.announceWindow(phase);
+    this.emit({ type: 'phase-started', runId, phase, model: this.models.modelOf(phase).llm.model });
+    this.models.announceWindow(phase);
     try {
       const value = await body();
       this.emit({ type: 'phase-completed', runId, phase, ok: true });
@@ -242,7 +232,7 @@ class Orchestrator {
         if (ran || this.finalCheckDue(state)) await this.checkWholeChange(state);
         return;
       }
-      const window = this.windowOf('implement');
+      const window = this.models.windowOf('implement');
       if (start.contextWindow !== window) {
         // A server refused a request as too long, leaving a smaller window: the attached items are read again within it.
         start = { ...start, attachments: await this.sources.attachments('implement', window), contextWindow: window };
@@ -318,7 +308,7 @@ class Orchestrator {
       answers: answersText(await this.answers.all()),
       itemCount: parsePlan(planText).items.length,
       changesMark: this.changes.mark(),
-      contextWindow: this.windowOf('implement'),
+      contextWindow: this.models.windowOf('implement'),
     };
   }
 
@@ -380,7 +370,7 @@ class Orchestrator {
       maxConsecutiveErrors: run.limits.maxConsecutiveErrors,
       maxTotalErrors: run.limits.maxTotalErrors,
     };
-    const { llm } = this.modelOf(spec.phase);
+    const { llm } = this.models.modelOf(spec.phase);
     return runAgentLoop({
       phase: spec.phase,
       runId: run.runId,
@@ -398,57 +388,12 @@ class Orchestrator {
       ...(run.guard ? { guard: run.guard } : {}),
       emit: run.emit,
       nextCallId: () => `${run.runId}-${(this.calls += 1)}`,
-      contextWindow: this.windowOf(spec.phase),
-      onWindowRefused: (tokens) => {
-        this.windows.set(llm, Math.min(this.windowOf(spec.phase), tokens));
-      },
-      onPromptCut: (cut) => this.tellPromptCut(spec.phase, cut),
-      onFixedPart: (size) => this.tellFixedPart({ phase: spec.phase, ...size }),
+      contextWindow: this.models.windowOf(spec.phase),
+      onWindowRefused: (tokens) => this.models.shrink(spec.phase, tokens),
+      onPromptCut: (cut) => this.models.tellPromptCut(spec.phase, cut),
+      onFixedPart: (size) => this.models.tellFixedPart({ phase: spec.phase, ...size }),
       signal: run.signal,
     });
-  }
-
-  /** A phase on another model than the one before it fits its requests to that model's window: the run view says which. */
-  private announceWindow(phase: Phase): void {
-    const { llm, learned } = this.modelOf(phase);
-    if (llm === this.announcedModel || !learned) return;
-    this.announcedModel = llm;
-    this.emit({ type: 'context-window', runId: this.run.runId, tokens: this.windowOf(phase), ...learned, model: llm.model });
-  }
-
-  /** The phase's own model, else the default. */
-  private modelOf(phase: Phase): PhaseModel {
-    return this.run.phaseModels?.[phase] ?? { llm: this.run.llm, contextWindow: this.run.contextWindow };
-  }
-
-  /** The window of the phase's model as the run knows it now. */
-  private windowOf(phase: Phase): number {
-    const { llm, contextWindow } = this.modelOf(phase);
-    return this.windows.get(llm) ?? contextWindow;
-  }
-
-  /** Once a run: the server cut a prompt to a window smaller than assumed, so it works from part of what it was given. */
-  private tellPromptCut(phase: Phase, { sentTokens, countedTokens }: { sentTokens: number; countedTokens: number }): void {
-    if (this.toldPromptCut) return;
-    this.toldPromptCut = true;
-    const count = (tokens: number) => tokens.toLocaleString('en-US');
-    this.emit({
-      type: 'warning',
-      runId: this.run.runId,
-      message:
-        `The model server counted only ${count(countedTokens)} of the about ${count(sentTokens)} prompt tokens sent: it cut the start of the prompt to fit ` +
-        `a smaller context window than the ${count(this.windowOf(phase))} tokens assumed, so the model works without part of its instructions. ` +
-        `Set the context window in Settings to ${count(countedTokens)}, or raise the server's context length (Ollama: OLLAMA_CONTEXT_LENGTH, or PARAMETER num_ctx in a Modelfile).`,
-    });
-  }
-
-  /** Once a run: the fixed part of a phase's requests leaves little room for the work in this window. */
-  private tellFixedPart(size: Omit<FixedPartSize, 'contextWindow'>): void {
-    if (this.toldFixedPart) return;
-    const message = fixedPartWarning({ ...size, contextWindow: this.windowOf(size.phase) });
-    if (message === null) return;
-    this.toldFixedPart = true;
-    this.emit({ type: 'warning', runId: this.run.runId, message });
   }
 
   /** The request, the project's instructions and the attached items, read when a phase begins and kept for all its requests. */
@@ -456,7 +401,7 @@ class Orchestrator {
     return {
       request: this.run.request,
       instructions: await this.sources.instructions(phase),
-      attachments: await this.sources.attachments(phase, this.windowOf(phase)),
+      attachments: await this.sources.attachments(phase, this.models.windowOf(phase)),
     };
   }
 

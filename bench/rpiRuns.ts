@@ -10,6 +10,7 @@ import { createLlmClient } from '../engine/llm/openaiClient.js';
 import { openToolLog } from '../engine/store/toolLog.js';
 import { getFileMap } from '../engine/tools/getFileMap.js';
 import { toolsForPhase } from '../engine/tools/toolCatalog.js';
+import { toolOfferFor } from '../engine/tools/toolOffer.js';
 import { openWorkbench, type RunOptions } from '../engine/index.js';
 import { Workspace } from '../engine/workspace/workspace.js';
 import { startFakeLlm, type CacheReport, type FakeLlm, type FakeLlmOptions } from '../tests/support/fakeLlm/index.js';
@@ -129,7 +130,8 @@ export async function runSingleLoop(fake: Omit<FakeLlmOptions, 'script'> = {}): 
         { role: 'system', content: singleLoopPrompt },
         { role: 'user', content: `## File map of the project folder\n${manifest.text}\n\n## The user’s request\n${request}` },
       ],
-      tools: toolsForPhase('implement'),
+      // Offered as RPI offers them in this folder: both sides send the same tool definitions.
+      tools: toolsForPhase('implement', await toolOfferFor(root, [request])),
       maxTurns: 500,
       limits: { ...defaultLoopLimits, timeoutMs: 10 * 60_000 },
       finalAnswerAtCap: false,

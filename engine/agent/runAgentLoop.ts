@@ -3,6 +3,7 @@ import type { Phase, UnsequencedEvent } from '../contract/index.js';
 import { LlmError, type ChatMessage, type LlmClient, type LlmReply, type LlmToolCall, type LlmUsage } from '../llm/llmTypes.js';
 import { correctionMessage, parseTextReply, textToolInstructions, textToolResultMessage } from '../llm/textToolProtocol.js';
 import { refusedTwiceError } from '../llm/llmErrorMessages.js';
+import { markLast } from '../llm/cacheHints/cacheBreakpoints.js';
 import { promptWasCut } from '../llm/contextWindow/promptWasCut.js';
 import { maskStrings } from '../secrets/secretMask.js';
 import type { ToolLog } from '../store/toolLog.js';
@@ -10,6 +11,7 @@ import { executeToolCall, parseArguments, type ExecutedToolCall, type ToolGuard 
 import type { Tool, ToolContext } from '../tools/tool.js';
 import type { ToolSource } from '../tools/toolSource.js';
 import { toolDefinitions } from '../tools/toolCatalog.js';
+import { LoopClock } from './loopClock.js';
 import { ErrorBudget, firstLine, type LoopLimits } from './loopLimits.js';
 import type { ToolModeState } from './toolMode.js';
 
@@ -92,7 +94,7 @@ class LoopRun {
   private readonly context: ContextKeeper;
   private readonly budget: ErrorBudget;
   private readonly controller = new AbortController();
-  private readonly timer: NodeJS.Timeout;
+  private readonly clock: LoopClock;
   private readonly onOuterAbort = () => this.controller.abort();
   private timedOut = false;
   private turns = 0;
@@ -104,16 +106,16 @@ class LoopRun {
   constructor(private readonly config: AgentLoopConfig) {
     this.context = new ContextKeeper(config.contextWindow, config.messages);
     this.budget = new ErrorBudget(config.limits);
-    this.timer = setTimeout(() => {
+    this.clock = new LoopClock(config.limits.timeoutMs, () => {
       this.timedOut = true;
       this.controller.abort();
-    }, config.limits.timeoutMs);
+    });
     if (config.signal.aborted) this.controller.abort();
     else config.signal.addEventListener('abort', this.onOuterAbort, { once: true });
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    this.clock.dispose();
     this.config.signal.removeEventListener('abort', this.onOuterAbort);
   }
 
@@ -149,10 +151,14 @@ class LoopRun {
     let refused: LlmError | null = null;
     for (;;) {
       const textMode = this.config.toolMode.mode === 'text';
-      const fitted = await this.context.fit((messages) => ({
-        messages: textMode && definitions.length > 0 ? withTextTools(messages, textToolInstructions(definitions)) : messages,
-        ...(textMode ? {} : { tools: definitions }),
-      }));
+      const fitted = await this.context.fit((fit) => {
+        // The turn's last message ends the prefix the next turn repeats (a breakpoint where one is sent).
+        const messages = markLast(fit);
+        return {
+          messages: textMode && definitions.length > 0 ? withTextTools(messages, textToolInstructions(definitions)) : messages,
+          ...(textMode ? {} : { tools: definitions }),
+        };
+      });
       this.reportTrim(fitted, refused !== null);
       if (this.turns === 1 && refused === null) this.config.onFixedPart?.({ tokens: fitted.promptTokens, budget: this.context.budget });
       try {
@@ -267,7 +273,7 @@ class LoopRun {
     const done = await executeToolCall(call, {
       phase,
       runId,
-      context: { ...this.config.toolContext, signal: this.controller.signal },
+      context: this.toolContext(),
       log: this.config.toolLog,
       extraTools: this.turnExtras,
       ...(this.config.guard ? { guard: this.config.guard } : {}),
@@ -276,6 +282,16 @@ class LoopRun {
     // A "no" from the user is an answer, not a mistake of the model: it does not count against the limits.
     if (done.refused !== 'denied' && done.refused !== 'expired') this.budget.record(done.ok, done.result);
     return done;
+  }
+
+  /** The tool context with the loop's own signal; a question to the user stops the loop's clock while it waits. */
+  private toolContext(): ToolContext {
+    const { askUser, ...context } = this.config.toolContext;
+    return {
+      ...context,
+      signal: this.controller.signal,
+      ...(askUser ? { askUser: (question, signal) => this.clock.whilePaused(() => askUser(question, signal)) } : {}),
+    };
   }
 
   /**
@@ -293,7 +309,7 @@ class LoopRun {
   private recordUsage(reply: LlmReply): void {
     const { estimated, ...turn } = reply.usage;
     this.usage.push(turn);
-    this.config.emit({ type: 'usage', runId: this.config.runId, phase: this.config.phase, ...turn, contextWindow: this.config.contextWindow, estimated });
+    this.config.emit({ type: 'usage', runId: this.config.runId, phase: this.config.phase, ...turn, contextWindow: this.config.contextWindow, estimated, model: this.config.llm.model });
   }
 
   /** A final answer forced at the turn cap may still carry an action block; the text around it is the answer. */

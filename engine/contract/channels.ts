@@ -10,6 +10,7 @@ export const workbenchChannels = [
   'session:resume',
   'session:retry-failed',
   'session:approve',
+  'session:answer-question',
   'session:undo',
   'session:regenerate',
   'session:undo-preview',
@@ -28,6 +29,8 @@ export const workbenchChannels = [
   'conversations:new',
   'conversations:rename',
   'conversations:delete',
+  'folder:check',
+  'folder:set-check',
 ] as const;
 
 /** Requests only a host can answer (a folder picker, the host's own abilities): each host adds their handlers. */

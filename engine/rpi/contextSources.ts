@@ -2,6 +2,9 @@ import { contextItemsBudget, readContextItems } from '../context/contextItems.js
 import { readFolderInstructions, readProjectInstructions } from '../context/projectInstructions.js';
 import type { ContextItem, Phase, UnsequencedEvent } from '../contract/index.js';
 import { getFileMap } from '../tools/getFileMap.js';
+import type { ToolOffer } from '../tools/phaseTools.js';
+import { holdsTableFiles } from '../tools/tables/holdsTableFiles.js';
+import { asksForWorkbook } from '../tools/toolOffer.js';
 import type { ToolContext } from '../tools/tool.js';
 
 export interface ContextSourcesDeps {
@@ -22,6 +25,7 @@ export class ContextSources {
   private toldInstructions = '';
   private projectFiles: readonly string[] = [];
   private toldAttachments = false;
+  private holdsTables: Promise<boolean> | null = null;
 
   constructor(private readonly deps: ContextSourcesDeps) {}
 
@@ -55,6 +59,17 @@ export class ContextSources {
   /** The project's file map as the get_file_map tool shows it; the manifest each phase starts from. */
   async manifest(depth: number): Promise<string> {
     return (await getFileMap.run({ path: '.', depth }, { ...this.deps.toolContext, signal: this.deps.signal })).text;
+  }
+
+  /**
+   * Which tools a phase offers, decided when it begins and kept for all its requests (they open every
+   * request, so they must not change within a phase). See toolOfferFor. The folder is walked once a
+   * run: Research and Plan write nothing, so it holds the same tables when Implement begins.
+   */
+  async toolOffer(texts: readonly string[]): Promise<ToolOffer> {
+    const { workspace } = this.deps.toolContext;
+    this.holdsTables ??= holdsTableFiles(workspace.root, { signal: this.deps.signal, onUnreachable: workspace.unreachable.report });
+    return { tables: await this.holdsTables, workbooks: asksForWorkbook(texts) };
   }
 
   private tellInstructions(phase: Phase, files: readonly string[]): void {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Phase } from '../contract/index.js';
+import { askUser } from './askUser.js';
 import { deleteFile } from './deleteFile.js';
 import { editFile } from './editFile.js';
 import { getFileInfo } from './getFileInfo.js';
@@ -7,7 +8,7 @@ import { getFileMap } from './getFileMap.js';
 import { listFiles } from './listFiles.js';
 import { moveFile } from './moveFile.js';
 import { docxGetStyles, pptxGetStyles, xlsxGetStyles } from './officeStyles.js';
-import { phaseTools } from './phaseTools.js';
+import { isOffered, phaseTools, type ToolOffer } from './phaseTools.js';
 import { readFile } from './readFile.js';
 import { recallToolResult } from './recallToolResult.js';
 import { runCommand } from './runCommand.js';
@@ -26,15 +27,14 @@ const tableTools = [tableGetMap, tableDescribe, tableStats, tableReadRows, table
 
 /** Every tool of DESIGN §5, by name. */
 export const toolCatalog: ReadonlyMap<string, Tool> = new Map(
-  [listFiles, getFileInfo, getFileMap, readFile, searchFiles, recallToolResult, writeFile, editFile, deleteFile, moveFile, runCommand, ...tableTools].map(
+  [listFiles, getFileInfo, getFileMap, readFile, searchFiles, recallToolResult, askUser, writeFile, editFile, deleteFile, moveFile, runCommand, ...tableTools].map(
     (tool) => [tool.name, tool as Tool],
   ),
 );
 
-/** The tools a phase may call, in catalog order. */
-export function toolsForPhase(phase: Phase): Tool[] {
-  const allowed = new Set(phaseTools[phase]);
-  return [...toolCatalog.values()].filter((tool) => allowed.has(tool.name));
+/** The tools a phase may call, in the phase's order (phaseTools); given an offer, only those it offers. */
+export function toolsForPhase(phase: Phase, offer?: ToolOffer): Tool[] {
+  return phaseTools[phase].filter((name) => !offer || isOffered(name, offer)).map((name) => toolCatalog.get(name)!);
 }
 
 /** A tool as the Chat Completions API takes it: name, description, JSON Schema of the parameters. */

@@ -1,6 +1,7 @@
 import type { ParsedPayload, Snapshot, WorkbenchChannel, WorkbenchResults } from '../contract/index.js';
 import type { ApprovalBroker } from '../approvals/approvalBroker.js';
 import type { PlanGate } from '../approvals/planGate.js';
+import type { QuestionBroker } from '../approvals/questionBroker.js';
 import type { ChangesService } from '../changes/changesService.js';
 import type { PathSearch } from '../context/pathSearch.js';
 import type { Conversations, ConversationScope } from '../conversations/conversations.js';
@@ -20,14 +21,17 @@ export interface WorkbenchServices {
   changes: ChangesService;
   broker: ApprovalBroker;
   planGate: PlanGate;
+  questions: QuestionBroker;
   paths: PathSearch;
   conversations: Conversations;
   desk: ConversationDesk;
+  /** The open folder's check command, kept in the user's config. */
+  folderCheck: { get(): Promise<string | null>; set(command: string | null): Promise<void> };
   snapshot: (scope: ConversationScope | null) => Promise<Snapshot>;
 }
 
 /** Every request about the open folder, answered once, here; hosts and in-process callers reach it through Workbench.request. */
-export function workbenchHandlers({ runs, changes, broker, planGate, paths, conversations, desk, snapshot }: WorkbenchServices): WorkbenchHandlers {
+export function workbenchHandlers({ runs, changes, broker, planGate, questions, paths, conversations, desk, folderCheck, snapshot }: WorkbenchServices): WorkbenchHandlers {
   // Reading names a conversation (or the most recent) and changes nothing; a change moves the old layout first.
   const reading = (conversationId?: string) => conversations.find(conversationId);
   const writing = (conversationId?: string) => conversations.forWriting(conversationId);
@@ -42,6 +46,7 @@ export function workbenchHandlers({ runs, changes, broker, planGate, paths, conv
     'session:resume': async ({ conversationId }) => runs.resume(await writing(conversationId)),
     'session:retry-failed': async ({ conversationId }) => runs.retryFailed(await writing(conversationId)),
     'session:approve': async ({ requestId, ...answer }) => ({ decision: await broker.answer(requestId, answer) }),
+    'session:answer-question': async ({ requestId, answer }) => ({ outcome: questions.answer(requestId, answer) }),
     'session:undo': async ({ messageId, conversationId }) => ({ restoredFiles: await runs.undo(await writing(conversationId), messageId) }),
     'session:regenerate': async ({ messageId, conversationId }) => runs.regenerate(await writing(conversationId), messageId),
     'session:undo-preview': async ({ messageId, conversationId }) => runs.previewUndo(await desk.existing(conversationId), messageId),
@@ -61,6 +66,11 @@ export function workbenchHandlers({ runs, changes, broker, planGate, paths, conv
     'session:run-file': async ({ messageId, file, conversationId }) => {
       const scope = await desk.existing(conversationId);
       return readRunFile(scope.dir, scope.store, messageId, file);
+    },
+    'folder:check': async () => ({ command: await folderCheck.get() }),
+    'folder:set-check': async ({ command }) => {
+      await folderCheck.set(command);
+      return { command: await folderCheck.get() };
     },
     'conversations:list': async () => ({ conversations: await desk.list() }),
     'conversations:new': () => desk.create(),

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { RpiState, RunUsage, Snapshot } from '../contract/index.js';
 import type { ApprovalBroker } from '../approvals/approvalBroker.js';
 import type { PlanGate } from '../approvals/planGate.js';
+import type { QuestionBroker } from '../approvals/questionBroker.js';
 import type { WorkbenchMcp } from '../mcp/workbenchMcp.js';
 import { readRpiState } from '../rpi/rpiState.js';
 import { readCurrentUsage } from '../rpi/runUsage.js';
@@ -22,6 +23,7 @@ export interface SnapshotSources {
   conversations: Pick<Conversations, 'list'>;
   broker: ApprovalBroker;
   planGate: PlanGate;
+  questions: QuestionBroker;
   mcp: WorkbenchMcp | null;
   /** What opening the folder did that the user should hear of (ended orphaned commands, swept temp files). */
   notices: readonly string[];
@@ -32,10 +34,11 @@ export interface SnapshotSources {
 /**
  * Everything a page needs to draw the folder and one of its conversations (`scope`; null when the folder
  * has none yet) after a (re)load; the events after `lastSeq` follow it. The run shown, its usage and its
- * rpi/ are the conversation's own: another conversation's run is only named (runningConversationId).
+ * rpi/ are the conversation's own: another conversation's run is only named (runningConversationId), while
+ * its pending approvals and questions are shown wherever the user is.
  */
 export async function takeSnapshot(sources: SnapshotSources, scope: ConversationScope | null): Promise<Snapshot> {
-  const { root, bus, runs, runEvents, conversations, broker, planGate, mcp, notices, unreachable } = sources;
+  const { root, bus, runs, runEvents, conversations, broker, planGate, questions, mcp, notices, unreachable } = sources;
   // Taken together, before any await: the replayed events end exactly at lastSeq.
   const lastSeq = bus.lastSeq;
   const runningConversationId = runs.runningConversation;
@@ -68,6 +71,7 @@ export async function takeSnapshot(sources: SnapshotSources, scope: Conversation
     lastSeq,
     warnings: [...notices, ...history.warnings, ...kept.warnings, ...current.warnings, ...unreachable.warnings()],
     pendingApprovals: broker.pending(),
+    pendingQuestions: questions.pending(),
     planReview: planGate.pending(),
     runEvents: recorded,
     resumable: !running && unansweredRequest(history.messages) !== null,

@@ -6,11 +6,12 @@ import { clientAt, complete, readFileTool } from '../llmClientHarness.js';
 
 const cacheKey = '0b7e4b52-3f1c-4b8e-9a51-6f2d1c7e9a40';
 
-/** A phase's request as the RPI layout builds it: [system][stable user][volatile user][turn history]. */
+const stable = '# Request\nAdd a --json flag.\n\n# Plan as approved\n1. Parse the flag\n2. Print JSON\n\n';
+
+/** A phase's request as the RPI layout builds it: [system][user: stable sections, then the changing ones][turn history]. */
 const phaseRequest: ChatMessage[] = [
   { role: 'system', content: 'You are the Implement phase of a careful coding agent.', cacheBreakpoint: true },
-  { role: 'user', content: '# Request\nAdd a --json flag.\n\n# Plan as approved\n1. Parse the flag\n2. Print JSON', cacheBreakpoint: true },
-  { role: 'user', content: '# Now\nItem 2 of 2: Print JSON' },
+  { role: 'user', content: `${stable}# Now\nItem 2 of 2: Print JSON`, cacheBreakpoint: stable.length },
   { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"src/cli.ts"}' } }] },
   { role: 'tool', tool_call_id: 'call_1', content: 'export function main() {}' },
 ];
@@ -91,7 +92,7 @@ describe('cache hints: Claude through OpenRouter', () => {
   const fake = useFakeLlm({ cacheHints: 'anthropic-limits' });
   const openRouter = 'https://openrouter.ai/api/v1';
 
-  it('ends the system message and the stable user message with a cache_control breakpoint, and nothing else', async () => {
+  it('ends the system message and the stable sections of the user message with a cache_control breakpoint, and nothing else', async () => {
     fake().enqueue({ text: 'ok' });
 
     await complete(clientAt(fake(), openRouter, { cacheKey, model: 'anthropic/claude-sonnet-4.5' }), { messages: phaseRequest, tools: [readFileTool] });
@@ -100,7 +101,13 @@ describe('cache hints: Claude through OpenRouter', () => {
     expect(breakpointsIn(body)).toEqual([0, 1]);
     expect(body?.messages.slice(0, 2)).toEqual([
       { role: 'system', content: [{ type: 'text', text: 'You are the Implement phase of a careful coding agent.', cache_control: { type: 'ephemeral' } }] },
-      { role: 'user', content: [{ type: 'text', text: plainMessages[1]?.content, cache_control: { type: 'ephemeral' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: stable, cache_control: { type: 'ephemeral' } },
+          { type: 'text', text: '# Now\nItem 2 of 2: Print JSON' },
+        ],
+      },
     ]);
     expect(body?.messages.slice(2)).toEqual(plainMessages.slice(2));
     expect(fake().promptCacheKeys()).toEqual([cacheKey]);

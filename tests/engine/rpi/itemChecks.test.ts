@@ -9,6 +9,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, phaseOfRequest, recordEvents, requestText, say } from '../../support/rpiScript.js';
 import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 
 /** Exits 0 when ledger.txt says "balanced", else prints what it found and exits 1. */
 const ledgerCheck = `const fs = require('fs');
@@ -21,7 +22,7 @@ process.exit(1);
 const checkedPlan = (check: string) =>
   `# Execution Plan\n\n## Items\n- [ ] 1. Ledger — write ledger.txt — Check: \`${check}\`\n`;
 
-const rpiFile = (root: string, file: string) => path.join(root, '.workbench', 'rpi', file);
+const rpiFile = (root: string, file: string) => path.join(conversationDir(root), 'rpi', file);
 const checkEvents = (events: WorkbenchEvent[]) => events.filter((event): event is EventOf<'check-finished'> => event.type === 'check-finished');
 const exists = (file: string) => access(file).then(() => true, () => false);
 const secret = 'sk-check-secret-0123456789abcdef';

@@ -6,6 +6,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, phaseOfRequest, planText, recordEvents, requestText, say } from '../../support/rpiScript.js';
 import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 
 /** A reply in the text tool protocol: some reasoning, then one fenced action block. */
 const act = (tool: string, args: Record<string, unknown>, reasoning = 'Next step.') =>
@@ -51,7 +52,7 @@ describe('models without native tool calling', () => {
     const implement = requests.filter((request) => phaseOfRequest(request) === 'implement');
     expect(requestText(implement[1]!)).toContain('could not be acted on');
     expect(events.filter((event) => event.type === 'tool-finished').map((event) => event.type === 'tool-finished' && event.ok)).toEqual([true, true, true]);
-    expect(await readFile(path.join(root, '.workbench/rpi/plan.md'), 'utf8')).toContain('- [x] 1. Greeting');
+    expect(await readFile(path.join(conversationDir(root), 'rpi', 'plan.md'), 'utf8')).toContain('- [x] 1. Greeting');
   });
 
   it('auto mode falls back to the text protocol when the server refuses tools', async () => {
@@ -93,7 +94,7 @@ describe('models without native tool calling', () => {
 
     expect((await (await startRun(workbench, 'Go')).finished).status).toBe('done');
 
-    expect(await readFile(path.join(root, '.workbench/rpi/research.md'), 'utf8')).toContain('```action');
+    expect(await readFile(path.join(conversationDir(root), 'rpi', 'research.md'), 'utf8')).toContain('```action');
     expect(llm().chatRequests().every((request) => phaseOfRequest(request) === 'summary' || (request.tools?.length ?? 0) > 0)).toBe(true);
   });
 });

@@ -11,6 +11,7 @@ import { request } from '../../support/planHistory.js';
 import { call, fakeModelOptions, phaseOfRequest, planText, recordEvents, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { xorCipher } from '../../support/xorCipher.js';
+import { conversationDir } from '../../support/conversationFolders.js';
 
 const mainKey = 'sk-main-0123456789abcdef';
 const planKey = 'sk-plan-fedcba9876543210';
@@ -95,7 +96,7 @@ describe('a model per phase', () => {
     ]);
 
     // Kept on disk with the run: which model answered each call, and each step priced by its own model.
-    const lines = (await readFile(path.join(root, '.workbench', 'rpi', 'usage.jsonl'), 'utf8'))
+    const lines = (await readFile(path.join(conversationDir(root), 'rpi', 'usage.jsonl'), 'utf8'))
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { phase: Phase; model: string; costUsd: number | null });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { checklistStatuses, openBench, planText, say, sendRequest, type Bench } from './support/workbenchPage.js';
 import { runTeardown } from './support/teardown.js';
+import { conversationDir } from '../tests/support/conversationDir.js';
 
 let bench: Bench;
 
@@ -87,5 +88,5 @@ test('the plan review gate: risky step flagged, plan edited, then approved', asy
   await model.answer('summary', say('Wrote notes.md; the data folder was left alone.'));
   await expect(page.locator('[data-testid="message"][data-role="assistant"]')).toContainText('left alone');
   expect(existsSync(path.join(bench.folder, 'data', 'bank.csv'))).toBe(true);
-  expect(await readFile(path.join(bench.folder, '.workbench', 'rpi', 'plan.md'), 'utf8')).not.toContain('Clean up');
+  expect(await readFile(path.join(conversationDir(bench.folder), 'rpi', 'plan.md'), 'utf8')).not.toContain('Clean up');
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { openBench, researchAndPlan, say, sendRequest, writeItem, type Bench } from './support/workbenchPage.js';
 import { runTeardown } from './support/teardown.js';
+import { conversationDir } from '../tests/support/conversationDir.js';
 
 let bench: Bench;
 const autoApprovals = { files: 'auto', commands: 'auto', reviewPlan: false } as const;
@@ -33,7 +34,7 @@ test('View plan on an earlier request shows that request’s plan with each step
   await expect(page.getByTestId('status-line')).toHaveText('Finished');
 
   const [firstId] = await messages.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id') ?? ''));
-  expect(await readFile(path.join(folder, '.workbench', 'runs', firstId!, 'plan.md'), 'utf8')).toMatch(/^- \[!\] 2\. Write workbook/m);
+  expect(await readFile(path.join(conversationDir(folder), 'runs', firstId!, 'plan.md'), 'utf8')).toMatch(/^- \[!\] 2\. Write workbook/m);
   await expect(messages.first().getByTestId('plan-tally')).toHaveText('Plan: 1/2 done, 1 failed');
   await expect(messages.last().getByTestId('plan-tally')).toHaveText('Plan: 1/1 done');
 

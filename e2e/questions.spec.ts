@@ -3,6 +3,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { openBench, planText, say, sendRequest, type Bench } from './support/workbenchPage.js';
 import { runTeardown } from './support/teardown.js';
+import { conversationDir } from '../tests/support/conversationDir.js';
 
 let bench: Bench;
 
@@ -39,7 +40,7 @@ test('a question of the model before planning: a card with its choices, still th
   await model.answer('summary', say('Wrote the report as a workbook.'));
   await expect(page.locator('[data-testid="message"][data-role="assistant"]')).toContainText('Wrote the report as a workbook.');
 
-  const research = await readFile(path.join(bench.folder, '.workbench', 'rpi', 'research.md'), 'utf8');
+  const research = await readFile(path.join(conversationDir(bench.folder), 'rpi', 'research.md'), 'utf8');
   expect(research).toContain('## Answers from the user');
   expect(research).toContain('Answer: The user answered: XLSX, one sheet per month');
 });

@@ -6,7 +6,7 @@ import type { Workbench } from '../../engine/index.js';
 import type { FakeLlm } from './fakeLlm/index.js';
 import { planText, say } from './rpiScript.js';
 import { startRun } from './startRun.js';
-import { conversationDir } from './conversationFolders.js';
+import { conversationDir } from './conversationDir.js';
 
 /** The model's turns for a request of one step that is done: research, plan, the step, the summary. */
 export const oneStep = (label: string) => [say(`Research for ${label}.`), say(planText(label)), say(`${label} done.`), say(`Summary of ${label}.`)];

@@ -5,7 +5,7 @@ import { bankJobTurns, bankRequest, bankSummary, expenseCategories, readExpenses
 import { parseJsonEvents, useCli } from '../../support/cliProcess.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useTempFolders } from '../../support/tempFolder.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 
 describe('the bank statement job through the CLI', () => {
   const tempFolder = useTempFolders('rpi-cli-bank-');

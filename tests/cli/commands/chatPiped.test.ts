@@ -7,7 +7,7 @@ import { cliBin, useCli, watched } from '../../support/cliProcess.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { call, firstUserText, phaseOfRequest, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 
 /** A whole run that writes one file: research, plan, the write, the step's answer, the summary. */
 const writesFile = (file: string, summary: string) => [

@@ -8,7 +8,7 @@ import { cliBin, useCli, watched } from '../../support/cliProcess.js';
 import { useFakeLlm, useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
 import { call, firstUserText, phaseOfRequest, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 
 /** util-linux `script` gives the CLI a real pseudo-terminal for stdin, stdout and stderr. */
 const scriptBin = '/usr/bin/script';

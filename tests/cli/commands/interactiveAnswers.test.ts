@@ -11,7 +11,7 @@ import { useTempFolders } from '../../support/tempFolder.js';
 import { startRun } from '../../support/startRun.js';
 import type { ApprovalSettings } from '../../../engine/contract/index.js';
 import type { Workbench } from '../../../engine/index.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 
 const asking: ApprovalSettings = { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false };
 

@@ -8,6 +8,7 @@ import { cliBin, historyOf, useCli, watched } from '../../support/cliProcess.js'
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { call, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { conversationDir } from '../../support/conversationDir.js';
 
 /** util-linux `script` gives the CLI a real pseudo-terminal for stdin, stdout and stderr. */
 const scriptBin = '/usr/bin/script';
@@ -88,7 +89,7 @@ describe.skipIf(!existsSync(scriptBin))('the CLI on a terminal (a pseudo-termina
     expect(done.code).toBe(0);
     expect(done.stdout).toMatch(/\? The model asks while researching \(expires in (10m 00s|9m \d\ds)\):\r\n {2}Which format\?\r\n {2}\u241b\[2J\u241b\[31mred\r\n {2}1\) CSV {2}\(default\)\r\n {2}2\) XLSX\r\n/);
     expect(done.stdout).not.toContain('\u001b[2J');
-    expect(await readFile(path.join(root, '.workbench', 'rpi', 'research.md'), 'utf8')).toContain('Answer: The user answered: XLSX');
+    expect(await readFile(path.join(conversationDir(root), 'rpi', 'research.md'), 'utf8')).toContain('Answer: The user answered: XLSX');
   });
 
   it('--review-plan shows the plan for approval; Ctrl-C at a question cancels cleanly and the run stays resumable', async () => {

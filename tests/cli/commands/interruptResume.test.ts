@@ -5,7 +5,7 @@ import { parseJsonEvents, useCli } from '../../support/cliProcess.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { call, phaseOfRequest, planText, requestsForStep, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 
 describe('Ctrl-C and resume', () => {
   const tempFolder = useTempFolders('rpi-cli-interrupt-');

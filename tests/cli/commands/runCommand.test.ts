@@ -7,7 +7,7 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { call, eventTrail, phaseOfRequest, planText, requestText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { closedPortUrl } from '../../support/closedPort.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 
 describe('rpi-workbench run', () => {
   const tempFolder = useTempFolders('rpi-cli-run-');

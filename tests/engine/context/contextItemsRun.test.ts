@@ -7,7 +7,7 @@ import { fakeModelOptions, firstUserText, phaseOfRequest, planText, recordEvents
 import { followRun, startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import type { ContextItem } from '../../../engine/contract/index.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 
 const attached: ContextItem[] = [
   { kind: 'file', path: 'src/config.ts' },

@@ -7,7 +7,7 @@ import { call, fakeModelOptions, planText, say } from '../../support/rpiScript.j
 import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { refusedAsTooLong } from '../../support/contextRefusal.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 
 describe('a run whose model server refuses a request as too long, twice', () => {
   const tempFolder = useTempFolders('rpi-refused-');

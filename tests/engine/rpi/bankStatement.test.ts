@@ -16,7 +16,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, phaseOfRequest, recordEvents } from '../../support/rpiScript.js';
 import { startRun } from '../../support/startRun.js';
 import { useTempFolders } from '../../support/tempFolder.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 
 describe('the bank statement job, end to end with the real table tools', () => {
   const tempFolder = useTempFolders('rpi-bank-job-');

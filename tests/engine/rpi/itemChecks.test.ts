@@ -9,7 +9,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, phaseOfRequest, recordEvents, requestText, say } from '../../support/rpiScript.js';
 import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 
 /** Exits 0 when ledger.txt says "balanced", else prints what it found and exits 1. */
 const ledgerCheck = `const fs = require('fs');

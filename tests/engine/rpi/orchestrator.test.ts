@@ -6,7 +6,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, eventTrail, fakeModelOptions, firstUserText, phaseOfRequest, planText, recordEvents, say } from '../../support/rpiScript.js';
 import { followRun, startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 
 const research = '## Request\nAdd a greeting module.\n\n## Relevant files\n- src/index.ts';
 const rpi = (root: string, file: string) => path.join(conversationDir(root), 'rpi', file);

@@ -7,7 +7,7 @@ import { useFakeLlm, useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, firstUserText, phaseOfRequest, planText, recordEvents, requestsForStep, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 import { useEngineChildren } from '../../support/engineChild.js';
 import { followRun, startRun } from '../../support/startRun.js';
 

@@ -6,7 +6,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, phaseOfRequest, planText, recordEvents, requestText, say } from '../../support/rpiScript.js';
 import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 
 /** A reply in the text tool protocol: some reasoning, then one fenced action block. */
 const act = (tool: string, args: Record<string, unknown>, reasoning = 'Next step.') =>

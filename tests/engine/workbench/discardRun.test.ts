@@ -7,7 +7,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, recordEvents, say } from '../../support/rpiScript.js';
 import { followRun, startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 import { cancelledAtStepTwo } from './stoppedRun.js';
 
 describe('discarding a stopped run', () => {

@@ -11,7 +11,7 @@ import { request } from '../../support/planHistory.js';
 import { call, fakeModelOptions, phaseOfRequest, planText, recordEvents, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { xorCipher } from '../../support/xorCipher.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 
 const mainKey = 'sk-main-0123456789abcdef';
 const planKey = 'sk-plan-fedcba9876543210';

@@ -11,7 +11,7 @@ import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { useEngineChildren } from '../../support/engineChild.js';
 import { cancelledAtStepTwo } from './stoppedRun.js';
 import { keptFile, keptRuns, oneStep, request, threeRequests } from '../../support/planHistory.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 
 const rpiFile = (root: string, name: string) => path.join(conversationDir(root), 'rpi', name);
 

@@ -13,7 +13,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, phaseOfRequest, planText } from '../../support/rpiScript.js';
 import { followRun } from '../../support/startRun.js';
 import { useTempFolders } from '../../support/tempFolder.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 import { keptFile, keptRuns, oneStep, request, threeRequests } from '../../support/planHistory.js';
 import { deadPid } from '../../support/processProbe.js';
 

@@ -7,7 +7,7 @@ import { fakeModelOptions, planText } from '../../support/rpiScript.js';
 import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { oneStep } from '../../support/planHistory.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 
 
 /** A sparse file of `bytes`: as large as a planted one, without writing it. */

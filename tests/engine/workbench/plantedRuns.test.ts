@@ -8,7 +8,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { fakeModelOptions, planText } from '../../support/rpiScript.js';
 import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 import { oneStep } from '../../support/planHistory.js';
 
 

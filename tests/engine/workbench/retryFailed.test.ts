@@ -8,7 +8,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, greetingDoneWorkbookFailed, phaseOfRequest, planText, requestText, say } from '../../support/rpiScript.js';
 import { followRun, startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 
 describe('retry failed steps', () => {
   const tempFolder = useTempFolders('rpi-retry-');

@@ -10,7 +10,7 @@ import { call, fakeModelOptions, planText, recordEvents, say } from '../../suppo
 import { followRun, startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { nextEvent } from './stoppedRun.js';
-import { conversationDir } from '../../support/conversationFolders.js';
+import { conversationDir } from '../../support/conversationDir.js';
 import { stepUsage } from '../../support/stepUsage.js';
 
 const usageFile = (root: string) => path.join(conversationDir(root), 'rpi', 'usage.jsonl');

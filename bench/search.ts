@@ -102,9 +102,11 @@ async function benchTree(): Promise<string> {
 async function searchedSize(root: string): Promise<{ files: number; mb: string }> {
   let files = 0;
   let bytes = 0;
-  for await (const relPath of candidateFiles({ root, from: '', signal: new AbortController().signal })) {
-    files += 1;
-    bytes += (await stat(path.join(root, relPath))).size;
+  for await (const run of candidateFiles({ root, from: '', signal: new AbortController().signal })) {
+    for (const relPath of run) {
+      files += 1;
+      bytes += (await stat(path.join(root, relPath))).size;
+    }
   }
   return { files, mb: (bytes / 1024 / 1024).toFixed(0) };
 }

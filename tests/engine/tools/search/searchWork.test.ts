@@ -11,8 +11,8 @@ import { useTempFolders, writeTree } from '../../../support/tempFolder.js';
 const tree = Object.fromEntries(['a', 'b', 'c'].flatMap((folder) => [1, 2, 3, 4].map((n) => [`${folder}/f${n}.txt`, `line\nneedle ${folder}${n}\n`])));
 const files = Object.keys(tree);
 
-async function* listed(paths: readonly string[]): AsyncGenerator<string> {
-  yield* paths;
+async function* listed(paths: string[]): AsyncGenerator<string[]> {
+  yield paths;
 }
 
 /** The worker's body run on this thread with an fs that counts its calls, fed batches by hand. */

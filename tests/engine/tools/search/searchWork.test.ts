@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { candidateFiles } from '../../../../engine/tools/search/candidateFiles.js';
 import { MatcherPool } from '../../../../engine/tools/search/matcherPool.js';
 import { runMatchWorker, type BatchResult, type MatchBatch, type MatchJob } from '../../../../engine/tools/search/matchWorker.js';
 import { runSearch, warmSearchWorkers } from '../../../../engine/tools/search/runSearch.js';
@@ -50,6 +51,20 @@ describe('what a search costs', () => {
     expect(worker.replies[0]!.matches.map((match) => match.path)).toEqual(files);
     // the 12 files and their 3 folders opened; where each folder really is read once, each file's kind and links once
     expect(worker.calls).toEqual({ openSync: 15, readlinkSync: 3, fstatSync: 12, readSync: 12, closeSync: 15 });
+  });
+
+  it('walks files to the workers a folder at a time: one step of the walk per folder, not one per file', async () => {
+    const root = await tempFolder();
+    const many = (folder: string) => Object.fromEntries(Array.from({ length: 200 }, (_, n) => [`${folder}/f${n}.txt`, 'needle\n']));
+    await writeTree(root, { ...many('a'), ...many('a/b'), ...many('c'), '.gitignore': '*.log\n', 'c/skip.log': 'needle\n' });
+
+    const steps: string[][] = [];
+    for await (const run of candidateFiles({ root, from: '', signal: new AbortController().signal })) steps.push(run);
+
+    // the root's own run is its .gitignore; 601 files in 4 steps, where a step per file took 601
+    expect(steps.map((run) => run.length)).toEqual([1, 200, 200, 200]);
+    expect(steps.map((run) => run[0])).toEqual(['.gitignore', 'a/b/f0.txt', 'a/f0.txt', 'c/f0.txt']);
+    expect(steps.flat()).not.toContain('c/skip.log');
   });
 
   it('a search closed with batches still queued (it has its max_results) gives its workers back, and the next starts none', async () => {

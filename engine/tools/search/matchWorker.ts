@@ -197,7 +197,8 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
       return 'unreadable';
     }
     try {
-      return isOwnPlainFile(fd) ? searchOpenFile(search, fd, place) : 'unreadable';
+      const size = ownPlainFileSize(fd);
+      return size === null ? 'unreadable' : searchOpenFile(search, fd, size, place);
     } catch {
       return 'unreadable';
     } finally {
@@ -205,18 +206,24 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
     }
   }
 
-  /** A regular file with no other name: a hard link's other name may be outside the folder (see Workspace.openForRead). */
-  function isOwnPlainFile(fd: number): boolean {
+  /**
+   * The size of a regular file with no other name, else null: a hard link's other name may be outside the
+   * folder (see Workspace.openForRead). Asked of every file before it is read, whatever it holds, so which
+   * files are skipped says nothing about their text.
+   */
+  function ownPlainFileSize(fd: number): number | null {
     const stats = fs.fstatSync(fd);
-    return stats.isFile() && stats.nlink === 1;
+    return stats.isFile() && stats.nlink === 1 ? stats.size : null;
   }
 
   /**
    * Reads the file into the worker's buffer, whole when it fits in `chunkBytes`, else in pieces cut at
-   * line ends, and matches each piece. Most files fit the first read, so the size is asked only when not.
+   * line ends, and matches each piece. The buffer is grown ahead from the size already asked, so a file
+   * that fits is read in one call, and one that grew since is read on in pieces.
    */
-  function searchOpenFile(search: Prepared, fd: number, { sequence, limit }: Place): Found | 'binary' {
+  function searchOpenFile(search: Prepared, fd: number, size: number, { sequence, limit }: Place): Found | 'binary' {
     const { job } = search;
+    if (size >= buffer.length && buffer.length < job.chunkBytes) buffer = Buffer.allocUnsafe(Math.min(job.chunkBytes, Math.max(size + 1, buffer.length * 2)));
     let found: Found = noMatch; // most files have none: made only for one that may
     let carried = 0;
     let firstLine = 1;
@@ -227,13 +234,6 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
       const read = buffer.subarray(0, end);
       if (first && isBinary(read, job.sniffLength)) return 'binary';
       const atEnd = end < buffer.length;
-      if (!atEnd && buffer.length < job.chunkBytes) {
-        const larger = Buffer.allocUnsafe(Math.min(job.chunkBytes, Math.max(fs.fstatSync(fd).size + 1, buffer.length * 2)));
-        buffer.copy(larger, 0, 0, end);
-        buffer = larger;
-        carried = end;
-        continue;
-      }
       const cut = atEnd ? end : buffer.lastIndexOf(10, end - 1) + 1 || end;
       if (mayMatch(search, read, cut)) {
         if (found === noMatch) found = { lines: [], texts: [] };
@@ -246,10 +246,9 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
     }
   }
 
-  /** A NUL among the first `sniffLength` bytes; the search for it runs natively through what was read. */
+  /** A NUL among the first `sniffLength` bytes, looked for in those only rather than through the whole file. */
   function isBinary(read: Buffer, sniffLength: number): boolean {
-    const nul = read.indexOf(0);
-    return nul !== -1 && nul < sniffLength;
+    return (read.length > sniffLength ? read.subarray(0, sniffLength) : read).indexOf(0) !== -1;
   }
 
   /** Whether the first `end` bytes of what was read hold the literal: found by its rarest byte, checked byte by byte. */

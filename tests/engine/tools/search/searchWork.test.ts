@@ -53,6 +53,23 @@ describe('what a search costs', () => {
     expect(worker.calls).toEqual({ openSync: 15, readlinkSync: 3, fstatSync: 12, readSync: 12, closeSync: 15 });
   });
 
+  it('asks a large file its size once and reads it in one call, however large, below the piece size', async () => {
+    const root = await tempFolder();
+    const line = `${'x'.repeat(99)}\n`;
+    await writeTree(root, { 'big.txt': `${line.repeat(20_000)}needle\n${line.repeat(100)}`, 'small.txt': 'needle\n' });
+    const worker = countingWorker();
+    const job: MatchJob = { id: 1, root, regex: compilePattern('needle'), limit: 100, maxLineChars: 300, sniffLength: 8000, chunkBytes: 4 << 20 };
+
+    worker.search({ id: 0, job, first: 0, files: ['big.txt', 'small.txt'] });
+
+    expect(worker.replies[0]!.matches).toEqual([
+      { path: 'big.txt', lines: [20_001], texts: ['needle'] },
+      { path: 'small.txt', lines: [1], texts: ['needle'] },
+    ]);
+    // 2 MB: one fstat (its kind, links and size) and one read each, where the size was asked again after a first partial read
+    expect(worker.calls).toMatchObject({ fstatSync: 2, readSync: 2 });
+  });
+
   it('walks files to the workers a folder at a time: one step of the walk per folder, not one per file', async () => {
     const root = await tempFolder();
     const many = (folder: string) => Object.fromEntries(Array.from({ length: 200 }, (_, n) => [`${folder}/f${n}.txt`, 'needle\n']));

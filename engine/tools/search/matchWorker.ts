@@ -23,6 +23,12 @@ export interface MatchJob {
   sniffLength: number;
   /** Larger files are read and searched in pieces of about this size, cut at line ends. */
   chunkBytes: number;
+  /**
+   * One byte a batch (by id), set by the worker that takes it: a shared batch is sent to every worker and
+   * searched by the first that reaches it, so a worker held up (a slow file, a thread the machine starves)
+   * holds up no batch queued behind it. Batches with ids past its end are sent to one worker only.
+   */
+  claims: SharedArrayBuffer;
 }
 
 export interface MatchWorkerData {
@@ -39,6 +45,8 @@ export interface MatchBatch {
   job: MatchJob;
   /** Sequence number of the first file, for the progress slots. */
   first: number;
+  /** Sent to every worker, to be claimed (see MatchJob.claims); else to this one alone. */
+  shared: boolean;
   /** Paths from the root, '/' separators. */
   files: string[];
 }
@@ -52,6 +60,8 @@ export interface FileMatches {
 
 export interface BatchResult {
   id: number;
+  /** False when another worker claimed the batch first: nothing was searched here. */
+  taken: boolean;
   matches: FileMatches[];
   /** Text files searched; the rest of the batch was binary, unreadable, or skipped after `limit`. */
   searched: number;
@@ -98,11 +108,13 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
     regex: RegExp;
     literal: { bytes: Buffer; anchor: number } | null;
     rootPrefix: string;
+    claims: Uint8Array;
   }
 
   port.on('message', (batch: MatchBatch) => {
     if (batch.job.id !== search?.job.id) search = prepare(batch.job);
-    const result = searchBatch(search, batch);
+    const taken = !batch.shared || Atomics.compareExchange(search.claims, batch.id, 0, 1) === 0;
+    const result = taken ? searchBatch(search, batch) : { id: batch.id, taken, matches: [], searched: 0, binary: 0, unreadable: 0 };
     Atomics.store(progress, 0, 0);
     port.postMessage(result);
   });
@@ -114,11 +126,12 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
       regex: new RegExp(regex.source, regex.flags),
       literal: regex.literal && { bytes: Buffer.from(regex.literal.text), anchor: regex.literal.anchor },
       rootPrefix: root.endsWith('/') || root.endsWith('\\') ? root : `${root}/`,
+      claims: new Uint8Array(job.claims),
     };
   }
 
   function searchBatch(search: Prepared, batch: MatchBatch): BatchResult {
-    const result: BatchResult = { id: batch.id, matches: [], searched: 0, binary: 0, unreadable: 0 };
+    const result: BatchResult = { id: batch.id, taken: true, matches: [], searched: 0, binary: 0, unreadable: 0 };
     const folder = holdFolders(search.rootPrefix);
     let found = 0;
     try {

@@ -43,11 +43,11 @@ describe('what a search costs', () => {
     const root = await tempFolder();
     await writeTree(root, tree);
     const worker = countingWorker();
-    const job: MatchJob = { id: 1, root, regex: compilePattern('needle'), limit: 100, maxLineChars: 300, sniffLength: 8000, chunkBytes: 1 << 20 };
+    const job: MatchJob = { id: 1, root, regex: compilePattern('needle'), limit: 100, maxLineChars: 300, sniffLength: 8000, chunkBytes: 1 << 20, claims: new SharedArrayBuffer(1) };
 
-    worker.search({ id: 0, job, first: 0, files });
+    worker.search({ id: 0, job, first: 0, files, shared: false });
 
-    expect(worker.replies).toEqual([expect.objectContaining({ searched: 12, unreadable: 0 })]);
+    expect(worker.replies).toEqual([expect.objectContaining({ taken: true, searched: 12, unreadable: 0 })]);
     expect(worker.replies[0]!.matches.map((match) => match.path)).toEqual(files);
     // the 12 files and their 3 folders opened; where each folder really is read once, each file's kind and links once
     expect(worker.calls).toEqual({ openSync: 15, readlinkSync: 3, fstatSync: 12, readSync: 12, closeSync: 15 });
@@ -58,9 +58,9 @@ describe('what a search costs', () => {
     const line = `${'x'.repeat(99)}\n`;
     await writeTree(root, { 'big.txt': `${line.repeat(20_000)}needle\n${line.repeat(100)}`, 'small.txt': 'needle\n' });
     const worker = countingWorker();
-    const job: MatchJob = { id: 1, root, regex: compilePattern('needle'), limit: 100, maxLineChars: 300, sniffLength: 8000, chunkBytes: 4 << 20 };
+    const job: MatchJob = { id: 1, root, regex: compilePattern('needle'), limit: 100, maxLineChars: 300, sniffLength: 8000, chunkBytes: 4 << 20, claims: new SharedArrayBuffer(1) };
 
-    worker.search({ id: 0, job, first: 0, files: ['big.txt', 'small.txt'] });
+    worker.search({ id: 0, job, first: 0, files: ['big.txt', 'small.txt'], shared: false });
 
     expect(worker.replies[0]!.matches).toEqual([
       { path: 'big.txt', lines: [20_001], texts: ['needle'] },
@@ -100,6 +100,24 @@ describe('what a search costs', () => {
     expect((await next.search(files, 0)).searched).toBe(12);
     await next.close();
     expect(searchWorkersStarted()).toBe(started);
+  });
+
+  it('a worker held up on one file holds up none of the batches sent after it: the other searches them all', async () => {
+    const root = await tempFolder();
+    // a line on which `(a+)+$` backtracks for ever, so the worker that takes it never finishes it
+    await writeTree(root, { ...tree, 'slow/stuck.txt': `${'a'.repeat(40)}b\n` });
+    const controller = new AbortController();
+    const pool = new MatcherPool({ root, regex: compilePattern('(a+)+$'), limit: 100, workers: 2, maxLineChars: 300, sniffLength: 8000, chunkBytes: 1 << 20, signal: controller.signal });
+    const stuck = pool.search(['slow/stuck.txt'], 0);
+    stuck.catch(() => {});
+
+    // each worker once had half of these queued behind what it was given, the held-up one's waiting on it for ever
+    const after = await Promise.all(Array.from({ length: 8 }, (_, batch) => pool.search(files, 1 + batch * files.length)));
+
+    expect(after.map((result) => result.searched)).toEqual(Array(8).fill(12));
+    expect(pool.slowest()?.path).toBe('slow/stuck.txt');
+    controller.abort(new Error('stopped by the test'));
+    await expect(stuck).rejects.toThrow('stopped by the test');
   });
 
   it('workers warmed while the model works are the ones the first search uses', async () => {

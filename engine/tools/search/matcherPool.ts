@@ -1,5 +1,5 @@
 import type { BatchResult, MatchBatch, MatchJob, RegexSpec } from './matchWorker.js';
-import { borrowWorker, progressEpoch, returnWorker, type SearchWorker } from './workerShelf.js';
+import { borrowWorker, endWorker, progressEpoch, returnWorker, type SearchWorker } from './workerShelf.js';
 
 export interface MatcherPoolOptions {
   root: string;
@@ -33,7 +33,7 @@ interface Lane {
  * for its turn on a loaded machine, as each hand-over between the threads costs a wake-up.
  */
 const laneDepth = 8;
-/** How many batches a worker held up may have waiting before the walk waits for it (shared batches reach every worker). */
+/** How many batches a worker held up may have waiting (shared batches reach every worker) before it is sent no more. */
 const maxLaneDepth = 8 * laneDepth;
 /** Batches a search shares out among its workers (see MatchJob.claims); later ones go to one worker each. */
 const sharedBatches = 1 << 16;
@@ -63,27 +63,25 @@ export class MatcherPool {
     if (options.signal.aborted) this.onAbort();
   }
 
-  /**
-   * Resolves once a worker can take another batch (and none held up has too many waiting); rejects once
-   * the pool has failed.
-   */
+  /** Resolves once a worker can take another batch; rejects once the pool has failed. */
   room(): Promise<void> {
     if (this.ended) return Promise.reject(this.ended.error);
-    const depths = this.lanes.map((lane) => lane.queue.length);
-    if (Math.min(...depths) < laneDepth && Math.max(...depths) < maxLaneDepth) return Promise.resolve();
+    if (this.lanes.some((lane) => lane.queue.length < laneDepth)) return Promise.resolve();
     return new Promise((resolve, reject) => this.waitingForRoom.push({ resolve, reject }));
   }
 
   /**
    * Searches `files` (paths from the root); `first` is the first one's sequence number. The batch is sent
-   * to every worker and searched by the first free one (see MatchJob.claims), or past the shared ones by
-   * the least busy.
+   * to every worker without too many waiting and searched by the first free one (see MatchJob.claims), or
+   * past the shared ones by the least busy.
    */
   search(files: string[], first: number): Promise<BatchResult> {
     if (this.ended) return Promise.reject(this.ended.error);
     const id = this.nextBatch++;
     const shared = id < sharedBatches;
-    const lanes = shared ? this.lanes : [this.lanes.reduce((best, candidate) => (candidate.queue.length < best.queue.length ? candidate : best))];
+    const lanes = shared
+      ? this.lanes.filter((lane) => lane.queue.length < maxLaneDepth)
+      : [this.lanes.reduce((best, candidate) => (candidate.queue.length < best.queue.length ? candidate : best))];
     const batch: MatchBatch = { id, job: this.job, first, files, shared };
     return new Promise((resolve, reject) => {
       for (const lane of lanes) {
@@ -144,7 +142,7 @@ export class MatcherPool {
       };
       const giveUp = setTimeout(() => {
         worker.off('message', onMessage);
-        void worker.terminate();
+        endWorker(lane.lent);
         resolve();
       }, drainMs).unref();
       worker.on('message', onMessage);
@@ -171,7 +169,7 @@ export class MatcherPool {
     this.options.signal.removeEventListener('abort', this.onAbort);
     for (const lane of this.lanes) {
       lane.detach();
-      void lane.lent.worker.terminate();
+      endWorker(lane.lent);
       for (const pending of lane.queue.splice(0)) pending.reject(error);
     }
     for (const waiter of this.waitingForRoom.splice(0)) waiter.reject(error);

@@ -5,6 +5,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { AppendLog } from '../../../engine/store/appendLog.js';
 import { openToolLog, toolLogFile, type ToolLogRecord } from '../../../engine/store/toolLog.js';
+import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
+import { folderAfterOneRun } from '../../support/folderAfterOneRun.js';
+import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
+import { call as turnCalling, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 
 /** Every path node:fs/promises `open` was called with, in order. */
@@ -46,6 +50,40 @@ describe('the tool log, appended to on every tool call', () => {
     expect(opensOf(file) - before).toBe(2);
     expect(JSON.parse((await linesOf(file)).at(-1) ?? '')).toMatchObject({ id: 21, tool: 'after_close' });
     await log.close();
+  });
+});
+
+describe('a run’s logs, appended to on every model call and tool call', () => {
+  const tempFolder = useTempFolders();
+  const llm = useFakeLlm();
+  const open = useOpenedWorkbenches();
+
+  it('open the usage log and the tool log once each for the whole run, and hold every line when it finishes', async () => {
+    const reads = 6;
+    const { root } = await folderAfterOneRun({
+      root: await tempFolder(),
+      llm: llm(),
+      open,
+      files: Object.fromEntries(Array.from({ length: reads }, (_, index) => [`file${index}.txt`, `${index}\n`])),
+      turns: [
+        ...Array.from({ length: reads }, (_, index) => turnCalling('read_file', { path: `file${index}.txt` })),
+        say('Six files.'),
+        say(planText('Nothing')),
+        say('Nothing to do.'),
+        say('Read six files.'),
+      ],
+      request: 'Read the files',
+    });
+    const stateDir = path.join(root, '.workbench');
+    const requests = llm().chatRequests().length;
+
+    expect(await linesOf(path.join(stateDir, 'rpi', 'usage.jsonl'))).toHaveLength(requests);
+    expect(await linesOf(toolLogFile(stateDir))).toHaveLength(reads);
+    // Today's main opened each once per line (10 and 6 times), besides its reads; here once each. The reads:
+    // usage.jsonl when the run starts, tool-log.jsonl when the folder opens and for earlier answers to ask_user.
+    const opensEndingIn = (name: string) => opened.filter((file) => file.endsWith(`${path.sep}${name}`)).length;
+    expect(opensEndingIn(path.join('rpi', 'usage.jsonl'))).toBe(1 + 1);
+    expect(opensEndingIn(path.join('.workbench', 'tool-log.jsonl'))).toBe(2 + 1);
   });
 });
 

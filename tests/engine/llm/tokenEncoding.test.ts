@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type * as O200k from 'gpt-tokenizer/encoding/o200k_base';
 import type { ChatMessage } from '../../../engine/llm/llmTypes.js';
 import { estimatePromptTokens } from '../../../engine/llm/tokenEstimate.js';
+import { markLast } from '../../../engine/llm/cacheHints/cacheBreakpoints.js';
 import { toolDefinitions, toolsForPhase } from '../../../engine/tools/toolCatalog.js';
 
 /** Characters handed to the tokenizer, counted through its one entry point. */
@@ -52,5 +53,36 @@ describe('estimatePromptTokens, turn after turn of one history', () => {
     ];
     const once = await estimatePromptTokens(make());
     expect(await charsEncodedBy(async () => expect(await estimatePromptTokens(make())).toBe(once))).toBeGreaterThan(0);
+  });
+
+  it('does not encode the latest result again when the turn sent it as a marked copy (the cache breakpoint)', async () => {
+    const history: ChatMessage[] = [
+      { role: 'system', content: 'You research the project. '.repeat(40) },
+      { role: 'user', content: 'Find where the totals are computed.' },
+    ];
+    await estimatePromptTokens(markLast(history));
+    for (let turn = 1; turn <= 5; turn += 1) {
+      const result = `match ${turn}: src/totals-${turn}.ts computes a sum\n`.repeat(30);
+      history.push(
+        { role: 'assistant', content: null, tool_calls: [{ id: `call_${turn}`, type: 'function', function: { name: 'search_files', arguments: `{"pattern":"total ${turn}"}` } }] },
+        { role: 'tool', tool_call_id: `call_${turn}`, content: result },
+      );
+      // Each turn's request ends with a marked copy of its last message, the history keeps the original.
+      const chars = await charsEncodedBy(() => estimatePromptTokens(markLast(history)));
+      // Today's main encoded the previous turn's result a second time (its original after its copy).
+      expect(chars).toBeLessThan(result.length + 120);
+    }
+  });
+
+  it('encodes a loop’s system prompt once for all the loops of a run that build it anew', async () => {
+    const systemPrompt = 'You carry out one item of the plan, then say what you changed. '.repeat(30);
+    const loop = (item: number): ChatMessage[] => [
+      { role: 'system', content: `${systemPrompt}` },
+      { role: 'user', content: `Item ${item}: migrate module ${item}.` },
+    ];
+    await estimatePromptTokens(loop(1));
+    for (let item = 2; item <= 5; item += 1) {
+      expect(await charsEncodedBy(() => estimatePromptTokens(loop(item)))).toBeLessThan(100);
+    }
   });
 });

@@ -85,4 +85,35 @@ describe('estimatePromptTokens, turn after turn of one history', () => {
       expect(await charsEncodedBy(() => estimatePromptTokens(loop(item)))).toBeLessThan(100);
     }
   });
+
+  describe('a fresh context whose stable sections end at a marked offset', () => {
+    const stable = [
+      '## The user’s request\nMigrate every module to the app logger (see src/log.ts), keep the tests green.',
+      `## The plan as approved\n${Array.from({ length: 12 }, (_, index) => `- [ ] ${index + 1}. Migrate module ${index} — replace console.log() in src/m${index}.ts; Check: \`npm test\``).join('\n')}`,
+      `## File map\n${Array.from({ length: 30 }, (_, index) => `src/m${index}.ts  (${index * 37} lines, 1.${index} KB) — naïve «logger» use`).join('\n')}`,
+    ];
+    const fresh = (changing: string, ending = ''): ChatMessage => {
+      const stableText = stable.join('\n\n') + ending;
+      return { role: 'user', content: `${stableText}\n\n${changing}`, cacheBreakpoint: stableText.length + 2 };
+    };
+
+    it('encodes the stable part once for every item of the phase', async () => {
+      await estimatePromptTokens([fresh('## Current item\n1. Migrate module 0')]);
+      for (let item = 2; item <= 5; item += 1) {
+        const changing = `## Current item\n${item}. Migrate module ${item - 1}\n\n## Changed since the phase began\n- src/m${item - 2}.ts (edited)`;
+        // Today's main encoded the whole message, its stable sections included, for every item.
+        expect(await charsEncodedBy(() => estimatePromptTokens([fresh(changing)]))).toBeLessThan(changing.length + 20);
+      }
+    });
+
+    it('counts it exactly as the whole text, whatever the stable part ends with and the changing part begins with', async () => {
+      for (const ending of ['', '.', ')', '`', ' 42', '  ', '\n', ' —', '/']) {
+        for (const changing of ['## Current item', '- [ ] 3. Step', '`code` first', '(aside)', '1. numbered', 'Ünïcode first', '«quoted»', '/leading slash', ' leading space', '\nnewline', "'s quote"]) {
+          const message = fresh(changing, ending);
+          const whole: ChatMessage = { role: 'user', content: message.content };
+          expect(await estimatePromptTokens([message])).toBe(await estimatePromptTokens([whole]));
+        }
+      }
+    });
+  });
 });

@@ -92,7 +92,7 @@ describe('estimatePromptTokens, turn after turn of one history', () => {
       `## The plan as approved\n${Array.from({ length: 12 }, (_, index) => `- [ ] ${index + 1}. Migrate module ${index} — replace console.log() in src/m${index}.ts; Check: \`npm test\``).join('\n')}`,
       `## File map\n${Array.from({ length: 30 }, (_, index) => `src/m${index}.ts  (${index * 37} lines, 1.${index} KB) — naïve «logger» use`).join('\n')}`,
     ];
-    const fresh = (changing: string, ending = ''): ChatMessage => {
+    const fresh = (changing: string, ending = ''): ChatMessage & { content: string } => {
       const stableText = stable.join('\n\n') + ending;
       return { role: 'user', content: `${stableText}\n\n${changing}`, cacheBreakpoint: stableText.length + 2 };
     };

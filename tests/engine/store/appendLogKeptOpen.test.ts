@@ -10,6 +10,7 @@ import { folderAfterOneRun } from '../../support/folderAfterOneRun.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call as turnCalling, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
+import { conversationDir } from '../../support/conversationDir.js';
 
 /** Every path node:fs/promises `open` was called with, in order. */
 const opened = vi.hoisted(() => [] as string[]);
@@ -77,7 +78,7 @@ describe('a run’s logs, appended to on every model call and tool call', () => 
     const stateDir = path.join(root, '.workbench');
     const requests = llm().chatRequests().length;
 
-    expect(await linesOf(path.join(stateDir, 'rpi', 'usage.jsonl'))).toHaveLength(requests);
+    expect(await linesOf(path.join(conversationDir(root), 'rpi', 'usage.jsonl'))).toHaveLength(requests);
     expect(await linesOf(toolLogFile(stateDir))).toHaveLength(reads);
     // Today's main opened each once per line (10 and 6 times), besides its reads; here once each. The reads:
     // usage.jsonl when the run starts, tool-log.jsonl when the folder opens and for earlier answers to ask_user.

@@ -118,7 +118,7 @@ export class CheckpointStore {
     return this.queue.run(async () => {
       const { state } = await this.stateOf((await this.readManifest(id)).root);
       const objects = this.folders.objects;
-      return { files: state.files, folders: state.folders, read: (record) => objects.read(record.hash) };
+      return { files: state.files, folders: state.folders, read: (record) => objects.read(record.hash, record.size) };
     });
   }
 

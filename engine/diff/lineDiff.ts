@@ -295,3 +295,6 @@ function addLines(into: string[], marker: ' ' | '-' | '+', lines: readonly strin
     }
   }
 }
+
+/** diffLines and everything it calls, for the diff worker's source text (with noNewlineMarker beside them). */
+export const lineDiffFunctions: readonly ((...args: never[]) => unknown)[] = [splitLines, diffLines, editScript, alignInto, middleSnake, anchors, longestIncreasing, hunksOf, addLines];

@@ -87,7 +87,8 @@ async function loadAndDiff(pair: PathPair, oldPath: string | undefined, context:
     after: after?.side ?? null,
     context: typeChanged ? Number.POSITIVE_INFINITY : context,
   });
-  return { diff, beforeHash: before?.hash ?? null, afterHash: after?.hash ?? null };
+  // Hashes only pair deletions with creations (renames): a file changed in place is not hashed.
+  return { diff, beforeHash: after === null ? (before?.hash ?? null) : null, afterHash: before === null ? (after?.hash ?? null) : null };
 }
 
 /** Two files (or a file and nothing), the larger over 1 MB and small enough to compare at all. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { lstat, readlink } from 'node:fs/promises';
+import { readlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckpointContents } from '../checkpoints/checkpointStore.js';
 import type { FileRecord } from '../checkpoints/workspaceState.js';
@@ -10,10 +10,13 @@ import { maxComparedBytes, tooLarge } from '../diff/textContent.js';
 import { readContainedSync } from '../workspace/containedRead.js';
 import { specialKind } from '../workspace/heldFolder.js';
 
-/** A side loaded for diffing, with its content's sha256 when it has bytes (to pair a deletion with a creation: a rename). */
+/**
+ * A side loaded for diffing, with its content's sha256 when it has bytes (to pair a deletion with a
+ * creation: a rename). A file read from the folder is hashed only when its hash is asked for.
+ */
 export interface LoadedSide {
-  side: DiffSide;
-  hash: string | null;
+  readonly side: DiffSide;
+  readonly hash: string | null;
 }
 
 /** Where one side of a change comes from: a checkpoint's record, or the folder as it is now. */
@@ -54,7 +57,13 @@ export function checkpointSource(contents: CheckpointContents, record: FileRecor
  */
 export async function folderSource(root: string, rel: string): Promise<SideSource | null> {
   const file = path.join(root, ...rel.split('/'));
-  const stats = await lstat(file).catch(() => null);
+  // Synchronous, as the contained read: a list looks at thousands of paths, each a promise round trip otherwise.
+  let stats: fs.Stats | undefined;
+  try {
+    stats = fs.lstatSync(file, { throwIfNoEntry: false });
+  } catch {
+    stats = undefined;
+  }
   if (!stats || stats.isDirectory()) return null;
   const mode = stats.mode & 0o7777;
   if (stats.isSymbolicLink()) {
@@ -73,7 +82,13 @@ export async function folderSource(root: string, rel: string): Promise<SideSourc
       if (size > maxComparedBytes) return { side: { kind: 'file', mode, size, notText: tooLarge(size) }, hash: null };
       const read = readContainedSync(fs, file);
       if (typeof read === 'string') return { side: { kind: 'file', mode, size, notText: `unreadable: ${read}` }, hash: null };
-      return { side: { kind: 'file', mode, size: read.length, bytes: read }, hash: sha256(read) };
+      let hash: string | undefined;
+      return {
+        side: { kind: 'file', mode, size: read.length, bytes: read },
+        get hash() {
+          return (hash ??= sha256(read));
+        },
+      };
     },
   };
 }

@@ -94,7 +94,8 @@ export class HashedFiles {
   async read(hash: string, size?: number): Promise<Buffer> {
     if (size !== undefined && size < syncReadBytes) {
       const gzipped = readStateFileSync(this.pathOf(hash) + gzSuffix);
-      if (gzipped !== null) return gunzipSync(gzipped);
+      // Never more than the recorded size: a damaged or planted object cannot blow up in memory.
+      if (gzipped !== null) return gunzipSync(gzipped, { maxOutputLength: Math.max(size, 1) });
       const plain = readStateFileSync(this.pathOf(hash));
       if (plain !== null) return plain;
       throw Object.assign(new Error(`stored content ${hash} is missing`), { code: 'ENOENT' });

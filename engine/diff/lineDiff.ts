@@ -296,5 +296,8 @@ function addLines(into: string[], marker: ' ' | '-' | '+', lines: readonly strin
   }
 }
 
-/** diffLines and everything it calls, for the diff worker's source text (with noNewlineMarker beside them). */
+/**
+ * diffLines and everything it calls, for the diff worker's source text (with noNewlineMarker beside them).
+ * They stay in this one file: a call into another module would not survive being turned into source text.
+ */
 export const lineDiffFunctions: readonly ((...args: never[]) => unknown)[] = [splitLines, diffLines, editScript, alignInto, middleSnake, anchors, longestIncreasing, hunksOf, addLines];

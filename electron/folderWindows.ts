@@ -1,7 +1,7 @@
 import { BrowserWindow, dialog, type OpenDialogOptions, type WebContents } from 'electron';
 import { commandChannel, type DesktopCommand } from '../engine/contract/channels.js';
 import { createDispatch, type Dispatch } from '../engine/contract/index.js';
-import { openWorkbench, type AllowedCommands, type KeyCipher, type PromptCacheKeys, type RecentFolders, type SettingsStore, type UserMcp } from '../engine/index.js';
+import { openWorkbench, type AllowedCommands, type FolderChecks, type KeyCipher, type PromptCacheKeys, type RecentFolders, type SettingsStore, type UserMcp } from '../engine/index.js';
 import { notifyDesktop } from './desktopNotifier.js';
 import { RunNotices } from './runNotices.js';
 import { RunProgress } from './runProgress.js';
@@ -15,6 +15,7 @@ export interface FolderWindowsOptions {
   settings: SettingsStore;
   recent: RecentFolders;
   allowedCommands: AllowedCommands;
+  folderChecks: FolderChecks;
   promptCacheKeys: PromptCacheKeys;
   /** The user's MCP servers: each window's folder runs them. */
   mcp: UserMcp;
@@ -53,7 +54,7 @@ export class FolderWindows {
     const holder = folder ? this.deps.sessionWithFolder(await realFolder(folder)) : undefined;
     if (holder) return holder.focus();
     const window = createWindow({ preloadPath: this.options.preloadPath });
-    const { settings, allowedCommands, promptCacheKeys, mcp } = this.options;
+    const { settings, allowedCommands, folderChecks, promptCacheKeys, mcp } = this.options;
     const session: WindowSession = new WindowSession({
       window,
       titleFor: windowTitle,
@@ -62,6 +63,7 @@ export class FolderWindows {
           llmSettings: () => settings.llmSettings(),
           approvals: () => settings.approvalSettings(),
           allowedCommands,
+          folderChecks,
           promptCacheKeys,
           mcp: mcp.workbenchOptions(),
         }),

@@ -2,7 +2,7 @@ import './withdrawCredentialsFirst.js';
 import path from 'node:path';
 import { app, BrowserWindow, session, shell } from 'electron';
 import type { DesktopCommand } from '../engine/contract/channels.js';
-import { AllowedCommands, configDir, PromptCacheKeys, RecentFolders, SettingsStore, userMcp } from '../engine/index.js';
+import { AllowedCommands, configDir, FolderChecks, PromptCacheKeys, RecentFolders, SettingsStore, userMcp } from '../engine/index.js';
 import { registerAppScheme, serveRenderer } from './appProtocol.js';
 import { denyAllPermissions, guardWebContents } from './contentGuards.js';
 import { applyDevCsp } from './csp.js';
@@ -54,6 +54,7 @@ async function start(): Promise<void> {
     settings: new SettingsStore({ configDir: dir, cipher }),
     recent,
     allowedCommands: new AllowedCommands(dir),
+    folderChecks: new FolderChecks(dir),
     promptCacheKeys: new PromptCacheKeys(dir),
     mcp: userMcp(dir, cipher),
     cipher,

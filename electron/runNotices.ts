@@ -20,7 +20,7 @@ const maxBody = 140;
 
 /**
  * What to tell the user about `event` when they are not looking: a finished run (with the first line
- * of its summary or error), an action waiting for approval, a plan waiting for review. Null for the
+ * of its summary or error), an action waiting for approval, a question of the model, a plan waiting for review. Null for the
  * rest. `summary` is the run's summary message, when it wrote one.
  */
 export function noticeFor(event: WorkbenchEvent, context: { folder: string; summary: string | null }): Notice | null {
@@ -30,6 +30,8 @@ export function noticeFor(event: WorkbenchEvent, context: { folder: string; summ
       return finishedNotice(event, name, context.summary);
     case 'approval-requested':
       return { title: `Approval needed in ${name}`, body: clip(`${actionOf(event, context.folder)} — ${event.reason}`) };
+    case 'question-asked':
+      return { title: `A question for you in ${name}`, body: clip(event.question) };
     case 'plan-ready': {
       const steps = `${event.items.length} ${event.items.length === 1 ? 'step' : 'steps'}`;
       const first = event.items[0]?.label;

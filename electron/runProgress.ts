@@ -26,9 +26,11 @@ export function nextProgressBar(bar: ProgressBar, event: WorkbenchEvent): Progre
     case 'implement-progress':
       return itemsDone(event.current - 1, event.total);
     case 'approval-requested':
+    case 'question-asked':
     case 'plan-ready':
       return bar.mode === 'none' ? bar : { ...bar, mode: 'paused' };
     case 'approval-resolved':
+    case 'question-answered':
       return bar.mode === 'paused' ? { ...bar, mode: bar.value > 1 ? 'indeterminate' : 'normal' } : bar;
     case 'run-finished':
       return event.status === 'failed' ? { value: 1, mode: 'error' } : noProgressBar;

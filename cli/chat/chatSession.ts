@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Message, StartedRun, WorkbenchResults } from '../../engine/contract/index.js';
+import { phaseNames, type Message, type StartedRun, type WorkbenchResults } from '../../engine/contract/index.js';
 import { hostEnvironment, type Workbench } from '../../engine/index.js';
 import type { Answerer } from '../commands/answerApprovals.js';
 import { CliError, exitCodes, messageOf } from '../commands/cliError.js';
@@ -20,6 +20,7 @@ import { visibleLine } from '../terminal/visibleText.js';
 import { pipedInput, type ChatInput } from './chatInput.js';
 import { describeRequest, historyText, latestRequest, recalledRequests, requestOf } from './chatHistory.js';
 import { ChatTerminal } from './chatTerminal.js';
+import { modelsInUse, parseModelChoice, withModelChoice } from './modelChoice.js';
 import { PendingContext } from './pendingContext.js';
 import { chatHelp, parseChatLine, type ChatCommandName, type ChatLine } from './slashCommands.js';
 import { printSummaryMarkdown } from './summaryMarkdown.js';
@@ -248,14 +249,15 @@ class ChatSession {
     return this.context.add(argument).then(note);
   }
 
-  private async switchModel(name: string): Promise<void> {
+  /** `/model`: the model of each phase; `/model <name>`: one model for every phase; `/model <phase> <name>`: that phase's. */
+  private async switchModel(argument: string): Promise<void> {
     const { llm } = this.settings;
-    if (name === '') return note(`Model: ${visibleLine(llm.model)} at ${visibleLine(llm.baseUrl)}.`);
-    // The price in Settings is the saved model's: another model is priced from the catalog.
-    const settings = { ...this.settings, llm: { ...llm, model: name, price: name === llm.model ? llm.price : null } };
+    if (argument === '') return note(modelsInUse(llm));
+    const choice = parseModelChoice(argument);
+    const settings = { ...this.settings, llm: withModelChoice(llm, choice) };
     await preflight({ settings, warn: (message) => note(`rpi-workbench: warning: ${message}`), note, signal: new AbortController().signal });
     this.options.model.settings = settings;
-    note(`Model: ${visibleLine(name)} from now on in this session.`);
+    note(choice.phase ? `${phaseNames[choice.phase]}: ${visibleLine(choice.model)} from now on in this session.` : `Model: ${visibleLine(choice.model)} for every phase from now on in this session.`);
   }
 
   /** One run, shown as `run` shows it; its summary as formatted Markdown when stdout is a terminal. */

@@ -7,7 +7,7 @@ export const chatCommands = [
   { name: 'resume', usage: '/resume', help: 'go on with the run that stopped (cancelled, failed) at its first pending step' },
   { name: 'retry', usage: '/retry', help: 'try the failed steps of the latest request again' },
   { name: 'context', usage: '/context [<path> | clear]', help: 'attach a file or folder to the next request; alone: list what is attached; clear: drop it all' },
-  { name: 'model', usage: '/model [name]', help: 'use another model for the rest of the session; alone: show the one in use' },
+  { name: 'model', usage: '/model [phase] [name]', help: 'use another model for every phase (or, a phase name first, for that phase) for the rest of the session; alone: show the ones in use' },
   { name: 'help', usage: '/help', help: 'this list' },
   { name: 'exit', usage: '/exit', help: 'end the session (also Ctrl-D or Ctrl-C at an empty prompt)' },
 ] as const;

@@ -62,7 +62,7 @@ export function addHistoryCommand(program: Command): void {
     .argument('<folder>', 'the project folder')
     .option(
       '--json',
-      'one JSON object per line: {id, role, ts, time, text, context?}, and for a request plan: {done, failed, total} or null and usage: {promptTokens, cachedTokens, cacheWriteTokens, completionTokens, reasoningTokens, costUsd, unpricedSteps} or null',
+      'one JSON object per line: {id, role, ts, time, text, context?}, and for a request plan: {done, failed, total} or null and usage: {promptTokens, cachedTokens, cacheWriteTokens, completionTokens, reasoningTokens, costUsd, unpricedSteps} or null and checks: {passed, failed, denied, none} or null, and models: {research, plan, implement, summary}, the model that ran each phase',
     )
     .option('--plan <messageId>', "print that request's plan.md as its run left it, with each step's outcome")
     .option('--research <messageId>', "print that request's research.md")

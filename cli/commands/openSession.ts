@@ -2,7 +2,9 @@ import {
   AllowedCommands,
   checkFolder,
   configDir,
+  FolderChecks,
   hostEnvironment,
+  memoryFolderChecks,
   openWorkbench,
   PromptCacheKeys,
   type LlmSettings,
@@ -21,6 +23,8 @@ export interface SessionSetup {
   /** The user's config directory (settings, mcp.json, "always allow" commands, prompt cache keys). */
   userConfig: string;
   mcp: WorkbenchMcpOptions | undefined;
+  /** `--check`: the folder's check command for this session; null: the one kept in the user's config. */
+  check: string | null;
 }
 
 /** Settings resolved (a model is required), the MCP servers chosen, the folder checked; throws the usage error that stops the command. */
@@ -29,7 +33,7 @@ export async function prepareSession(folder: string, flags: RunFlags): Promise<S
   const settings = await resolveSettings({ flags, env: hostEnvironment(), configDir: userConfig });
   requireModel(settings);
   const mcp = await mcpSelection(flags, userConfig);
-  return { folder: await checkFolder(folder), settings, userConfig, mcp };
+  return { folder: await checkFolder(folder), settings, userConfig, mcp, check: flags.check ?? null };
 }
 
 export interface OpenSessionOptions {
@@ -50,6 +54,7 @@ export async function openSessionWorkbench({ setup, llmSettings = () => setup.se
     approvals: async () => setup.settings.approvals,
     allowedCommands: new AllowedCommands(setup.userConfig),
     promptCacheKeys: new PromptCacheKeys(setup.userConfig),
+    folderChecks: setup.check === null ? new FolderChecks(setup.userConfig) : memoryFolderChecks(setup.check),
     ...(setup.mcp ? { mcp: setup.mcp } : {}),
     env: hostEnvironment(),
   });

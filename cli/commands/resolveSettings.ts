@@ -1,7 +1,7 @@
-import type { ApprovalSettings } from '../../engine/contract/index.js';
-import { noKeyStorage, SettingsStore, type LlmSettings } from '../../engine/index.js';
+import { phaseNames, type ApprovalSettings, type Phase, type PhaseModelsView } from '../../engine/contract/index.js';
+import { noKeyStorage, sameServerModel, SettingsStore, type LlmSettings, type ModelConnection } from '../../engine/index.js';
 import { CliError } from './cliError.js';
-import { isHttpUrl, type RunFlags } from './runFlags.js';
+import { isHttpUrl, phaseModelFlags, type RunFlags } from './runFlags.js';
 
 /** Why the CLI cannot use a key the desktop app stored: it is encrypted with the OS keychain through Electron. */
 const storedKeyNote =
@@ -34,22 +34,60 @@ export async function resolveSettings({ flags, env, configDir }: ResolveSettings
   const baseUrl = flags.baseUrl ?? checkedUrl(fromEnv('OPENAI_BASE_URL'), 'OPENAI_BASE_URL') ?? stored.baseUrl;
   const key = await resolveKey(store, baseUrl, flags.apiKey?.trim() || fromEnv('OPENAI_API_KEY'));
   const model = flags.model?.trim() || fromEnv('RPI_MODEL') || stored.model;
+  const main: ModelConnection = {
+    baseUrl,
+    apiKey: key.apiKey,
+    model,
+    contextWindow: flags.contextWindow ?? stored.contextWindow,
+    ...(flags.contextWindow === undefined ? {} : { contextWindowFrom: '--context-window' }),
+    // The price in Settings is the saved model's: another model is priced from the catalog.
+    price: model === stored.model ? stored.price : null,
+  };
+  const phaseModels = await resolvePhaseModels(store, main, flags);
   return {
     llm: {
-      baseUrl,
-      apiKey: key.apiKey,
-      model,
-      contextWindow: flags.contextWindow ?? stored.contextWindow,
-      ...(flags.contextWindow === undefined ? {} : { contextWindowFrom: '--context-window' }),
+      ...main,
       toolMode: flags.toolMode ?? stored.toolMode,
       retries: flags.retries ?? stored.retries,
       promptCaching: flags.promptCaching ?? stored.promptCaching,
-      // The price in Settings is the saved model's: another model is priced from the catalog.
-      price: model === stored.model ? stored.price : null,
+      ...(Object.keys(phaseModels).length > 0 ? { phaseModels } : {}),
     },
     approvals: flags.reviewPlan ? { ...approvals, reviewPlan: true } : approvals,
     keyNote: key.note,
   };
+}
+
+/**
+ * The phases on a model of their own: a phase's flag puts it on that model of the same server; else, unless
+ * --model names one model for all, the model Settings gives it. A connection whose key the desktop app
+ * stored cannot be used here (its keychain is not reachable), which stops the command saying what to pass.
+ */
+async function resolvePhaseModels(store: SettingsStore, main: ModelConnection, flags: RunFlags): Promise<Partial<Record<Phase, ModelConnection>>> {
+  const fromFlags = Object.entries(phaseModelFlags(flags)).map(([phase, model]) => [phase, sameServerModel(main, model)] as const);
+  let fromSettings: Partial<Record<Phase, ModelConnection>> = {};
+  if (flags.model === undefined) {
+    try {
+      fromSettings = await store.phaseModelsFor(main);
+    } catch (error) {
+      throw new CliError(phaseKeyProblem(error, (await store.get()).models));
+    }
+  }
+  return { ...fromSettings, ...Object.fromEntries(fromFlags) };
+}
+
+function phaseKeyProblem(error: unknown, models: PhaseModelsView): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (message !== storedKeyNote) return `${message} Or pass --model to use one model for every phase.`;
+  const phases = (Object.keys(models) as Phase[]).filter((phase) => {
+    const choice = models[phase];
+    return choice.use === 'connection' && choice.apiKeySet;
+  });
+  const names = phases.map((phase) => phaseNames[phase]).join(', ');
+  const flagsText = phases.map((phase) => `--${phase}-model <name>`).join(', ');
+  return (
+    `Settings give ${names} a connection of its own whose key the desktop app stored encrypted with its OS keychain, which the command line cannot read: ` +
+    `pass ${flagsText} to use a model of the main server instead, or --model to use one model for every phase.`
+  );
 }
 
 /** The flag's or the environment's key, else the stored one, which this host cannot decrypt. */

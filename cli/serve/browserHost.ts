@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer } from 'ws';
 import { createDispatch, socketPath } from '../../engine/contract/index.js';
-import { AllowedCommands, hostEnvironment, noKeyStorage, openWorkbench, PromptCacheKeys, RecentFolders, SettingsStore, userMcp } from '../../engine/index.js';
+import { AllowedCommands, FolderChecks, hostEnvironment, noKeyStorage, openWorkbench, PromptCacheKeys, RecentFolders, SettingsStore, userMcp } from '../../engine/index.js';
 import { AccessControl } from './accessControl.js';
 import { browserHandlers, browserKeyNote } from './browserHandlers.js';
 import { bridgeSocket } from './socketBridge.js';
@@ -47,6 +47,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     llmSettings: () => settings.llmSettings(),
     approvals: () => settings.approvalSettings(),
     allowedCommands: new AllowedCommands(options.configDir),
+    folderChecks: new FolderChecks(options.configDir),
     promptCacheKeys: new PromptCacheKeys(options.configDir),
     mcp: mcp.workbenchOptions(),
     env: options.env ?? hostEnvironment(),

@@ -1,4 +1,4 @@
-import { describePlanTally, usageTotalText, type Message, type RunSummary, type UsageTotal } from '../../engine/contract/index.js';
+import { describePlanTally, usageTotalText, type Message, type PhaseModelNames, type RunSummary, type UsageTotal } from '../../engine/contract/index.js';
 import { contextItemLabel } from '../../engine/contract/contextItemLabel.js';
 import { oneLine } from './units.js';
 import { terminalJson, visibleLine } from './visibleText.js';
@@ -59,7 +59,9 @@ function attachedLine(message: Message | undefined, indent: number): string {
  * UTC), text}, and for a request `plan`: {done, failed, total} of its kept plan, or null, and `usage`:
  * {promptTokens, cachedTokens, cacheWriteTokens, completionTokens, reasoningTokens, costUsd,
  * unpricedSteps} of its model calls (costUsd null when no price is known, a floor when unpricedSteps > 0),
- * or null; terminal-safe, the same values.
+ * or null, `checks`: {passed, failed, denied, none} of its plan's checks, or null without a plan, and
+ * `models`: {research, plan, implement, summary}, the model that ran each phase (null for a phase that
+ * made no call); terminal-safe, the same values.
  */
 export function historyJsonLines(messages: readonly Message[], runs: KeptRuns = {}, usage: RequestUsage = {}): string {
   return messages
@@ -71,7 +73,9 @@ export function historyJsonLines(messages: readonly Message[], runs: KeptRuns = 
         time: new Date(ts).toISOString(),
         text,
         ...(context ? { context } : {}),
-        ...(role === 'user' ? { plan: ownEntry(runs, id)?.plan ?? null, usage: usageJson(ownEntry(usage, id)) } : {}),
+        ...(role === 'user'
+          ? { plan: ownEntry(runs, id)?.plan ?? null, usage: usageJson(ownEntry(usage, id)), checks: ownEntry(runs, id)?.checks ?? null, models: modelsJson(ownEntry(usage, id)) }
+          : {}),
       }),
     )
     .join('\n');
@@ -81,6 +85,11 @@ function usageJson(total: UsageTotal | undefined) {
   if (!total) return null;
   const { promptTokens, cachedTokens, cacheWriteTokens, completionTokens, reasoningTokens, costUsd, unpricedSteps } = total;
   return { promptTokens, cachedTokens, cacheWriteTokens, completionTokens, reasoningTokens, costUsd, unpricedSteps };
+}
+
+/** Which model ran each phase of a request; every phase null when its run made no call (or kept no usage). */
+function modelsJson(total: UsageTotal | undefined): PhaseModelNames {
+  return total?.models ?? { research: null, plan: null, implement: null, summary: null };
 }
 
 /** A request's entry: only the record's own entries, never what every object inherits (`constructor`). */

@@ -1,11 +1,12 @@
 import { describeModelStatus, usageTotalOf, usageTotalText, type McpServerStatus, type PlanItem, type UsageTotal, type WorkbenchEvent } from '../../engine/contract/index.js';
 import type { RunResult } from '../../engine/index.js';
+import { formatCheckLine } from './checkLine.js';
 import { formatContextLine } from './contextLine.js';
 import type { LiveLine } from './liveLine.js';
 import type { RunOutput } from './runOutput.js';
 import { applyToProgress, initialProgress, type RunProgress } from './runProgress.js';
 import type { ShownStream } from './shownStream.js';
-import { formatStatusLine, phaseText } from './statusLine.js';
+import { formatStatusLine, stepLine } from './statusLine.js';
 import { formatToolLine } from './toolLines.js';
 import { formatElapsed, formatTokens } from './units.js';
 import { visibleLine } from './visibleText.js';
@@ -77,10 +78,10 @@ export class HumanOutput implements RunOutput {
     const { log } = this.options;
     switch (event.type) {
       case 'phase-started':
-        if (event.phase !== 'implement') log.log(`▸ ${phaseText(this.progress)}`);
+        if (event.phase !== 'implement') log.log(`▸ ${stepLine(this.progress)}`);
         return;
       case 'implement-progress':
-        return log.log(`▸ ${phaseText(this.progress)}`);
+        return log.log(`▸ ${stepLine(this.progress)}`);
       case 'tool-started':
         this.calls.set(event.callId, { tool: event.tool, args: event.args });
         return;
@@ -89,10 +90,15 @@ export class HumanOutput implements RunOutput {
         this.calls.delete(event.callId);
         return log.log(formatToolLine({ ...call, ok: event.ok, durationMs: event.durationMs, summary: event.summary }));
       }
+      case 'check-finished':
+        return log.log(formatCheckLine(event));
       case 'plan-updated':
         return this.reportFailedStep(event.items);
       case 'approval-resolved':
         if (event.decision === 'expired') log.log('  The approval request expired unanswered, so the action was denied.');
+        return;
+      case 'question-answered':
+        if (event.outcome === 'expired') log.log('  The question expired unanswered: the model goes on with its best assumption.');
         return;
       case 'warning':
         return log.log(`rpi-workbench: warning: ${event.message}`);

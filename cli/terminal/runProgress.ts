@@ -11,14 +11,16 @@ export interface RunProgress {
   tokens: number;
   /** What the model call is doing, when it says (queued, thinking, retrying…); null while it answers or a tool runs. */
   model: string | null;
+  /** The model the current phase runs on, as phase-started named it. */
+  phaseModel: string | null;
 }
 
-export const initialProgress: RunProgress = { phase: null, step: null, items: { finished: 0, total: 0 }, tokens: 0, model: null };
+export const initialProgress: RunProgress = { phase: null, step: null, items: { finished: 0, total: 0 }, tokens: 0, model: null, phaseModel: null };
 
 export function applyToProgress(progress: RunProgress, event: WorkbenchEvent): RunProgress {
   switch (event.type) {
     case 'phase-started':
-      return { ...progress, phase: event.phase, step: event.phase === 'implement' ? progress.step : null, model: null };
+      return { ...progress, phase: event.phase, step: event.phase === 'implement' ? progress.step : null, model: null, phaseModel: event.model ?? null };
     case 'model-status':
       return { ...progress, model: describeModelStatus(event) };
     case 'tool-started':

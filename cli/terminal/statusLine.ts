@@ -21,6 +21,11 @@ export function phaseText(progress: Pick<RunProgress, 'phase' | 'step'>): string
   return phaseLabels[progress.phase];
 }
 
+/** A step's line: "Plan: planning approach… · o3", naming the model the phase runs on (Settings may give each phase its own). */
+export function stepLine(progress: Pick<RunProgress, 'phase' | 'step' | 'phaseModel'>): string {
+  return progress.phaseModel ? `${phaseText(progress)} · ${visibleLine(progress.phaseModel)}` : phaseText(progress);
+}
+
 /**
  * The live status line: phase (and step), a bar over the plan's items once there is a plan, elapsed
  * time and tokens used — never wider than `columns - 1` (a full-width line would wrap and could not be

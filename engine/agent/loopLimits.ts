@@ -1,6 +1,6 @@
 /** The self-enforced limits of one agent loop (seed 001): wall clock, and tool errors in a row and in all. */
 export interface LoopLimits {
-  /** Wall-clock time for the whole loop, tool calls included. */
+  /** Wall-clock time for the whole loop, tool calls included; the time a question waits for the user's answer is not counted. */
   timeoutMs: number;
   maxConsecutiveErrors: number;
   maxTotalErrors: number;

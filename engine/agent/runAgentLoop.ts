@@ -11,6 +11,7 @@ import { executeToolCall, parseArguments, type ExecutedToolCall, type ToolGuard 
 import type { Tool, ToolContext } from '../tools/tool.js';
 import type { ToolSource } from '../tools/toolSource.js';
 import { toolDefinitions } from '../tools/toolCatalog.js';
+import { LoopClock } from './loopClock.js';
 import { ErrorBudget, firstLine, type LoopLimits } from './loopLimits.js';
 import type { ToolModeState } from './toolMode.js';
 
@@ -93,7 +94,7 @@ class LoopRun {
   private readonly context: ContextKeeper;
   private readonly budget: ErrorBudget;
   private readonly controller = new AbortController();
-  private readonly timer: NodeJS.Timeout;
+  private readonly clock: LoopClock;
   private readonly onOuterAbort = () => this.controller.abort();
   private timedOut = false;
   private turns = 0;
@@ -105,16 +106,16 @@ class LoopRun {
   constructor(private readonly config: AgentLoopConfig) {
     this.context = new ContextKeeper(config.contextWindow, config.messages);
     this.budget = new ErrorBudget(config.limits);
-    this.timer = setTimeout(() => {
+    this.clock = new LoopClock(config.limits.timeoutMs, () => {
       this.timedOut = true;
       this.controller.abort();
-    }, config.limits.timeoutMs);
+    });
     if (config.signal.aborted) this.controller.abort();
     else config.signal.addEventListener('abort', this.onOuterAbort, { once: true });
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    this.clock.dispose();
     this.config.signal.removeEventListener('abort', this.onOuterAbort);
   }
 
@@ -272,7 +273,7 @@ class LoopRun {
     const done = await executeToolCall(call, {
       phase,
       runId,
-      context: { ...this.config.toolContext, signal: this.controller.signal },
+      context: this.toolContext(),
       log: this.config.toolLog,
       extraTools: this.turnExtras,
       ...(this.config.guard ? { guard: this.config.guard } : {}),
@@ -281,6 +282,16 @@ class LoopRun {
     // A "no" from the user is an answer, not a mistake of the model: it does not count against the limits.
     if (done.refused !== 'denied' && done.refused !== 'expired') this.budget.record(done.ok, done.result);
     return done;
+  }
+
+  /** The tool context with the loop's own signal; a question to the user stops the loop's clock while it waits. */
+  private toolContext(): ToolContext {
+    const { askUser, ...context } = this.config.toolContext;
+    return {
+      ...context,
+      signal: this.controller.signal,
+      ...(askUser ? { askUser: (question, signal) => this.clock.whilePaused(() => askUser(question, signal)) } : {}),
+    };
   }
 
   /**
@@ -298,7 +309,7 @@ class LoopRun {
   private recordUsage(reply: LlmReply): void {
     const { estimated, ...turn } = reply.usage;
     this.usage.push(turn);
-    this.config.emit({ type: 'usage', runId: this.config.runId, phase: this.config.phase, ...turn, contextWindow: this.config.contextWindow, estimated });
+    this.config.emit({ type: 'usage', runId: this.config.runId, phase: this.config.phase, ...turn, contextWindow: this.config.contextWindow, estimated, model: this.config.llm.model });
   }
 
   /** A final answer forced at the turn cap may still carry an action block; the text around it is the answer. */

@@ -3,6 +3,7 @@ import type { ApprovalRequestView, UnsequencedEvent } from '../contract/index.js
 import type { AllowedCommand } from '../settings/allowedCommands.js';
 import type { Tool } from '../tools/tool.js';
 import { allowListable } from './commandAllowList.js';
+import { WaitingAnswers } from './waitingAnswers.js';
 
 /** What the user asked for, as it arrives from a host. */
 export interface ApprovalAnswer {
@@ -40,7 +41,6 @@ export interface ApprovalRequest {
 interface Pending {
   request: ApprovalRequest;
   view: ApprovalRequestView;
-  settle: (authorization: Authorization) => void;
 }
 
 export interface ApprovalBrokerDeps {
@@ -60,8 +60,7 @@ export class ApprovalAnswerError extends Error {
  * announced stays available for a reloaded page through `pending()`.
  */
 export class ApprovalBroker {
-  private readonly open = new Map<string, Pending>();
-  private readonly settled = new Map<string, Authorization['decision']>();
+  private readonly waiting = new WaitingAnswers<Pending, Authorization>();
 
   constructor(private readonly deps: ApprovalBrokerDeps) {}
 
@@ -69,45 +68,40 @@ export class ApprovalBroker {
   request(request: ApprovalRequest, timeoutMs: number, signal: AbortSignal): Promise<Authorization> {
     if (signal.aborted) return Promise.resolve({ decision: 'denied' });
     const requestId = `approval-${randomUUID()}`;
-    return new Promise<Authorization>((resolve) => {
-      const timer = setTimeout(() => finish({ decision: 'expired' }), timeoutMs);
-      const onAbort = () => finish({ decision: 'denied' });
-      const finish = (authorization: Authorization) => {
-        if (!this.open.delete(requestId)) return;
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        this.settled.set(requestId, authorization.decision);
+    const view: ApprovalRequestView = {
+      requestId,
+      tool: request.tool.name,
+      args: request.args,
+      ...(request.path ? { path: request.path } : {}),
+      reason: request.reason,
+      canAlwaysAllow: request.alwaysAllow !== undefined || request.rememberTool !== undefined,
+      ...(request.allowForRequest ? { canAllowForRequest: true } : {}),
+      expiresAt: Date.now() + timeoutMs,
+    };
+    return this.waiting.wait(requestId, { request, view }, {
+      timeoutMs,
+      signal,
+      expired: { decision: 'expired' },
+      withdrawn: { decision: 'denied' },
+      announce: () => this.deps.emit({ type: 'approval-requested', runId: request.runId, ...view }),
+      settled: (authorization) => {
         const edited = authorization.decision === 'edited' ? { args: authorization.args } : {};
         this.deps.emit({ type: 'approval-resolved', runId: request.runId, requestId, decision: authorization.decision, ...edited });
-        resolve(authorization);
-      };
-      const view: ApprovalRequestView = {
-        requestId,
-        tool: request.tool.name,
-        args: request.args,
-        ...(request.path ? { path: request.path } : {}),
-        reason: request.reason,
-        canAlwaysAllow: request.alwaysAllow !== undefined || request.rememberTool !== undefined,
-        ...(request.allowForRequest ? { canAllowForRequest: true } : {}),
-        expiresAt: Date.now() + timeoutMs,
-      };
-      this.open.set(requestId, { request, view, settle: finish });
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.deps.emit({ type: 'approval-requested', runId: request.runId, ...view });
+      },
     });
   }
 
   /** Answers a request; throws ApprovalAnswerError (the request stays as it was) when it cannot. */
   async answer(requestId: string, answer: ApprovalAnswer): Promise<Authorization['decision']> {
-    const pending = this.open.get(requestId);
+    const pending = this.waiting.entry(requestId);
     if (!pending) {
-      const earlier = this.settled.get(requestId);
+      const earlier = this.waiting.earlier(requestId)?.decision;
       throw new ApprovalAnswerError(
         earlier ? `This request was already ${earlier === 'edited' ? 'approved with edits' : earlier}; it cannot be answered again.` : `There is no approval request "${requestId}".`,
       );
     }
     if (answer.decision === 'deny') {
-      pending.settle({ decision: 'denied' });
+      this.waiting.settle(requestId, { decision: 'denied' });
       return 'denied';
     }
     const edited = answer.args === undefined ? null : this.checkedEdit(pending.request.tool, answer.args);
@@ -133,19 +127,19 @@ export class ApprovalBroker {
       pending.request.allowForRequest(edited ?? pending.request.args);
     }
     const authorization: Authorization = edited ? { decision: 'edited', args: edited } : { decision: 'approved', args: pending.request.args };
-    pending.settle(authorization);
+    this.waiting.settle(requestId, authorization);
     return authorization.decision;
   }
 
   /** The tool and arguments of a request still waiting for its answer (for a preview of what it would do), or null. */
   requestOf(requestId: string): Pick<ApprovalRequest, 'tool' | 'args'> | null {
-    const pending = this.open.get(requestId);
+    const pending = this.waiting.entry(requestId);
     return pending ? { tool: pending.request.tool, args: pending.request.args } : null;
   }
 
   /** The requests waiting now, as `approval-requested` announced them. */
   pending(): ApprovalRequestView[] {
-    return [...this.open.values()].map((pending) => pending.view);
+    return this.waiting.entries().map((pending) => pending.view);
   }
 
   private checkedEdit(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {

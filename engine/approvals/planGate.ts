@@ -1,5 +1,5 @@
 import type { PlanDecision, PlanItem, PlanReviewView, UnsequencedEvent } from '../contract/index.js';
-import { parsePlan } from '../rpi/planFile.js';
+import { parsePlan, withoutCheck } from '../rpi/planFile.js';
 import { ApprovalAnswerError } from './approvalBroker.js';
 import { riskOfPlanItem } from './riskyPlanItems.js';
 
@@ -20,8 +20,11 @@ export class PlanGate {
   review(runId: string, items: readonly PlanItem[], planText: string, signal: AbortSignal): Promise<PlanDecision | { decision: 'cancelled' }> {
     if (signal.aborted) return Promise.resolve({ decision: 'cancelled' });
     const riskyItems = items.flatMap((item) => {
-      const reason = riskOfPlanItem(`${item.label} ${item.description}`);
-      return reason === null ? [] : [{ index: item.index, reason }];
+      const reasons = [
+        ...(item.check ? [`when done it runs its check \`${item.check}\`, a command the model wrote`] : []),
+        riskOfPlanItem(`${item.label} ${withoutCheck(item.description)}`) ?? [],
+      ].flat();
+      return reasons.length === 0 ? [] : [{ index: item.index, reason: reasons.join('; ') }];
     });
     const view: PlanReviewView = { items: [...items], riskyItems, planText };
     return new Promise((resolve) => {

@@ -33,7 +33,7 @@ interface Target {
  * the workspace refuses needs no approval: the tool itself refuses it, and nothing changes.
  */
 export function toolGuard(deps: ToolGuardDeps): ToolGuard {
-  return async (tool, args, signal): Promise<GuardOutcome> => {
+  return async (tool, args, signal, origin): Promise<GuardOutcome> => {
     if (!tool.mutates) return { proceed: true, args };
     const targets = await targetsOf(deps.workspace, tool, args);
     if (targets === null) return { proceed: true, args };
@@ -49,7 +49,7 @@ export function toolGuard(deps: ToolGuardDeps): ToolGuard {
           tool,
           args,
           ...(targets[0] ? { path: targets.map((target) => target.real).join(' → ') } : {}),
-          reason: ask,
+          reason: origin === undefined ? ask : `${origin}; ${ask}`,
           ...(command !== undefined && allowListable(command).ok
             ? { alwaysAllow: (approvedArgs: Record<string, unknown>) => boundCommand(deps.workspace, approvedArgs) }
             : {}),

@@ -10,6 +10,7 @@ export const workbenchChannels = [
   'session:resume',
   'session:retry-failed',
   'session:approve',
+  'session:answer-question',
   'session:undo',
   'session:regenerate',
   'session:undo-preview',
@@ -24,6 +25,8 @@ export const workbenchChannels = [
   'rpi:read',
   'context:paths',
   'session:run-file',
+  'folder:check',
+  'folder:set-check',
 ] as const;
 
 /** Requests only a host can answer (a folder picker, the host's own abilities): each host adds their handlers. */

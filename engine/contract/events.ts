@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { tablePreviewSchema } from './tablePreview.js';
-import { approvalRequestSchema, learnedContextWindowSchema, messageSchema, phaseSchema, planItemSchema, planReviewSchema } from './model.js';
+import { approvalRequestSchema, checkResultSchema, learnedContextWindowSchema, messageSchema, phaseSchema, planItemSchema, planReviewSchema } from './model.js';
 import { mcpServerStatusSchema } from './mcp.js';
 import { stepUsageSchema } from './runUsageSchema.js';
+import { questionOutcomeSchema, questionRequestSchema } from './question.js';
 
 /** Every event carries its workbench-wide sequence number and the run it belongs to (null outside a run). */
 const base = { seq: z.number().int().positive(), runId: z.string().nullable() };
@@ -20,7 +21,11 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
     /** The engine's clock (ms since the epoch), so a page that loads mid-run can time it. */
     startedAt: z.number(),
   }),
-  event('phase-started', { phase: phaseSchema }),
+  event('phase-started', {
+    phase: phaseSchema,
+    /** The model the phase runs on (Settings may give each phase its own). */
+    model: z.string().optional(),
+  }),
   event('phase-completed', { phase: phaseSchema, ok: z.boolean(), error: z.string().optional() }),
   event('implement-progress', { current: z.number().int(), total: z.number().int(), label: z.string() }),
   event('plan-updated', { items: z.array(planItemSchema) }),
@@ -34,12 +39,30 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
     /** The result of a table tool as a small table, for the activity feed. */
     table: tablePreviewSchema.optional(),
   }),
+  /**
+   * A check ran (or was denied) after an item said it was done: the item's index (null for the folder's check
+   * over the whole change after the last item), and the fix round it followed (0: the item's own attempt).
+   */
+  event('check-finished', {
+    index: z.number().int().nonnegative().nullable(),
+    label: z.string(),
+    round: z.number().int().nonnegative(),
+    ...checkResultSchema.shape,
+  }),
   event('approval-requested', approvalRequestSchema.shape),
   event('approval-resolved', {
     requestId: z.string(),
     decision: approvalDecisionSchema,
     /** The arguments the action ran with, when the user edited them. */
     args: z.record(z.string(), z.unknown()).optional(),
+  }),
+  /** The model asks the user a question (ask_user, Research and Plan only); the phase waits for the answer. */
+  event('question-asked', questionRequestSchema.shape),
+  event('question-answered', {
+    requestId: z.string(),
+    outcome: questionOutcomeSchema,
+    /** The user's answer, when they gave one. */
+    answer: z.string().optional(),
   }),
   event('summary-delta', { text: z.string() }),
   event('message-added', { message: messageSchema }),
@@ -64,6 +87,8 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
     contextWindow: z.number().int().positive(),
     /** True when the server sent no usage and the counts were estimated with a tokenizer. */
     estimated: z.boolean().optional(),
+    /** The model that answered. */
+    model: z.string().optional(),
   }),
   /**
    * The request's usage so far, per step, as kept on disk with its run: after each model call (a resumed
@@ -76,7 +101,11 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
   /** The items the user attached to the request (labelled as contextItemLabel does: a path, a folder with "/", a note's first words), when a run first gives them to a phase. */
   event('context-items-read', { phase: phaseSchema, items: z.array(z.string()) }),
   /** The context window the run fits its requests to, and where it was learned, once the run knows it. */
-  event('context-window', learnedContextWindowSchema.pick({ tokens: true, source: true, detail: true }).shape),
+  event('context-window', {
+    ...learnedContextWindowSchema.pick({ tokens: true, source: true, detail: true }).shape,
+    /** The model the window is of, when the run's phases use more than one. */
+    model: z.string().optional(),
+  }),
   /**
    * What a model call is doing while nothing else shows it: sent and waiting, queued by the server
    * (keep-alives only), the model thinking (reasoning streamed apart from the answer), answering, or

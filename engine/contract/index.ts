@@ -1,7 +1,10 @@
 /** The one contract shared by engine, electron hosts and renderer: requests, results, events. */
 export * from './channels.js';
 export * from './model.js';
+export * from './phaseModels.js';
+export * from './phaseNames.js';
 export * from './requests.js';
+export * from './question.js';
 export * from './events.js';
 export * from './snapshot.js';
 export * from './validate.js';
@@ -11,6 +14,7 @@ export * from './modelStatusText.js';
 export * from './costTotal.js';
 export * from './changes.js';
 export * from './runHistory.js';
+export * from './checkText.js';
 export * from './runUsage.js';
 export * from './runUsageSchema.js';
 export * from './mcp.js';

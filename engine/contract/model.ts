@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { contextItemLimits } from './contextItemLimits.js';
+import { phaseModelsViewSchema } from './phaseModels.js';
 
 export const phaseSchema = z.enum(['research', 'plan', 'implement', 'summary']);
 export type Phase = z.infer<typeof phaseSchema>;
@@ -61,6 +62,20 @@ export type Message = z.infer<typeof messageSchema>;
 export const planItemStatusSchema = z.enum(['pending', 'done', 'failed']);
 export type PlanItemStatus = z.infer<typeof planItemStatusSchema>;
 
+/** How a check ended: its command exited 0, exited otherwise (or was stopped), or was denied (or expired) at its approval. */
+export const checkOutcomeSchema = z.enum(['passed', 'failed', 'denied']);
+export type CheckOutcome = z.infer<typeof checkOutcomeSchema>;
+
+/** The latest run of a check: the item's own (`plan`, from its `Check:`) or the folder's check command (`folder`). */
+export const checkResultSchema = z.object({
+  command: z.string(),
+  source: z.enum(['plan', 'folder']),
+  outcome: checkOutcomeSchema,
+  /** The command's exit code; null when it was denied, or a signal or the time limit ended it. */
+  exitCode: z.number().int().nullable(),
+});
+export type CheckResult = z.infer<typeof checkResultSchema>;
+
 export const planItemSchema = z.object({
   /** Position in file order (0-based); the number in the file is only a label. */
   index: z.number().int().nonnegative(),
@@ -70,6 +85,10 @@ export const planItemSchema = z.object({
   description: z.string(),
   status: planItemStatusSchema,
   failure: z.string().optional(),
+  /** The command the item's description ends with (`— Check: \`npm test\``), run when the item says it is done. */
+  check: z.string().optional(),
+  /** The latest run of the item's check (its own, or the folder's), as kept with the run; absent when none ran. */
+  checkResult: checkResultSchema.optional(),
   /** The item's line exactly as in plan.md, without its line ending. */
   rawLine: z.string(),
 });
@@ -82,6 +101,8 @@ export const rpiStateSchema = z.object({
   /** From `<!-- original_count: N -->`; null when missing or unreadable, which means "no cap on new items". */
   originalCount: z.number().int().nonnegative().nullable(),
   allDone: z.boolean(),
+  /** The folder's check command run once more over the whole change after the last item; absent until it ran. */
+  finalCheck: checkResultSchema.optional(),
 });
 export type RpiState = z.infer<typeof rpiStateSchema>;
 
@@ -165,6 +186,8 @@ export const publicSettingsSchema = z.object({
   /** True when a key is stored (encrypted) or comes from the environment; the key itself never crosses. */
   apiKeySet: z.boolean(),
   apiKeySource: z.enum(['stored', 'environment', 'none']),
+  /** The model of each phase: the default one above unless Settings names another. */
+  models: phaseModelsViewSchema,
   approvals: approvalSettingsSchema,
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;

@@ -5,7 +5,8 @@ import type { Snapshot } from './snapshot.js';
 import type { ApprovalPreview, ChangeList, FileDiff, RevertResult } from './changes.js';
 import type { RunFileAnswer } from './runHistory.js';
 import { mcpServerInputSchema, mcpServerNameSchema, type McpOverview } from './mcp.js';
-import { approvalSettingsSchema, contextItemsSchema, contextWindowRange, promptCachingSchema, rpiFileSchema, toolModeSchema } from './model.js';
+import { questionLimits } from './questionLimits.js';
+import { approvalSettingsSchema, contextItemsSchema, contextWindowRange, phaseSchema, promptCachingSchema, rpiFileSchema, toolModeSchema } from './model.js';
 
 const nonEmpty = (what = 'must be a non-empty string') =>
   z.string({ error: what }).trim().min(1, { error: what });
@@ -36,6 +37,51 @@ const httpUrl = z
     { error: 'must be an http:// or https:// URL' },
   );
 
+/** The longest check command a folder may set: a command line, not a script. */
+export const maxCheckCommandChars = 2000;
+
+/** A folder's check command: one command line, run as is in the folder after every plan item without a check of its own. */
+export const checkCommandSchema = z
+  .string({ error: 'must be a command line' })
+  .trim()
+  .min(1, { error: 'must be a command line, not empty (clear it to set none)' })
+  .max(maxCheckCommandChars, { error: `must be at most ${maxCheckCommandChars.toLocaleString('en-US')} characters` })
+  .refine((value) => !/[\r\n\0]/.test(value), { error: 'must be one line: a single command, e.g. npm test' });
+/** A context window typed in Settings; null beside it means automatic, learned from the server. */
+const contextWindowTokens = z
+  .number({ error: 'must be a number of tokens' })
+  .int({ error: 'must be a whole number of tokens' })
+  .min(contextWindowRange.min, { error: 'must be at least 1024 tokens' })
+  .max(contextWindowRange.max, { error: 'must be at most 10,000,000 tokens' });
+
+/**
+ * One phase's model as the Settings form saves it: the default, another model on the same server, or
+ * another connection whose key (a new one, null to forget it, absent to keep it) is stored like the main one.
+ */
+export const phaseModelPatchSchema = z.discriminatedUnion(
+  'use',
+  [
+    z.strictObject({ use: z.literal('default') }),
+    z.strictObject({ use: z.literal('model'), model: nonEmpty('must name a model'), contextWindow: contextWindowTokens.nullable().optional() }),
+    z.strictObject({
+      use: z.literal('connection'),
+      baseUrl: httpUrl,
+      model: nonEmpty('must name a model'),
+      contextWindow: contextWindowTokens.nullable().optional(),
+      apiKey: nonEmpty().nullable().optional(),
+    }),
+  ],
+  { error: 'must be "default", "model" or "connection"' },
+);
+export type PhaseModelPatch = z.output<typeof phaseModelPatchSchema>;
+
+const phaseModelsPatchSchema = z.strictObject({
+  research: phaseModelPatchSchema.optional(),
+  plan: phaseModelPatchSchema.optional(),
+  implement: phaseModelPatchSchema.optional(),
+  summary: phaseModelPatchSchema.optional(),
+});
+
 /** Payload schema of every request, keyed by channel. Hosts validate with these before acting. */
 export const requestSchemas = {
   'workbench:snapshot': empty,
@@ -55,6 +101,16 @@ export const requestSchemas = {
     alwaysAllow: z.boolean({ error: 'must be true or false' }).optional(),
     /** Allow such actions without asking for the rest of this request (when the request offers it). */
     allowForRequest: z.boolean({ error: 'must be true or false' }).optional(),
+  }),
+  'session:answer-question': z.strictObject({
+    requestId: nonEmpty(),
+    /** The user's answer; absent: no answer, the model goes on with its best assumption. */
+    answer: z
+      .string({ error: 'must be the answer text' })
+      .trim()
+      .min(1, { error: 'must not be empty: send no answer to let the model go on with its best assumption' })
+      .max(questionLimits.answer, { error: `must be at most ${questionLimits.answer} characters` })
+      .optional(),
   }),
   'session:undo': z.strictObject({ messageId: nonEmpty() }),
   'session:regenerate': z.strictObject({ messageId: nonEmpty() }),
@@ -103,26 +159,24 @@ export const requestSchemas = {
   'context:paths': z.strictObject({ query: z.string({ error: 'must be the text typed after @' }).max(1000, { error: 'must be at most 1,000 characters' }) }),
   /** A request's research.md or plan.md, current or kept in the plan history; the id must be a request of the conversation. */
   'session:run-file': z.strictObject({ messageId: nonEmpty('must be the id of a request'), file: rpiFileSchema }),
+  'folder:check': empty,
+  /** Sets the open folder's check command (kept in the user's config, never in the folder); null removes it. */
+  'folder:set-check': z.strictObject({ command: checkCommandSchema.nullable() }),
   'settings:get': empty,
   'settings:test-connection': z.strictObject({
     /** Values from the settings form, not yet saved; each falls back to the saved setting. */
     baseUrl: httpUrl.optional(),
     model: nonEmpty().optional(),
     apiKey: nonEmpty().optional(),
+    /** Test this phase's own connection: the form's values fall back to the phase's saved ones, its key to its stored key. */
+    phase: phaseSchema.optional(),
   }),
   'settings:set': z.strictObject({
     baseUrl: httpUrl.optional(),
     model: nonEmpty().optional(),
     /** A new key to store encrypted, or null to forget the stored one. */
     apiKey: nonEmpty().nullable().optional(),
-    contextWindow: z
-      .number({ error: 'must be a number of tokens' })
-      .int({ error: 'must be a whole number of tokens' })
-      .min(contextWindowRange.min, { error: 'must be at least 1024 tokens' })
-      .max(contextWindowRange.max, { error: 'must be at most 10,000,000 tokens' })
-      /** null: automatic, learned from the server. */
-      .nullable()
-      .optional(),
+    contextWindow: contextWindowTokens.nullable().optional(),
     toolMode: toolModeSchema.optional(),
     retries: z
       .number({ error: 'must be a number of retries' })
@@ -131,6 +185,8 @@ export const requestSchemas = {
       .max(10, { error: 'must be at most 10' })
       .optional(),
     promptCaching: promptCachingSchema.optional(),
+    /** The phases whose model changes; a phase left out keeps its own. */
+    models: phaseModelsPatchSchema.optional(),
     /** The price of the model, per million tokens; null forgets it. */
     price: z
       .strictObject({ input: dollarsPerMillion, cachedInput: dollarsPerMillion.nullable(), output: dollarsPerMillion })
@@ -177,6 +233,7 @@ export interface RequestResults {
   'session:resume': StartedRun;
   'session:retry-failed': StartedRun;
   'session:approve': { decision: 'approved' | 'edited' | 'denied' | 'expired' };
+  'session:answer-question': { outcome: 'answered' | 'no-answer' };
   'session:undo': { restoredFiles: string[] };
   'session:regenerate': StartedRun;
   /** Each file undo would touch: brought back, removed (created since), or recreated (deleted since). */
@@ -201,6 +258,9 @@ export interface RequestResults {
   'context:paths': PathMatches;
   /** The file's text, or why none can be shown (not written yet, or not kept). */
   'session:run-file': RunFileAnswer;
+  /** The open folder's check command; null when it sets none. */
+  'folder:check': { command: string | null };
+  'folder:set-check': { command: string | null };
   /**
    * The server's model ids, whether the model to test is among them, and its context window as the
    * server, the model catalog or the default gives it (both null when no model was named).

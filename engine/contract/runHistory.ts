@@ -3,6 +3,7 @@
  * `.workbench/runs/<messageId>/` when a newer request clears rpi/). Types and small pure helpers only,
  * free of zod and of any package, so a sandboxed page may load it.
  */
+import type { ChecksTally } from './checkText.js';
 import type { PlanItem } from './model.js';
 
 /** The outcome of a plan's steps: how many are done, failed, and in all (the rest are still to do). */
@@ -16,6 +17,8 @@ export interface PlanTally {
 export interface RunSummary {
   research: boolean;
   plan: PlanTally | null;
+  /** The plan's checks by their latest result (the folder's final check counted when it ran); absent without a plan. */
+  checks?: ChecksTally;
 }
 
 /** A request's research.md or plan.md (a plan with its items parsed, outcomes included), or why there is none to show. */

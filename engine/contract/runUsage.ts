@@ -5,6 +5,7 @@
  */
 import { costTotalText, type CostTotal } from './costTotal.js';
 import type { Phase } from './model.js';
+import type { PhaseModelNames } from './phaseModels.js';
 
 /** Tokens in one meaning whatever the server's field names: cached and cache-write are parts of the prompt, reasoning a part of the completion. */
 export interface TokenCounts {
@@ -33,6 +34,8 @@ export interface StepUsage extends TokenCounts {
   unpricedCalls: number;
   /** True when the server sent no usage for some call and its counts were estimated. */
   estimated: boolean;
+  /** The model of the step's latest call (absent in usage kept before phases had their own models). */
+  model?: string;
 }
 
 /** The current run's usage per step (in run order: Research, Plan, the items by index, Summary), for the request it answers. */
@@ -48,6 +51,8 @@ export interface UsageTotal extends TokenCounts {
   costUsd: number | null;
   unpricedSteps: number;
   estimated: boolean;
+  /** Which model ran each phase. */
+  models: PhaseModelNames;
 }
 
 export const noTokens: TokenCounts = { promptTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, completionTokens: 0, reasoningTokens: 0 };
@@ -72,7 +77,15 @@ export function usageTotalOf(steps: readonly StepUsage[]): UsageTotal {
     costUsd: priced.length === 0 ? null : priced.reduce((sum, step) => sum + (step.costUsd ?? 0), 0),
     unpricedSteps: steps.filter((step) => step.unpricedCalls > 0).length,
     estimated: steps.some((step) => step.estimated),
+    models: phaseModelsOf(steps),
   };
+}
+
+/** The model of each phase's latest step (in run order) that names one. */
+export function phaseModelsOf(steps: readonly StepUsage[]): PhaseModelNames {
+  const models: PhaseModelNames = { research: null, plan: null, implement: null, summary: null };
+  for (const step of steps) if (step.model) models[step.phase] = step.model;
+  return models;
 }
 
 /** "58,200 tokens in (49,100 cached) · 3,900 out · $0.031" for a request; tokens only when nothing had a price. */

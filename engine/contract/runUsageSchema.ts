@@ -3,6 +3,7 @@ import { phaseSchema } from './model.js';
 import type { RunUsage, StepUsage, UsageTotal } from './runUsage.js';
 
 const tokens = z.number().int().nonnegative();
+const modelName = z.string().nullable();
 const tokenCountsShape = { promptTokens: tokens, cachedTokens: tokens, cacheWriteTokens: tokens, completionTokens: tokens, reasoningTokens: tokens };
 
 export const stepUsageSchema: z.ZodType<StepUsage> = z.object({
@@ -13,6 +14,7 @@ export const stepUsageSchema: z.ZodType<StepUsage> = z.object({
   costUsd: z.number().nonnegative().nullable(),
   unpricedCalls: z.number().int().nonnegative(),
   estimated: z.boolean(),
+  model: z.string().optional(),
 });
 
 export const runUsageSchema: z.ZodType<RunUsage> = z.object({ messageId: z.string(), steps: z.array(stepUsageSchema) });
@@ -23,4 +25,5 @@ export const usageTotalSchema: z.ZodType<UsageTotal> = z.object({
   costUsd: z.number().nonnegative().nullable(),
   unpricedSteps: z.number().int().nonnegative(),
   estimated: z.boolean(),
+  models: z.object({ research: modelName, plan: modelName, implement: modelName, summary: modelName }),
 });

@@ -2,10 +2,13 @@ import { z } from 'zod';
 import { workbenchEventSchema } from './events.js';
 import { mcpServerStatusSchema } from './mcp.js';
 import { runUsageSchema, usageTotalSchema } from './runUsageSchema.js';
+import { questionRequestSchema } from './question.js';
 import { approvalRequestSchema, messageSchema, planReviewSchema, rpiStateSchema } from './model.js';
 
 const planTallySchema = z.object({ done: z.number().int().nonnegative(), failed: z.number().int().nonnegative(), total: z.number().int().nonnegative() });
-const runSummarySchema = z.object({ research: z.boolean(), plan: planTallySchema.nullable() });
+const count = z.number().int().nonnegative();
+const checksTallySchema = z.object({ passed: count, failed: count, denied: count, none: count });
+const runSummarySchema = z.object({ research: z.boolean(), plan: planTallySchema.nullable(), checks: checksTallySchema.optional() });
 
 /** Everything a page needs to draw a folder from scratch: after opening it, and to resync after missed events. */
 export const snapshotSchema = z.object({
@@ -20,6 +23,8 @@ export const snapshotSchema = z.object({
   warnings: z.array(z.string()),
   /** Approvals waiting for an answer, so a reloaded page can show them. */
   pendingApprovals: z.array(approvalRequestSchema).optional(),
+  /** Questions of the model waiting for the user's answer, so a reloaded page can show them. */
+  pendingQuestions: z.array(questionRequestSchema).optional(),
   /** The plan waiting at the review gate, or null. */
   planReview: planReviewSchema.nullable().optional(),
   /**

@@ -72,9 +72,15 @@ function mcpHandlers(mcp: McpSettings | undefined): Pick<RequestHandlers, McpCha
  * failure is the LlmError's sentence (server unreachable, key refused, no model list). A key the form
  * leaves empty is the saved one, sent only to the base URL it was saved for: testing another server
  * without typing the key is refused (see SettingsStore.apiKeyFor), so no page can make the host send a
- * key to a URL of its choosing.
+ * key to a URL of its choosing. With a `phase`, the phase's own connection is tested the same way with its own key.
  */
 async function testConnection(settings: SettingsStore, form: ParsedPayload<'settings:test-connection'>): Promise<ModelListing> {
+  if (form.phase) {
+    // A phase's own connection: its saved URL and key, never the main key.
+    const saved = await settings.phaseConnectionFor(form.phase, form.baseUrl);
+    const model = form.model ?? saved.model;
+    return listModels({ baseUrl: saved.baseUrl, ...(model ? { model } : {}), apiKey: form.apiKey ?? saved.apiKey });
+  }
   const saved = await settings.get();
   const baseUrl = form.baseUrl ?? saved.baseUrl;
   return listModels({

@@ -1,5 +1,5 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { PromptCaching, ToolMode, UserPrice } from '../contract/index.js';
+import type { Phase, PromptCaching, ToolMode, UserPrice } from '../contract/index.js';
 import type { ToolDefinition } from '../tools/toolCatalog.js';
 import type { TokenUsage } from './usage/tokenUsage.js';
 
@@ -13,8 +13,8 @@ import type { TokenUsage } from './usage/tokenUsage.js';
  */
 export type ChatMessage = ChatCompletionMessageParam & { cacheBreakpoint?: true | number };
 
-/** Where and how to reach the model; resolved by the host from its settings before each run. */
-export interface LlmSettings {
+/** One model and the server it is reached at, with what a run needs to know of it. */
+export interface ModelConnection {
   baseUrl: string;
   /** null for local servers that need none. */
   apiKey: string | null;
@@ -26,13 +26,19 @@ export interface LlmSettings {
   contextWindow: number | null;
   /** Where a set window comes from, as the context-window line names it: "Settings" when absent (a host's flag names itself). */
   contextWindowFrom?: string;
+  /** The user's price for this model, which overrides any other; none when absent. */
+  price?: UserPrice | null;
+}
+
+/** Where and how to reach the model; resolved by the host from its settings before each run. */
+export interface LlmSettings extends ModelConnection {
   toolMode: ToolMode;
   /** Attempts after the first for a failed call worth retrying; the client's default (4) when absent. */
   retries?: number;
   /** `off`: no cache hints at all; `auto` when absent. */
   promptCaching?: PromptCaching;
-  /** The user's price for this model, which overrides any other; none when absent. */
-  price?: UserPrice | null;
+  /** The phases that run on another model or connection than the one above; the others run on it. */
+  phaseModels?: Partial<Record<Phase, ModelConnection>>;
 }
 
 /** One tool call of a reply, assembled from its stream fragments. */

@@ -17,8 +17,8 @@ export interface McpHubOptions {
   allowances: McpAllowanceStore;
   /** The host's environment, credentials included: they are removed before a server inherits it. */
   env: Readonly<Record<string, string | undefined>>;
-  /** The API key of the model server, when there is one: never passed on, nor any copy of it. */
-  apiKey?: () => Promise<string | null>;
+  /** The API keys of the model servers (every phase's connection): never passed on, nor any copy of them. */
+  apiKeys?: () => Promise<string[]>;
   /** Which servers this host runs (the CLI's --mcp / --no-mcp); all when absent. */
   include?: (name: string) => boolean;
   emit: (event: UnsequencedEvent) => void;
@@ -179,8 +179,8 @@ export class McpHub implements ToolSource {
   /** What a stdio server inherits: the host's environment without credentials, the API key, or any copy of it. */
   private environment(): Promise<Record<string, string>> {
     this.baseEnv ??= (async () => {
-      const apiKey = (await this.options.apiKey?.().catch(() => null)) ?? null;
-      return childEnvironment(this.options.env, knownSecrets(this.options.env, apiKey).map((secret) => secret.value));
+      const apiKeys = (await this.options.apiKeys?.().catch(() => [])) ?? [];
+      return childEnvironment(this.options.env, knownSecrets(this.options.env, apiKeys).map((secret) => secret.value));
     })();
     return this.baseEnv;
   }

@@ -21,7 +21,7 @@ export interface McpGuardDeps {
 /** MCP tools go through their own approval (mcpToolGuard); every other tool through `guard`. */
 export function withMcpGuard(guard: ToolGuard, deps: McpGuardDeps): ToolGuard {
   const mcp = mcpToolGuard(deps);
-  return (tool, args, signal) => (isMcpTool(tool) ? mcp(tool, args, signal) : guard(tool, args, signal));
+  return (tool, args, signal, origin) => (isMcpTool(tool) ? mcp(tool, args, signal) : guard(tool, args, signal, origin));
 }
 
 /**

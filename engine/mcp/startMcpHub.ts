@@ -9,8 +9,8 @@ export interface StartMcpHubOptions {
   mcp: WorkbenchMcpOptions | undefined;
   /** The host's environment, credentials included: they are removed before a server inherits it. */
   env: Readonly<Record<string, string | undefined>>;
-  /** The model's API key, for servers whose settings pass it on. */
-  apiKey: () => Promise<string | null>;
+  /** The models' API keys, kept from the servers' environment. */
+  apiKeys: () => Promise<string[]>;
   emit: (event: UnsequencedEvent) => void;
 }
 
@@ -18,14 +18,14 @@ export interface StartMcpHubOptions {
  * The folder's MCP hub, its servers starting in the background (opening the folder does not wait for
  * them; a run's first turn that needs their tools does); null when the host configured none.
  */
-export function startMcpHub({ folder, mcp, env, apiKey, emit }: StartMcpHubOptions): McpHub | null {
+export function startMcpHub({ folder, mcp, env, apiKeys, emit }: StartMcpHubOptions): McpHub | null {
   if (!mcp) return null;
   const hub = new McpHub({
     folder,
     specs: mcp.specs,
     allowances: mcp.allowances ?? memoryMcpAllowances(),
     env,
-    apiKey,
+    apiKeys,
     emit,
     ...(mcp.include ? { include: mcp.include } : {}),
     ...(mcp.startTimeoutMs === undefined ? {} : { startTimeoutMs: mcp.startTimeoutMs }),

@@ -3,7 +3,8 @@ import { readFolderInstructions, readProjectInstructions } from '../context/proj
 import type { ContextItem, Phase, UnsequencedEvent } from '../contract/index.js';
 import { getFileMap } from '../tools/getFileMap.js';
 import type { ToolOffer } from '../tools/phaseTools.js';
-import { toolOfferFor } from '../tools/toolOffer.js';
+import { holdsTableFiles } from '../tools/tables/holdsTableFiles.js';
+import { asksForWorkbook } from '../tools/toolOffer.js';
 import type { ToolContext } from '../tools/tool.js';
 
 export interface ContextSourcesDeps {
@@ -24,6 +25,7 @@ export class ContextSources {
   private toldInstructions = '';
   private projectFiles: readonly string[] = [];
   private toldAttachments = false;
+  private holdsTables: Promise<boolean> | null = null;
 
   constructor(private readonly deps: ContextSourcesDeps) {}
 
@@ -61,11 +63,13 @@ export class ContextSources {
 
   /**
    * Which tools a phase offers, decided when it begins and kept for all its requests (they open every
-   * request, so they must not change within a phase). See toolOfferFor.
+   * request, so they must not change within a phase). See toolOfferFor. The folder is walked once a
+   * run: Research and Plan write nothing, so it holds the same tables when Implement begins.
    */
-  toolOffer(texts: readonly string[]): Promise<ToolOffer> {
+  async toolOffer(texts: readonly string[]): Promise<ToolOffer> {
     const { workspace } = this.deps.toolContext;
-    return toolOfferFor(workspace.root, texts, { signal: this.deps.signal, onUnreachable: workspace.unreachable.report });
+    this.holdsTables ??= holdsTableFiles(workspace.root, { signal: this.deps.signal, onUnreachable: workspace.unreachable.report });
+    return { tables: await this.holdsTables, workbooks: asksForWorkbook(texts) };
   }
 
   private tellInstructions(phase: Phase, files: readonly string[]): void {

@@ -1,4 +1,4 @@
-import type { Phase } from '../contract/index.js';
+import { phaseNames, type Phase } from '../contract/index.js';
 import { fixedPartShare } from '../context/contextBudget.js';
 
 export interface FixedPartSize {
@@ -11,7 +11,6 @@ export interface FixedPartSize {
   contextWindow: number;
 }
 
-const phaseNames: Record<Phase, string> = { research: 'Research', plan: 'Plan', implement: 'Implement', summary: 'Summary' };
 
 /**
  * The warning for a fixed part that takes more than half of the budget, naming the setting that fixes a

@@ -31,6 +31,8 @@ interface Briefing {
 
 export interface ResearchInput extends Briefing {
   manifest: string;
+  /** The answers the user gave an earlier, stopped run of this request (answersText); empty or absent when none. */
+  answers?: string;
 }
 
 export interface PlanInput extends Briefing {
@@ -45,6 +47,8 @@ export interface ImplementStart extends Briefing {
   approvedPlan: string;
   /** The file map as it was when the phase began. */
   manifest: string;
+  /** The user's answers to the questions of Research and Plan (answersText); empty or absent when none were asked. */
+  answers?: string;
 }
 
 export interface ImplementInput {
@@ -58,10 +62,21 @@ export interface ImplementInput {
   added: readonly PlanItem[];
   /** Set on the second attempt: why the first one failed. */
   retryReason?: string;
+  /** Set on a fix round: the item said it was done, and its check failed. */
+  fixRound?: FixRound;
   /** The instructions of the folders the item names (readFolderInstructions); empty when none. */
   folderInstructions: string;
   /** One line per file changed since the phase began (ChangeRecords.since); empty when none. */
   changedFiles: readonly string[];
+}
+
+/** A fix round after the item's check failed: which one, the check's failure, and its output (cut to fit). */
+export interface FixRound {
+  round: number;
+  of: number;
+  /** "check `npm test` exited 1". */
+  reason: string;
+  output: string;
 }
 
 export interface SummaryInput {
@@ -69,6 +84,8 @@ export interface SummaryInput {
   planText: string;
   /** One line per file created, changed or deleted during the run. */
   changes: readonly string[];
+  /** One line per check that ran, with its result; empty when none did. */
+  checks: readonly string[];
 }
 
 /**
@@ -97,7 +114,12 @@ export const researchPhase: PhaseSpec<ResearchInput> = {
   tools: toolsForPhase('research'),
   maxTurns: 30,
   finalAnswerAtCap: true,
-  messages: (input) => freshContext(researchPrompt, [...briefingSections(input), section('File map of the project folder', input.manifest)]),
+  messages: (input) =>
+    freshContext(researchPrompt, [
+      ...briefingSections(input),
+      ...answersSection('Answers from the user so far (do not ask these again)', input.answers),
+      section('File map of the project folder', input.manifest),
+    ]),
 };
 
 export const planPhase: PhaseSpec<PlanInput> = {
@@ -121,6 +143,7 @@ export const implementPhase: PhaseSpec<ImplementInput> = {
 function implementStable(start: ImplementStart): string[] {
   return [
     ...briefingSections(start),
+    ...answersSection('Answers from the user', start.answers),
     section('The whole plan (each item’s outcome is under “Progress so far” below)', start.approvedPlan.trim()),
     section('File map of the project folder when this phase began (files changed since are listed below)', start.manifest),
   ];
@@ -133,6 +156,7 @@ function implementChanging(input: ImplementInput): string[] {
     ...(input.added.length ? [section('Items added to the plan while implementing', input.added.map(itemText).join('\n'))] : []),
     section(`Current item (step ${input.step} of ${input.items.length})`, itemText(input.item)),
     ...(input.retryReason ? [section('Previous attempt at this item', retryNote(input.retryReason))] : []),
+    ...(input.fixRound ? [section(`The check of this item failed (fix round ${input.fixRound.round} of ${input.fixRound.of})`, fixNote(input.fixRound))] : []),
     ...(input.folderInstructions.trim() ? [section('Instructions for the folders of this item', input.folderInstructions)] : []),
     ...(input.changedFiles.length ? [section('Files changed since this phase began', input.changedFiles.join('\n'))] : []),
   ];
@@ -148,7 +172,7 @@ export const summaryPhase: PhaseSpec<SummaryInput> = {
   tools: [],
   maxTurns: 1,
   finalAnswerAtCap: false,
-  messages: ({ request, planText, changes }) => [
+  messages: ({ request, planText, changes, checks }) => [
     { role: 'system', content: summaryPrompt },
     {
       role: 'user',
@@ -156,6 +180,7 @@ export const summaryPhase: PhaseSpec<SummaryInput> = {
         section('The user’s request', request),
         section('The plan and its outcome', planText.trim() || '(no plan was written)'),
         section('Files created, changed or deleted during the run', changes.length ? changes.join('\n') : '(none)'),
+        ...(checks.length ? [section('Checks run after the items (the check command each ran, and its result)', checks.join('\n'))] : []),
       ].join('\n\n'),
     },
   ],
@@ -163,6 +188,10 @@ export const summaryPhase: PhaseSpec<SummaryInput> = {
 
 function instructionsSection(instructions: string): string[] {
   return instructions.trim() ? [section('Project instructions', instructions)] : [];
+}
+
+function answersSection(title: string, answers = ''): string[] {
+  return answers.trim() ? [section(title, answers)] : [];
 }
 
 function attachmentsSection(attachments = ''): string[] {
@@ -184,6 +213,13 @@ function progressState(items: readonly PlanItem[], current: PlanItem): string {
     `Failed (${failed.length}): ${failed.length ? failed.map((item) => `${name(item)} — ${item.failure ?? 'no reason given'}`).join('; ') : 'none'}.`,
     `Still to do after this one (${later.length}): ${later.length ? later.map(name).join('; ') : 'none'}.`,
   ].join('\n');
+}
+
+function fixNote({ reason, output }: FixRound): string {
+  return (
+    `You said this item was done, but its ${reason}. Its output:\n${output}\n\n` +
+    'Your changes are still in the folder. Find the cause in the output, fix it, and reply as done again: the check runs again after you.'
+  );
 }
 
 function retryNote(reason: string): string {

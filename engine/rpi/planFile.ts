@@ -7,6 +7,8 @@ const originalCountPattern = /<!--\s*original_count:\s*(\d+)\s*-->/;
 const failureSuffixPattern = /\s*\[Failed: (.*)\]\s*$/;
 const labelSeparatorPattern = /\s+[—–-]\s+/;
 const titlePattern = /^#\s/;
+/** `Check: \`npm test -- ledger\`` at the end of a description, after a dash, a full stop, a semicolon or a space. */
+const checkPattern = /(?:^|\s)Check:\s*`([^`]+)`[\s.]*$/i;
 const itemsHeadingPattern = /^##\s+Items\s*$/i;
 
 /** A plan may grow to this many times its original item count through items the model adds while implementing. */
@@ -50,11 +52,13 @@ export function parsePlan(text: string): ParsedPlan {
     if (!match) return [];
     const [, mark = ' ', number = '0', rest = ''] = match;
     const { label, description, failure } = splitText(rest);
+    const check = checkOfDescription(description);
     return [
       {
         number: Number(number),
         label: detached(label),
         description: detached(description),
+        ...(check === null ? {} : { check: detached(check) }),
         ...(failure === undefined ? {} : { failure: detached(failure) }),
         status: statusOf[mark] ?? 'pending',
         rawLine: detached(content),
@@ -132,6 +136,17 @@ export function withOriginalCount(planText: string): string {
   const lines = splitLines(planText);
   insertLines(lines, lines.findIndex((line) => titlePattern.test(line.content)), [`<!-- original_count: ${items.length} -->`]);
   return joinLines(lines);
+}
+
+/** The command a description ends with (`… — Check: \`cmd\``), or null when it names none. */
+export function checkOfDescription(description: string): string | null {
+  const command = checkPattern.exec(description)?.[1]?.trim();
+  return command ? command : null;
+}
+
+/** The description without the check it ends with. */
+export function withoutCheck(description: string): string {
+  return description.replace(checkPattern, '').replace(/\s*[—–-]\s*$/, '').trim();
 }
 
 function splitText(rest: string): Pick<PlanItem, 'label' | 'description' | 'failure'> {

@@ -6,6 +6,7 @@ import { isProcessAlive, removeStaleTempFiles, writeFileAtomic } from '../files/
 import { SerialQueue } from '../store/serialQueue.js';
 import { readStateText } from '../store/stateFile.js';
 import { HeldFolder } from '../workspace/heldFolder.js';
+import { currentChecksFile, readCheckResults, withCheckResults } from './checkLog.js';
 import { appendPlanItems, markPlanItem, parsePlan, withOriginalCount, type AppendedPlanItems } from './planFile.js';
 
 export interface RpiPaths {
@@ -45,19 +46,24 @@ function exclusive<T>(stateDir: string, task: (files: RpiPaths) => Promise<T>): 
   return queue.run(() => task(rpiPaths(stateDir)));
 }
 
-/** What the files on disk say about the current run; the orchestrator decides the next phase from this. */
+/**
+ * What the files on disk say about the current run, each item with its latest check result; the
+ * orchestrator decides the next phase from this.
+ */
 export function readRpiState(stateDir: string): Promise<RpiState> {
   return exclusive(stateDir, async (files) => {
     await removeStaleTempFiles(files.dir);
     const research = await readArtifact(files.research);
     const plan = await readArtifact(files.plan);
     const { items, originalCount } = parsePlan(plan ?? '');
+    const checks = await readCheckResults(currentChecksFile(stateDir));
     return {
       hasResearch: research !== null && research.trim().length > 0,
       hasPlan: plan !== null,
-      items,
+      items: withCheckResults(items, checks),
       originalCount,
       allDone: plan !== null && items.every((item) => item.status !== 'pending'),
+      ...(checks.final ? { finalCheck: checks.final } : {}),
     };
   });
 }
@@ -84,7 +90,7 @@ export function markItem(stateDir: string, index: number, status: PlanItemStatus
   return exclusive(stateDir, async (files) => {
     const text = markPlanItem(await readExistingPlan(files.plan), index, status, reason);
     await writeArtifact(files.plan, text);
-    return parsePlan(text).items;
+    return withCheckResults(parsePlan(text).items, await readCheckResults(currentChecksFile(stateDir)));
   });
 }
 

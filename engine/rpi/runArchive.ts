@@ -1,9 +1,11 @@
 import type { Stats } from 'node:fs';
 import type { RpiFile, RunSummary, StepUsage } from '../contract/index.js';
+import { tallyChecks } from '../contract/checkText.js';
 import { tallyPlan } from '../contract/runHistory.js';
 import { removeStaleTempFiles, writeFileAtomic } from '../files/atomicWrite.js';
 import { notPlain, readStateText, StateFileError } from '../store/stateFile.js';
 import { HeldFolder, kindOf, NotAPlainFolderError } from '../workspace/heldFolder.js';
+import { checksFileName, readCheckResults, withCheckResults } from './checkLog.js';
 import { parsePlan } from './planFile.js';
 import { rpiFileMaxBytes } from './rpiState.js';
 import { readUsageLines, stepsOf, usageFileName } from './runUsage.js';
@@ -20,7 +22,7 @@ export const keptRunIdPattern = /^m-[0-9A-Za-z-]{1,100}$/;
 export const keptFileNames: Record<RpiFile, string> = { research: 'research.md', plan: 'plan.md' };
 
 /** The research, plan and usage log of one run, as rpi/ held them; null for a file the run did not write. */
-export type KeptFiles = Record<RpiFile, string | null> & { usage: Buffer | null };
+export type KeptFiles = Record<RpiFile, string | null> & { usage: Buffer | null; checks: Buffer | null };
 
 /**
  * The summaries of the kept runs by message id, each kept run's usage
@@ -46,6 +48,7 @@ export async function keepRun(stateDir: string, messageId: string, files: KeptFi
       if (text !== null) await writeFileAtomic(folder.entry(name), text);
     }
     if (files.usage !== null) await writeFileAtomic(folder.entry(usageFileName), files.usage);
+    if (files.checks !== null) await writeFileAtomic(folder.entry(checksFileName), files.checks);
   });
 }
 
@@ -111,10 +114,12 @@ async function summarize(runs: HeldFolder, messageId: string): Promise<{ summary
     const research = await readKept(folder, 'research');
     const plan = await readKept(folder, 'plan');
     const { lines, warnings } = await readUsageLines(folder.entry(usageFileName), `.workbench/${runsDirName}/${messageId}/${usageFileName}`);
+    const checks = await readCheckResults(folder.entry(checksFileName), `.workbench/${runsDirName}/${messageId}/${checksFileName}`);
+    const items = plan === null ? null : withCheckResults(parsePlan(plan).items, checks);
     return {
-      summary: { research: research !== null && research.trim().length > 0, plan: plan === null ? null : tallyPlan(parsePlan(plan).items) },
+      summary: { research: research !== null && research.trim().length > 0, plan: items && tallyPlan(items), ...(items ? { checks: tallyChecks(items, checks.final) } : {}) },
       usage: stepsOf(lines),
-      warnings,
+      warnings: [...warnings, ...checks.warnings],
     };
   } finally {
     await folder.close();

@@ -1,22 +1,27 @@
 import { pathsNamedIn } from '../context/projectInstructions.js';
-import type { ContextItem, Phase, PlanDecision, PlanItem, UnsequencedEvent } from '../contract/index.js';
+import { checkFailureReason } from '../contract/checkText.js';
+import type { ContextItem, Phase, PlanDecision, PlanItem, RpiState, UnsequencedEvent } from '../contract/index.js';
 import { runAgentLoop, type AgentLoopResult } from '../agent/runAgentLoop.js';
 import type { LoopLimits } from '../agent/loopLimits.js';
 import type { ToolModeState } from '../agent/toolMode.js';
 import type { LlmClient } from '../llm/llmTypes.js';
 import type { ToolLog } from '../store/toolLog.js';
-import type { ToolContext } from '../tools/tool.js';
+import { askUser } from '../tools/askUser.js';
+import type { ToolContext, UserQuestion } from '../tools/tool.js';
 import type { ToolGuard } from '../tools/executeToolCall.js';
 import { isOffered, type ToolOffer } from '../tools/phaseTools.js';
 import type { ToolSource } from '../tools/toolSource.js';
 import { changedFilesSince, describeChanges } from './changedFiles.js';
 import { ChangeRecords } from './changeRecords.js';
 import { ContextSources } from './contextSources.js';
-import { fixedPartWarning, type FixedPartSize } from './fixedPartWarning.js';
-import { implementPhase, planPhase, researchPhase, summaryPhase, type ImplementStart, type PhaseSpec } from './phases.js';
+import { implementPhase, planPhase, researchPhase, summaryPhase, type FixRound, type ImplementStart, type PhaseSpec } from './phases.js';
+import { describeChecks } from './checkSummary.js';
+import { ItemChecks, maxFixRounds } from './itemChecks.js';
 import { extractNewPlanItems, parsePlan, withoutOriginalCount, withoutOutcomes } from './planFile.js';
 import { failureLinePattern } from './prompts.js';
+import { RunModels, type PhaseModel } from './runModels.js';
 import { appendItems, markItem, readPlan, readResearch, readRpiState, writePlan, writeResearch } from './rpiState.js';
+import { answersText, researchWithAnswers, UserAnswers, type QuestionDesk } from './userAnswers.js';
 
 /** Wall-clock limits per phase loop; the error caps are shared. */
 export interface RpiLimits {
@@ -31,6 +36,9 @@ export const defaultRpiLimits: RpiLimits = {
   maxTotalErrors: 5,
 };
 
+/** A phase's model: its client, and the window its requests are fitted to. */
+export type { PhaseModel } from './runModels.js';
+
 /** One run of the orchestrator: what it answers, and everything it may use. */
 export interface RpiRun {
   runId: string;
@@ -40,9 +48,12 @@ export interface RpiRun {
   contextItems?: readonly ContextItem[];
   /** When the request started its run; files changed since are the run's changes. */
   startedAt: number;
+  /** The default model, for every phase `phaseModels` does not name. */
   llm: LlmClient;
   toolMode: ToolModeState;
   contextWindow: number;
+  /** Phases on a model of their own; phases that share a client share what is learned of its window. */
+  phaseModels?: Partial<Record<Phase, PhaseModel>>;
   toolContext: Omit<ToolContext, 'signal'>;
   toolLog: Pick<ToolLog, 'append'>;
   limits: RpiLimits;
@@ -59,8 +70,12 @@ export interface RpiRun {
   };
   /** Approval and checkpoint before each change; every call runs when absent. */
   guard?: ToolGuard;
+  /** Who answers ask_user (Research and Plan); without it every question gets "No answer". */
+  questions?: QuestionDesk;
   /** Tools of the user's MCP servers, offered by phase before each turn. */
   extraTools?: ToolSource;
+  /** The folder's check command, run after every item without a check of its own and once more after the last item. */
+  folderCheck?: string | null;
   /** Items being retried after a failure (by index), with why they failed: the first new attempt is told. */
   retryReasons?: Readonly<Record<string, string>>;
   signal: AbortSignal;
@@ -106,7 +121,8 @@ export async function runRpi(run: RpiRun): Promise<RpiOutcome> {
     if (!state.hasResearch) await orchestrator.phase('research', () => orchestrator.research());
     if (!state.hasPlan) await orchestrator.phase('plan', () => orchestrator.plan());
     if (run.planReview) await orchestrator.review(run.planReview);
-    if (!(await readRpiState(run.stateDir)).allDone) await orchestrator.phase('implement', () => orchestrator.implement());
+    const reviewed = await readRpiState(run.stateDir);
+    if (!reviewed.allDone || orchestrator.finalCheckDue(reviewed)) await orchestrator.phase('implement', () => orchestrator.implement());
     const summary = await orchestrator.phase('summary', () => orchestrator.summary());
     return { status: 'done', summary };
   } catch (error) {
@@ -118,28 +134,37 @@ export async function runRpi(run: RpiRun): Promise<RpiOutcome> {
 class Orchestrator {
   private readonly emit: RpiRun['emit'];
   private calls = 0;
-  /** The window every loop fits its requests to; smaller once the server refused a request as too long, for the rest of the run. */
-  private contextWindow: number;
-  private toldPromptCut = false;
-  private toldFixedPart = false;
+  private readonly models: RunModels;
   /** Which of a phase's tools are offered; set when Research and Implement begin (Plan offers no table tool). */
   private offer: ToolOffer = { tables: true, workbooks: true };
   private readonly sources: ContextSources;
   /** The changes the run's tool calls made, for what an item is told changed since its phase began. */
   private readonly changes = new ChangeRecords();
   private readonly toolLog: Pick<ToolLog, 'append'>;
+  private readonly checks: ItemChecks;
+  /** The request's questions to the user (ask_user) and their answers. */
+  private readonly answers: UserAnswers;
 
   constructor(private readonly run: RpiRun) {
     this.emit = run.emit;
-    this.contextWindow = run.contextWindow;
+    this.models = new RunModels({ runId: run.runId, llm: run.llm, contextWindow: run.contextWindow, ...(run.phaseModels ? { phaseModels: run.phaseModels } : {}), emit: run.emit });
     this.sources = new ContextSources({ runId: run.runId, contextItems: run.contextItems ?? [], toolContext: run.toolContext, emit: run.emit, signal: run.signal });
     this.toolLog = this.changes.recording(run.toolLog);
+    const { runId, stateDir, toolContext, guard, emit, signal } = run;
+    this.checks = new ItemChecks({ runId, stateDir, folderCheck: run.folderCheck ?? null, toolContext, toolLog: this.toolLog, ...(guard ? { guard } : {}), emit, signal });
+    this.answers = new UserAnswers({ ...(run.questions ? { desk: run.questions } : {}), maskSecrets: run.toolContext.maskSecrets });
+  }
+
+  /** Every item is through, but the folder's check has not yet run over the whole change they made. */
+  finalCheckDue(state: RpiState): boolean {
+    return this.checks.finalCheck() !== null && state.finalCheck === undefined && state.items.some((item) => item.status === 'done');
   }
 
   /** Announces a phase, runs it, and turns its failure into an outcome tagged with the phase. */
   async phase<T>(phase: Phase, body: () => Promise<T>): Promise<T> {
     const { runId } = this.run;
-    this.emit({ type: 'phase-started', runId, phase });
+    this.emit({ type: 'phase-started', runId, phase, model: this.models.modelOf(phase).llm.model });
+    this.models.announceWindow(phase);
     try {
       const value = await body();
       this.emit({ type: 'phase-completed', runId, phase, ok: true });
@@ -152,17 +177,22 @@ class Orchestrator {
     }
   }
 
+  /** Research, told the answers an earlier, stopped run of the request already had; its findings get every answer appended. */
   async research(): Promise<void> {
     this.offer = await this.sources.toolOffer([this.run.request]);
-    const result = await this.loop(researchPhase, { ...(await this.briefing('research')), manifest: await this.sources.manifest(3) });
+    const answers = answersText(await this.answers.all());
+    const result = await this.loop(researchPhase, { ...(await this.briefing('research')), manifest: await this.sources.manifest(3), answers });
     const text = this.textOrStop('research', result);
     if (!text.trim()) this.stop('research', 'The model ended research without writing any findings.');
-    await writeResearch(this.run.stateDir, text);
+    await writeResearch(this.run.stateDir, researchWithAnswers(text, await this.answers.all()));
   }
 
   async plan(): Promise<void> {
     const research = (await readResearch(this.run.stateDir)) ?? '';
-    const result = await this.loop(planPhase, { ...(await this.briefing('plan')), research, manifest: await this.sources.manifest(2) });
+    const result = await this.loop(planPhase, { ...(await this.briefing('plan')), research, manifest: await this.sources.manifest(2) }, {
+      // Plan's answers join research.md as they come, so Implement and a resumed Plan read them there.
+      onAnswer: async () => writeResearch(this.run.stateDir, researchWithAnswers((await readResearch(this.run.stateDir)) ?? '', await this.answers.all())),
+    });
     const text = this.textOrStop('plan', result);
     if (!text.trim()) this.stop('plan', 'The model ended planning without writing a plan.');
     await writePlan(this.run.stateDir, text);
@@ -194,22 +224,60 @@ class Orchestrator {
    */
   async implement(): Promise<void> {
     let start = await this.implementStart();
-    for (;;) {
-      const { items } = await readRpiState(this.run.stateDir);
+    for (let ran = false; ; ran = true) {
+      const state = await readRpiState(this.run.stateDir);
+      const { items } = state;
       const item = items.find((candidate) => candidate.status === 'pending');
-      if (!item) return;
-      if (start.contextWindow !== this.contextWindow) {
+      if (!item) {
+        if (ran || this.finalCheckDue(state)) await this.checkWholeChange(state);
+        return;
+      }
+      const window = this.models.windowOf('implement');
+      if (start.contextWindow !== window) {
         // A server refused a request as too long, leaving a smaller window: the attached items are read again within it.
-        start = { ...start, attachments: await this.sources.attachments('implement', this.contextWindow), contextWindow: this.contextWindow };
+        start = { ...start, attachments: await this.sources.attachments('implement', window), contextWindow: window };
       }
       this.emit({ type: 'implement-progress', runId: this.run.runId, current: item.index + 1, total: items.length, label: item.label });
-      const first = await this.attempt(start, item, items, this.run.retryReasons?.[String(item.index)]);
-      const outcome = first.ok ? first : await this.attempt(start, item, items, first.reason);
+      const deadline = Date.now() + this.run.limits.timeoutMs.implement;
+      const first = await this.attempt(start, item, items, { retryReason: this.run.retryReasons?.[String(item.index)] });
+      const outcome = first.ok ? first : await this.attempt(start, item, items, { retryReason: first.reason });
       const updated = outcome.ok
-        ? await this.completeItem(item, outcome.text)
+        ? await this.checkedItem({ start, item, items, deadline }, outcome.text)
         : await markItem(this.run.stateDir, item.index, 'failed', outcome.reason);
       this.emit({ type: 'plan-updated', runId: this.run.runId, items: updated });
     }
+  }
+
+  /**
+   * An item that says it is done, once its check (its own, else the folder's) has run: a failed check goes
+   * back to the item, with its output, for up to maxFixRounds fix rounds (instead of the ordinary retry),
+   * each within the item's time limit; still failing, the item is marked failed naming the check. A denied
+   * check leaves the item done, its check shown as denied.
+   */
+  private async checkedItem(work: { start: PhaseStart; item: PlanItem; items: readonly PlanItem[]; deadline: number }, doneText: string): Promise<PlanItem[]> {
+    const { start, item, items, deadline } = work;
+    const check = this.checks.checkOf(item);
+    let text = doneText;
+    for (let round = 0; check !== null; round += 1) {
+      const ran = await this.checks.run(item, check, round, deadline - Date.now());
+      if (this.run.signal.aborted) throw new PhaseStopped({ status: 'cancelled', phase: 'implement' });
+      if (ran.outcome !== 'failed') break;
+      const reason = checkFailureReason(ran.command, ran.exitCode);
+      if (round === maxFixRounds || deadline <= Date.now()) return markItem(this.run.stateDir, item.index, 'failed', reason);
+      const fixRound = { round: round + 1, of: maxFixRounds, reason, output: ran.contextText };
+      const fix = await this.attempt(start, item, items, { fixRound, timeoutMs: deadline - Date.now() });
+      if (!fix.ok) return markItem(this.run.stateDir, item.index, 'failed', fix.reason);
+      text = fix.text;
+    }
+    return this.completeItem(item, text);
+  }
+
+  /** The folder's check, once more over the whole change after the last item; a failure is told, and the summary reports it. */
+  private async checkWholeChange(state: RpiState): Promise<void> {
+    const command = this.checks.finalCheck();
+    if (command === null || !state.items.some((item) => item.status === 'done')) return;
+    await this.checks.run(null, { command, source: 'folder' }, 0, this.run.limits.timeoutMs.implement);
+    if (this.run.signal.aborted) throw new PhaseStopped({ status: 'cancelled', phase: 'implement' });
   }
 
   async summary(): Promise<string> {
@@ -217,8 +285,11 @@ class Orchestrator {
     const planText = (await readPlan(stateDir)) ?? '';
     const { workspace } = this.run.toolContext;
     const changes = await changedFilesSince(workspace.root, stateDir, startedAt, { signal: this.run.signal, onUnreachable: workspace.unreachable.report });
-    const result = await this.loop(summaryPhase, { request, planText, changes: describeChanges(changes) }, (text) =>
-      this.emit({ type: 'summary-delta', runId: this.run.runId, text }),
+    const { items, finalCheck } = await readRpiState(stateDir);
+    const result = await this.loop(
+      summaryPhase,
+      { request, planText, changes: describeChanges(changes), checks: describeChecks(items, finalCheck) },
+      { onTextDelta: (text) => this.emit({ type: 'summary-delta', runId: this.run.runId, text }) },
     );
     const text = this.textOrStop('summary', result).trim();
     if (!text) this.stop('summary', 'The model sent an empty summary.');
@@ -234,9 +305,10 @@ class Orchestrator {
       ...(await this.briefing('implement')),
       approvedPlan: withoutOutcomes(planText),
       manifest: await this.sources.manifest(3),
+      answers: answersText(await this.answers.all()),
       itemCount: parsePlan(planText).items.length,
       changesMark: this.changes.mark(),
-      contextWindow: this.contextWindow,
+      contextWindow: this.models.windowOf('implement'),
     };
   }
 
@@ -244,7 +316,7 @@ class Orchestrator {
     start: PhaseStart,
     item: PlanItem,
     items: readonly PlanItem[],
-    retryReason?: string,
+    { retryReason, fixRound, timeoutMs }: { retryReason?: string | undefined; fixRound?: FixRound; timeoutMs?: number } = {},
   ): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
     const input = {
       start,
@@ -255,7 +327,7 @@ class Orchestrator {
       folderInstructions: await this.sources.folderInstructions('implement', pathsNamedIn(`${item.label} ${item.description}`)),
       changedFiles: this.changes.since(start.changesMark),
     };
-    const result = await this.loop(implementPhase, retryReason === undefined ? input : { ...input, retryReason });
+    const result = await this.loop(implementPhase, { ...input, ...(retryReason === undefined ? {} : { retryReason }), ...(fixRound ? { fixRound } : {}) }, { timeoutMs });
     if (!result.ok) {
       // Cancel, and a model server that fails, stop the run with the item still pending (resumable);
       // an item fails only for its own work: limits reached, or the model saying it could not do it.
@@ -279,17 +351,30 @@ class Orchestrator {
     return after;
   }
 
-  private loop<Input>(spec: PhaseSpec<Input>, input: Input, onTextDelta?: (text: string) => void): Promise<AgentLoopResult> {
+  /** One agent loop of a phase; Research and Plan may ask the user, and `onAnswer` follows each new answer. */
+  private loop<Input>(
+    spec: PhaseSpec<Input>,
+    input: Input,
+    { onTextDelta, timeoutMs, onAnswer }: { onTextDelta?: (text: string) => void; timeoutMs?: number | undefined; onAnswer?: () => Promise<void> } = {},
+  ): Promise<AgentLoopResult> {
     const { run } = this;
+    const asks = spec.tools.some((tool) => tool.name === askUser.name);
+    const askUserNow = async (question: UserQuestion, signal: AbortSignal) => {
+      const before = (await this.answers.all()).length;
+      const reply = await this.answers.ask(spec.phase, question, signal);
+      if ((await this.answers.all()).length > before) await onAnswer?.();
+      return reply;
+    };
     const limits: LoopLimits = {
-      timeoutMs: run.limits.timeoutMs[spec.phase],
+      timeoutMs: Math.max(1, timeoutMs ?? run.limits.timeoutMs[spec.phase]),
       maxConsecutiveErrors: run.limits.maxConsecutiveErrors,
       maxTotalErrors: run.limits.maxTotalErrors,
     };
+    const { llm } = this.models.modelOf(spec.phase);
     return runAgentLoop({
       phase: spec.phase,
       runId: run.runId,
-      llm: run.llm,
+      llm,
       toolMode: run.toolMode,
       messages: spec.messages(input),
       tools: spec.tools.filter((tool) => isOffered(tool.name, this.offer)),
@@ -298,43 +383,17 @@ class Orchestrator {
       limits,
       finalAnswerAtCap: spec.finalAnswerAtCap,
       ...(onTextDelta ? { onTextDelta } : {}),
-      toolContext: run.toolContext,
+      toolContext: asks ? { ...run.toolContext, askUser: askUserNow } : run.toolContext,
       toolLog: this.toolLog,
       ...(run.guard ? { guard: run.guard } : {}),
       emit: run.emit,
       nextCallId: () => `${run.runId}-${(this.calls += 1)}`,
-      contextWindow: this.contextWindow,
-      onWindowRefused: (tokens) => {
-        this.contextWindow = Math.min(this.contextWindow, tokens);
-      },
-      onPromptCut: (cut) => this.tellPromptCut(cut),
-      onFixedPart: (size) => this.tellFixedPart({ phase: spec.phase, ...size }),
+      contextWindow: this.models.windowOf(spec.phase),
+      onWindowRefused: (tokens) => this.models.shrink(spec.phase, tokens),
+      onPromptCut: (cut) => this.models.tellPromptCut(spec.phase, cut),
+      onFixedPart: (size) => this.models.tellFixedPart({ phase: spec.phase, ...size }),
       signal: run.signal,
     });
-  }
-
-  /** Once a run: the server cut a prompt to a window smaller than assumed, so it works from part of what it was given. */
-  private tellPromptCut({ sentTokens, countedTokens }: { sentTokens: number; countedTokens: number }): void {
-    if (this.toldPromptCut) return;
-    this.toldPromptCut = true;
-    const count = (tokens: number) => tokens.toLocaleString('en-US');
-    this.emit({
-      type: 'warning',
-      runId: this.run.runId,
-      message:
-        `The model server counted only ${count(countedTokens)} of the about ${count(sentTokens)} prompt tokens sent: it cut the start of the prompt to fit ` +
-        `a smaller context window than the ${count(this.contextWindow)} tokens assumed, so the model works without part of its instructions. ` +
-        `Set the context window in Settings to ${count(countedTokens)}, or raise the server's context length (Ollama: OLLAMA_CONTEXT_LENGTH, or PARAMETER num_ctx in a Modelfile).`,
-    });
-  }
-
-  /** Once a run: the fixed part of a phase's requests leaves little room for the work in this window. */
-  private tellFixedPart(size: Omit<FixedPartSize, 'contextWindow'>): void {
-    if (this.toldFixedPart) return;
-    const message = fixedPartWarning({ ...size, contextWindow: this.contextWindow });
-    if (message === null) return;
-    this.toldFixedPart = true;
-    this.emit({ type: 'warning', runId: this.run.runId, message });
   }
 
   /** The request, the project's instructions and the attached items, read when a phase begins and kept for all its requests. */
@@ -342,7 +401,7 @@ class Orchestrator {
     return {
       request: this.run.request,
       instructions: await this.sources.instructions(phase),
-      attachments: await this.sources.attachments(phase, this.contextWindow),
+      attachments: await this.sources.attachments(phase, this.models.windowOf(phase)),
     };
   }
 

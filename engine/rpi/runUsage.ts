@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { addTokens, phaseSchema, type RunUsage, type StepUsage } from '../contract/index.js';
-import { readJsonl } from '../store/jsonl.js';
-import { readStateFile, StateFileError } from '../store/stateFile.js';
+import { intactJsonlBytes, readJsonl } from '../store/jsonl.js';
+import { StateFileError } from '../store/stateFile.js';
 import { readRunRecord } from './runRecord.js';
 import { rpiPaths } from './rpiState.js';
 
@@ -37,6 +37,8 @@ export const usageLineSchema = z.object({
   costUsd: z.number().nonnegative().nullable(),
   /** The server sent no usage: the counts were estimated with a tokenizer. */
   estimated: z.boolean().optional(),
+  /** The model that answered (absent in lines kept before phases had their own models). */
+  model: z.string().max(500).optional(),
 });
 export type UsageLine = z.infer<typeof usageLineSchema>;
 
@@ -73,16 +75,9 @@ export async function readCurrentUsage(stateDir: string): Promise<{ usage: RunUs
   }
 }
 
-/**
- * The bytes of rpi/usage.jsonl up to its last complete line, to keep with the plan history; null when there
- * is none. A torn last line (a write cut short) is left out; a corrupt line within is kept as it is.
- */
-export async function usageToKeep(stateDir: string): Promise<Buffer | null> {
-  const file = currentUsageFile(stateDir);
-  const buffer = await readStateFile(file, { maxBytes: usageFileMaxBytes });
-  if (buffer === null) return null;
-  const { intactBytes } = await readJsonl(file, usageLineSchema, usageFileName, { maxBytes: usageFileMaxBytes });
-  return buffer.subarray(0, Math.min(intactBytes, buffer.length));
+/** The bytes of rpi/usage.jsonl up to its last complete line, to keep with the plan history; null when there is none. */
+export function usageToKeep(stateDir: string): Promise<Buffer | null> {
+  return intactJsonlBytes(currentUsageFile(stateDir), usageLineSchema, usageFileName, usageFileMaxBytes);
 }
 
 /** The lines summed per step, in run order: Research, Plan, the items by index, Summary. */
@@ -119,6 +114,7 @@ export function addLine(step: StepUsage | undefined, line: UsageLine): StepUsage
     costUsd: line.costUsd === null ? base.costUsd : (base.costUsd ?? 0) + line.costUsd,
     unpricedCalls: base.unpricedCalls + (line.costUsd === null ? 1 : 0),
     estimated: base.estimated || line.estimated === true,
+    ...(line.model ? { model: line.model } : {}),
   };
 }
 

@@ -78,6 +78,7 @@ export class UsageRecorder {
       reasoningTokens: event.reasoningTokens ?? 0,
       costUsd: event.costUsd ?? null,
       ...(event.estimated ? { estimated: true } : {}),
+      ...(event.model ? { model: event.model } : {}),
     };
     const key = stepKey(line);
     this.steps.set(key, addLine(this.steps.get(key), line));

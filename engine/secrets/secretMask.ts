@@ -85,10 +85,12 @@ function withoutEdge(part: string, secrets: readonly (readonly [string, string])
 
 /**
  * The secrets a process environment holds: every variable that looks like a credential by name or value
- * (credentialShapes.ts), with the password of each URL in it on its own, and the workbench's API key.
+ * (credentialShapes.ts), with the password of each URL in it on its own, and the workbench's API keys
+ * (the default connection's and those of phases with a connection of their own).
  */
-export function knownSecrets(env: Readonly<Record<string, string | undefined>>, apiKey: string | null): KnownSecret[] {
-  const secrets: KnownSecret[] = apiKey ? [{ name: 'API key', value: apiKey }] : [];
+export function knownSecrets(env: Readonly<Record<string, string | undefined>>, apiKeys: string | null | readonly string[]): KnownSecret[] {
+  const keys = apiKeys === null ? [] : typeof apiKeys === 'string' ? [apiKeys] : apiKeys;
+  const secrets: KnownSecret[] = keys.filter((key) => key !== '').map((value) => ({ name: 'API key', value }));
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined || !isCredentialVariable(name, value)) continue;
     secrets.push({ name, value });

@@ -1,9 +1,21 @@
 import { z } from 'zod';
-import { approvalSettingsSchema, promptCachingSchema, toolModeSchema, userPriceSchema, type ApprovalSettings, type PublicSettings, type UserPrice } from '../contract/index.js';
-import type { LlmSettings } from '../llm/llmTypes.js';
+import {
+  approvalSettingsSchema,
+  phaseNames,
+  promptCachingSchema,
+  toolModeSchema,
+  userPriceSchema,
+  type ApprovalSettings,
+  type Phase,
+  type PhaseModelPatch,
+  type PublicSettings,
+  type UserPrice,
+} from '../contract/index.js';
+import type { LlmSettings, ModelConnection } from '../llm/llmTypes.js';
 import { hostEnvironment } from '../secrets/processCredentials.js';
 import { JsonConfigFile } from './jsonConfigFile.js';
 import type { KeyCipher } from './keyCipher.js';
+import { patchedPhaseModels, phaseModelsView, resolvePhaseModels, storedConnection, storedPhaseModelsSchema } from './phaseModelSettings.js';
 
 export const defaultBaseUrl = 'https://api.openai.com/v1';
 /** Retries of a failed model call (retryPolicy.ts): with backoffs of 1, 2, 4 and 8 s, about 15 s of a server's trouble is ridden out. */
@@ -36,6 +48,8 @@ const storedSettingsSchema = z.object({
   /** The base URL the key was saved for, the only one it is sent to; absent in older files, where it is `baseUrl`. */
   apiKeyBaseUrl: z.string().optional(),
   approvals: approvalSettingsSchema.partial().default({}),
+  /** The phases with a model of their own (phaseModelSettings.ts); absent ones run on the model above. */
+  models: storedPhaseModelsSchema,
 });
 
 export const defaultApprovalSettings: ApprovalSettings = { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false };
@@ -54,6 +68,8 @@ export interface SettingsPatch {
   /** A new key to store encrypted, or null to forget the stored one. */
   apiKey?: string | null;
   approvals?: Partial<ApprovalSettings>;
+  /** The phases whose model changes. */
+  models?: Partial<Record<Phase, PhaseModelPatch>>;
 }
 
 export interface SettingsStoreOptions {
@@ -80,12 +96,13 @@ export class SettingsStore {
 
   async update(patch: SettingsPatch): Promise<PublicSettings> {
     const current = await this.file.read();
-    const { apiKey, approvals, price, ...plain } = patch;
+    const { apiKey, approvals, price, models, ...plain } = patch;
     const next: StoredSettings = {
       ...current,
       ...(current.apiKeyEncrypted ? { apiKeyBaseUrl: keyBaseUrlOf(current) } : {}),
       ...definedOnly(plain),
       approvals: { ...current.approvals, ...definedOnly(approvals ?? {}) },
+      models: models ? patchedPhaseModels(current.models, models, this.cipher) : current.models,
     };
     if (price !== undefined) next.price = price === null ? null : { ...price, model: next.model };
     if (apiKey === null) {
@@ -126,20 +143,45 @@ export class SettingsStore {
     return this.cipher.decrypt(Buffer.from(stored.apiKeyEncrypted, 'base64'));
   }
 
-  /** What a run needs to reach the model, the key decrypted; read afresh before each run. */
+  /** What a run needs to reach the model of each phase, the keys decrypted; read afresh before each run. */
   async llmSettings(): Promise<LlmSettings> {
     const stored = await this.file.read();
     const apiKey = await this.apiKeyFor(stored.baseUrl);
+    const main: ModelConnection = { baseUrl: stored.baseUrl, apiKey, model: stored.model, contextWindow: stored.contextWindow, price: priceOf(stored) };
+    const phaseModels = await this.phaseModelsFor(main);
     return {
-      baseUrl: stored.baseUrl,
-      apiKey,
-      model: stored.model,
-      contextWindow: stored.contextWindow,
+      ...main,
       toolMode: stored.toolMode,
       retries: stored.retries,
       promptCaching: stored.promptCaching,
-      price: priceOf(stored),
+      ...(Object.keys(phaseModels).length > 0 ? { phaseModels } : {}),
     };
+  }
+
+  /**
+   * The phases Settings gives a model of their own, resolved against the default connection `main`
+   * (another model on the same server goes there with its key); a connection's key is decrypted and sent
+   * only to the base URL it was saved for. Throws when a key cannot be decrypted here.
+   */
+  async phaseModelsFor(main: ModelConnection): Promise<Partial<Record<Phase, ModelConnection>>> {
+    const stored = await this.file.read();
+    return resolvePhaseModels({ stored: stored.models, main, sameBaseUrl, decrypt: (encrypted) => this.cipher.decrypt(Buffer.from(encrypted, 'base64')) });
+  }
+
+  /**
+   * For Test connection of a phase's own connection: its saved base URL (when the form names none) and its
+   * stored key, sent only to the base URL the key was saved for; null key when the phase has none stored.
+   */
+  async phaseConnectionFor(phase: Phase, baseUrl: string | undefined): Promise<{ baseUrl: string; model: string | null; apiKey: string | null }> {
+    const saved = storedConnection((await this.file.read()).models, phase);
+    const target = baseUrl ?? saved?.baseUrl;
+    if (target === undefined) throw new Error(`${phaseNames[phase]} has no connection of its own: type its base URL to test it.`);
+    if (!saved?.apiKeyEncrypted) return { baseUrl: target, model: saved?.model ?? null, apiKey: null };
+    const savedFor = saved.apiKeyBaseUrl ?? saved.baseUrl;
+    if (!sameBaseUrl(savedFor, target)) {
+      throw new Error(`The stored API key of this connection was saved for ${savedFor}, and is not sent to ${target}: type the key again to test this server.`);
+    }
+    return { baseUrl: target, model: saved.model, apiKey: this.cipher.decrypt(Buffer.from(saved.apiKeyEncrypted, 'base64')) };
   }
 
   /** The approval policies, timeout and plan review switch, defaults filled in. */
@@ -159,6 +201,7 @@ export class SettingsStore {
       price: priceOf(stored),
       apiKeySet: source !== 'none',
       apiKeySource: source,
+      models: phaseModelsView(stored.models),
       approvals: { ...defaultApprovalSettings, ...stored.approvals },
     };
   }

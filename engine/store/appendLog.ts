@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
-import { findJsonl, readJsonl, type JsonlRead } from './jsonl.js';
+import { filterJsonl, findJsonl, readJsonl, type JsonlRead } from './jsonl.js';
 import { SerialQueue } from './serialQueue.js';
 import { openStateFile } from './stateFile.js';
 
@@ -71,6 +71,11 @@ export class AppendLog<T> {
   /** The first record `isTarget` accepts, read as a stream after any append in flight has landed. */
   find(isTarget: (record: T) => boolean): Promise<T | null> {
     return this.queue.run(() => findJsonl(this.file, this.options.schema, isTarget));
+  }
+
+  /** Every record `isTarget` accepts, in order, after any append in flight has landed; only lines holding `hint` are parsed. */
+  filter(isTarget: (record: T) => boolean, hint?: string): Promise<T[]> {
+    return this.queue.run(() => filterJsonl(this.file, this.options.schema, isTarget, hint));
   }
 
   private async read(): Promise<JsonlRead<T>> {

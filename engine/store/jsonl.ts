@@ -50,28 +50,53 @@ export async function readJsonl<T>(file: string, schema: z.ZodType<T>, label: st
 }
 
 /**
+ * The bytes of a JSON-lines file up to its last complete line (to keep a copy of it); null when there is
+ * none. A torn last line (a write cut short) is left out; a corrupt line within is kept as it is.
+ */
+export async function intactJsonlBytes<T>(file: string, schema: z.ZodType<T>, label: string, maxBytes: number): Promise<Buffer | null> {
+  const buffer = await readStateFile(file, { maxBytes });
+  if (buffer === null) return null;
+  const { intactBytes } = await readJsonl(file, schema, label, { maxBytes });
+  return buffer.subarray(0, Math.min(intactBytes, buffer.length));
+}
+
+/**
  * The first record `isTarget` accepts, or null. Reads the file as a stream, so a large log is never held
  * whole; lines that do not parse are passed over.
  */
 export async function findJsonl<T>(file: string, schema: z.ZodType<T>, isTarget: (record: T) => boolean): Promise<T | null> {
+  for await (const record of streamJsonl(file, schema)) if (isTarget(record)) return record;
+  return null;
+}
+
+/**
+ * Every record `isTarget` accepts, in file order, read as a stream like findJsonl. Only lines holding
+ * `hint` are parsed at all, when given: a cheap test that spares parsing a long log's other lines.
+ */
+export async function filterJsonl<T>(file: string, schema: z.ZodType<T>, isTarget: (record: T) => boolean, hint?: string): Promise<T[]> {
+  const found: T[] = [];
+  for await (const record of streamJsonl(file, schema, hint)) if (isTarget(record)) found.push(record);
+  return found;
+}
+
+async function* streamJsonl<T>(file: string, schema: z.ZodType<T>, hint?: string): AsyncGenerator<T> {
   let handle;
   try {
     handle = await openStateFile(file, constants.O_RDONLY);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;
   }
   const input = handle.createReadStream();
   const lines = createInterface({ input, crlfDelay: Infinity });
   try {
     for await (const line of lines) {
+      if (hint !== undefined && !line.includes(hint)) continue;
       const record = line.trim() ? parseLine(line.trim(), schema) : null;
-      if (record?.ok && isTarget(record.value)) return record.value;
+      if (record?.ok) yield record.value;
     }
-    return null;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   } finally {
     lines.close();
     input.destroy();

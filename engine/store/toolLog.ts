@@ -7,6 +7,8 @@ export const toolLogRecordSchema = z.object({
   /** Increasing across runs and reopenings; the model recalls a truncated result by it. */
   id: z.number().int().positive(),
   runId: z.string(),
+  /** The request (its user message) the call worked on: every run of it, a resumed one too, shares it. */
+  messageId: z.string().optional(),
   phase: phaseSchema,
   tool: z.string(),
   args: z.unknown(),
@@ -27,6 +29,8 @@ export interface ToolLog {
   append(record: Omit<ToolLogRecord, 'id'>): Promise<ToolLogRecord>;
   /** The record with this id, or null when there is none. */
   recall(id: number): Promise<ToolLogRecord | null>;
+  /** The calls of one tool made for one request, oldest first. */
+  callsOf(tool: string, messageId: string): Promise<ToolLogRecord[]>;
 }
 
 /** Opens `.workbench/tool-log.jsonl`, reading it once to learn the next id. */
@@ -43,5 +47,6 @@ export async function openToolLog(stateDir: string, onCut?: (message: string) =>
       return stored;
     },
     recall: (id) => log.find((record) => record.id === id),
+    callsOf: (tool, messageId) => log.filter((record) => record.tool === tool && record.messageId === messageId, JSON.stringify(messageId)),
   };
 }

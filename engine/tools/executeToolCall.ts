@@ -34,8 +34,11 @@ export interface ExecutedToolCall {
 
 export type Refusal = 'phase' | 'arguments' | 'denied' | 'expired';
 
-/** What stands between a validated call and its tool: approval, a checkpoint before a change. */
-export type ToolGuard = (tool: Tool, args: Record<string, unknown>, signal: AbortSignal) => Promise<GuardOutcome>;
+/**
+ * What stands between a validated call and its tool: approval, a checkpoint before a change. `origin` says
+ * where a call the model did not make in its turn comes from (a plan item's check), for the approval to tell.
+ */
+export type ToolGuard = (tool: Tool, args: Record<string, unknown>, signal: AbortSignal, origin?: string) => Promise<GuardOutcome>;
 export type GuardOutcome = { proceed: true; args: Record<string, unknown> } | { proceed: false; result: string; refused: 'denied' | 'expired' };
 
 export interface ExecuteOptions {

@@ -8,15 +8,17 @@ const researchTools = [...planTools, 'get_file_info', 'get_file_map', 'search_fi
 
 /**
  * The tools each phase may call, enforced in code: a call outside its phase's set is refused and logged,
- * never run, whatever the model sends. Research and Plan can read but never write or run a command.
+ * never run, whatever the model sends. Research and Plan can read but never write or run a command; they
+ * alone may ask the user a question (an Implement item that cannot go on says FAILED).
  *
- * In this order, each phase's list begins with the one before it (Plan's, then Research's), so the tool
- * definitions that open a request are a prefix a provider's prompt cache already holds from the
- * phase before: the cache matches bytes from the start, and tools come first.
+ * In this order, each phase's list begins with the one before it (Plan's, then Research's, up to the
+ * question, which comes last as Implement has none), so the tool definitions that open a request are a
+ * prefix a provider's prompt cache already holds from the phase before: the cache matches bytes from
+ * the start, and tools come first.
  */
 export const phaseTools: Readonly<Record<Phase, readonly string[]>> = {
-  research: researchTools,
-  plan: planTools,
+  research: [...researchTools, 'ask_user'],
+  plan: [...planTools, 'ask_user'],
   implement: [...researchTools, 'write_file', 'edit_file', 'delete_file', 'move_file', 'run_command', 'write_xlsx'],
   summary: [],
 };

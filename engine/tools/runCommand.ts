@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { CommandStartError, runShellCommand, type CommandOutcome } from '../process/runShellCommand.js';
-import { ToolError, defineTool } from './tool.js';
+import { ToolError, defineTool, type ToolContext } from './tool.js';
 
-const defaultTimeoutS = 120;
+/** run_command's timeout when the call names none; a check runs with it too. */
+export const defaultTimeoutS = 120;
 const maxTimeoutS = 600;
 /** Head and tail together stay under the context cap of one result (resultCap.ts), so the model sees both ends without recalling. */
 const outputLimits = { headBytes: 6 * 1024, tailBytes: 12 * 1024 };
@@ -29,21 +30,37 @@ export const runCommand = defineTool({
       .describe(`Seconds before the command is stopped. Default ${defaultTimeoutS}, at most ${maxTimeoutS}.`),
   }),
   mutates: true,
-  async run({ command, cwd, timeout_s }, { workspace, signal, childEnv, log }) {
-    const folder = await workspace.resolve(cwd, 'read');
-    const info = await workspace.statIfExists(folder);
-    if (!info) throw new ToolError(`The folder ${cwd} does not exist. Give cwd relative to the project folder, or leave it out to run in the project folder.`);
-    if (!info.isDirectory()) throw new ToolError(`${cwd} is a file, not a folder. Give a folder as cwd.`);
-    if (signal.aborted) return { text: 'cancelled by the user before it started; nothing was run' };
-    try {
-      const outcome = await runShellCommand({ command, cwd: folder.real, env: childEnv, timeoutMs: timeout_s * 1000, signal, log, output: outputLimits });
-      return { text: describeOutcome(outcome, timeout_s) };
-    } catch (error) {
-      if (error instanceof CommandStartError) throw new ToolError(error.message);
-      throw error;
-    }
+  async run(input, context) {
+    const ran = await runCommandOutcome(input, context);
+    return { text: ran.text };
   },
 });
+
+/** What run_command's arguments are once validated. */
+export type RunCommandInput = z.output<typeof runCommand.parameters>;
+
+/**
+ * Runs a command as run_command does (in a folder of the project, with the child environment, the
+ * timeout, the process-tree stop and the output capture): the text the model reads, and the outcome
+ * itself (null when cancelled before it started) for a caller that needs its exit code.
+ */
+export async function runCommandOutcome(
+  { command, cwd, timeout_s }: RunCommandInput,
+  { workspace, signal, childEnv, log }: ToolContext,
+): Promise<{ text: string; outcome: CommandOutcome | null }> {
+  const folder = await workspace.resolve(cwd, 'read');
+  const info = await workspace.statIfExists(folder);
+  if (!info) throw new ToolError(`The folder ${cwd} does not exist. Give cwd relative to the project folder, or leave it out to run in the project folder.`);
+  if (!info.isDirectory()) throw new ToolError(`${cwd} is a file, not a folder. Give a folder as cwd.`);
+  if (signal.aborted) return { text: 'cancelled by the user before it started; nothing was run', outcome: null };
+  try {
+    const outcome = await runShellCommand({ command, cwd: folder.real, env: childEnv, timeoutMs: timeout_s * 1000, signal, log, output: outputLimits });
+    return { text: describeOutcome(outcome, timeout_s), outcome };
+  } catch (error) {
+    if (error instanceof CommandStartError) throw new ToolError(error.message);
+    throw error;
+  }
+}
 
 function describeOutcome(outcome: CommandOutcome, timeoutS: number): string {
   const lines = [statusLine(outcome, timeoutS)];

@@ -19,6 +19,18 @@ export interface ToolContext {
    * applies it to every result and argument before they are logged or reach the model.
    */
   readonly maskSecrets: SecretMask;
+  /**
+   * Asks the user a question (ask_user) and resolves with the text the model reads; absent where nobody
+   * can be asked. Given to Research and Plan only.
+   */
+  readonly askUser?: (question: UserQuestion, signal: AbortSignal) => Promise<string>;
+}
+
+/** A question ask_user puts to the user, its secrets masked. */
+export interface UserQuestion {
+  question: string;
+  choices?: string[];
+  default?: string;
 }
 
 /** What a tool hands back: the text the model reads (and the tool log keeps), and structure for the UI beside it. */

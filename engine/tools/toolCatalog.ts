@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Phase } from '../contract/index.js';
+import { askUser } from './askUser.js';
 import { deleteFile } from './deleteFile.js';
 import { editFile } from './editFile.js';
 import { getFileInfo } from './getFileInfo.js';
@@ -26,7 +27,7 @@ const tableTools = [tableGetMap, tableDescribe, tableStats, tableReadRows, table
 
 /** Every tool of DESIGN §5, by name. */
 export const toolCatalog: ReadonlyMap<string, Tool> = new Map(
-  [listFiles, getFileInfo, getFileMap, readFile, searchFiles, recallToolResult, writeFile, editFile, deleteFile, moveFile, runCommand, ...tableTools].map(
+  [listFiles, getFileInfo, getFileMap, readFile, searchFiles, recallToolResult, askUser, writeFile, editFile, deleteFile, moveFile, runCommand, ...tableTools].map(
     (tool) => [tool.name, tool as Tool],
   ),
 );

@@ -9,5 +9,10 @@ const spreadsheetWords = /\b(xlsx|xlsm|excel|spreadsheets?|workbooks?)\b/i;
  * tables, write_xlsx also where `texts` (the request, the plan) ask for a spreadsheet.
  */
 export async function toolOfferFor(root: string, texts: readonly string[], options: { signal?: AbortSignal; onUnreachable?: OnUnreachable } = {}): Promise<ToolOffer> {
-  return { tables: await holdsTableFiles(root, options), workbooks: texts.some((text) => spreadsheetWords.test(text)) };
+  return { tables: await holdsTableFiles(root, options), workbooks: asksForWorkbook(texts) };
+}
+
+/** Whether one of `texts` (the request, the plan) asks for a spreadsheet. */
+export function asksForWorkbook(texts: readonly string[]): boolean {
+  return texts.some((text) => spreadsheetWords.test(text));
 }

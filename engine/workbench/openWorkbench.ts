@@ -12,6 +12,7 @@ import { endOrphanedCommands } from '../process/orphanedCommands.js';
 import { PendingWrites } from '../store/pendingWrites.js';
 import { ApprovalBroker } from '../approvals/approvalBroker.js';
 import { PlanGate } from '../approvals/planGate.js';
+import { QuestionBroker } from '../approvals/questionBroker.js';
 import { CheckpointStore } from '../checkpoints/checkpointStore.js';
 import { PathSearch } from '../context/pathSearch.js';
 import { startMcpHub } from '../mcp/startMcpHub.js';
@@ -20,10 +21,11 @@ import { hostEnvironment } from '../secrets/processCredentials.js';
 import type { RunResult } from './runAssembler.js';
 import { RunEventLog } from './runEventLog.js';
 import { RunGate } from './runGate.js';
-import { memoryAllowList, type RunOptions } from './runOptions.js';
+import { memoryAllowList, memoryFolderChecks, type RunOptions } from './runOptions.js';
 import { hasStateFolder, openStateFolder } from './stateFolder.js';
 import { workbenchHandlers, type WorkbenchHandlers } from './workbenchHandlers.js';
 import { takeSnapshot } from './workbenchSnapshot.js';
+import { connectionKeys } from '../llm/phaseModel.js';
 
 export { stateDirName } from './stateFolder.js';
 
@@ -76,8 +78,10 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   // What the folder's walks cannot reach (a path past the system's limit) is skipped, and said once.
   const unreachable = new UnreachableSubtrees((message) => void bus.emit({ type: 'warning', runId: null, message }));
   const allowedCommands = options.allowedCommands ?? memoryAllowList();
+  const folderChecks = options.folderChecks ?? memoryFolderChecks();
   const broker = new ApprovalBroker({ emit: (event) => void bus.emit(event), rememberCommand: (command) => allowedCommands.add(root, command) });
   const planGate = new PlanGate((event) => void bus.emit(event));
+  const questions = new QuestionBroker((event) => void bus.emit(event));
   let runs: RunGate;
   let mcp: ReturnType<typeof startMcpHub> = null;
   let changes: ChangesService;
@@ -98,10 +102,13 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       folder: root,
       mcp: options.mcp,
       env: options.env ?? hostEnvironment(),
-      apiKey: async () => (await options.llmSettings?.())?.apiKey ?? null,
+      apiKeys: async () => {
+        const settings = await options.llmSettings?.();
+        return settings ? connectionKeys(settings) : [];
+      },
       emit: (event) => void bus.emit(event),
     });
-    runs = new RunGate({ stateDir, workspace, bus, conversation, toolLog, checkpoints, broker, planGate, allowedCommands, runEvents, settleChanges, mcp, options });
+    runs = new RunGate({ stateDir, workspace, bus, conversation, toolLog, checkpoints, broker, planGate, questions, allowedCommands, folderChecks, runEvents, settleChanges, mcp, options });
     changes = new ChangesService({ workspace, checkpoints, conversation, broker, journal: pending, emit: (event) => void bus.emit(event) });
   } catch (error) {
     await mcp?.close();
@@ -118,9 +125,11 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
     changes,
     broker,
     planGate,
+    questions,
     paths: new PathSearch({ root, onUnreachable: unreachable.report }),
     conversation,
-    snapshot: () => takeSnapshot({ root, stateDir, bus, runs, runEvents, conversation, broker, planGate, mcp, notices, unreachable }),
+    folderCheck: { get: () => folderChecks.get(root), set: (command) => folderChecks.set(root, command) },
+    snapshot: () => takeSnapshot({ root, stateDir, bus, runs, runEvents, conversation, broker, planGate, questions, mcp, notices, unreachable }),
   });
 
   return {

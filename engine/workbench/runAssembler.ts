@@ -1,29 +1,33 @@
-import type { ApprovalSettings, Phase, RunStatus, RunUsage } from '../contract/index.js';
+import { phaseSchema, type ApprovalSettings, type LearnedContextWindow, type Phase, type RunStatus, type RunUsage } from '../contract/index.js';
 import { ToolModeState } from '../agent/toolMode.js';
 import type { ApprovalBroker } from '../approvals/approvalBroker.js';
 import { ApprovedPlans } from '../approvals/approvedPlans.js';
 import { RequestAllowances } from '../approvals/requestAllowances.js';
 import type { PlanGate } from '../approvals/planGate.js';
+import type { QuestionBroker } from '../approvals/questionBroker.js';
 import { toolGuard } from '../approvals/toolGuard.js';
 import type { CheckpointStore } from '../checkpoints/checkpointStore.js';
 import { discoverContextWindow } from '../llm/contextWindow/discoverContextWindow.js';
 import { createLlmClient } from '../llm/openaiClient.js';
-import type { LlmClient, LlmSettings } from '../llm/llmTypes.js';
+import type { LlmClient, LlmSettings, ModelConnection } from '../llm/llmTypes.js';
+import { modelCacheKey } from '../llm/cacheHints/modelCacheKey.js';
+import { connectionFor, connectionIdentity, connectionKeys } from '../llm/phaseModel.js';
 import type { McpHub } from '../mcp/mcpHub.js';
 import { withMcpGuard } from '../mcp/mcpToolGuard.js';
 import type { RunRecord } from '../rpi/runRecord.js';
-import { defaultRpiLimits, runRpi, type RpiOutcome } from '../rpi/runRpi.js';
+import { defaultRpiLimits, runRpi, type PhaseModel, type RpiOutcome } from '../rpi/runRpi.js';
 import { UsageRecorder } from '../rpi/usageRecorder.js';
 import { childEnvironment } from '../secrets/childEnvironment.js';
 import { hostEnvironment } from '../secrets/processCredentials.js';
 import { knownSecrets, secretMask } from '../secrets/secretMask.js';
 import type { ConversationStore } from '../store/conversation.js';
 import type { ToolLog } from '../store/toolLog.js';
+import { askUser } from '../tools/askUser.js';
 import type { ToolGuard } from '../tools/executeToolCall.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { EventBus } from './eventBus.js';
 import { newMessage } from './newMessage.js';
-import type { AllowedCommandStore, RunOptions } from './runOptions.js';
+import type { AllowedCommandStore, FolderCheckStore, RunOptions } from './runOptions.js';
 
 /** How a run ended, for an in-process caller that waits for it (the CLI, tests). */
 export interface RunResult {
@@ -53,7 +57,10 @@ export interface RunAssemblerDeps {
   checkpoints: CheckpointStore;
   broker: ApprovalBroker;
   planGate: PlanGate;
+  /** Where the model's questions (ask_user) wait for the user's answer. */
+  questions: QuestionBroker;
   allowedCommands: AllowedCommandStore;
+  folderChecks: FolderCheckStore;
   /** Waits for the run's files to be counted for the last time (changes-updated), so that comes before run-finished. */
   settleChanges?: () => Promise<void>;
   /** The folder's MCP servers, when the host configured any. */
@@ -93,7 +100,7 @@ export class RunAssembler {
     let result: RunResult;
     try {
       const usage = (this.usage = await UsageRecorder.open({ stateDir, runId, messageId: record.messageId, emit: (event) => bus.emit(event) }));
-      const contextWindow = await this.contextWindow(runId, settings, signal);
+      const models = await this.phaseModels(runId, settings, signal);
       const outcome = await runRpi({
         runId,
         stateDir,
@@ -101,16 +108,23 @@ export class RunAssembler {
         ...(record.context ? { contextItems: record.context } : {}),
         startedAt: record.startedAt,
         ...(record.retryReasons ? { retryReasons: record.retryReasons } : {}),
-        llm: await this.llmClient(settings),
+        folderCheck: await this.deps.folderChecks.get(workspace.root),
+        llm: models.research.llm,
+        contextWindow: models.research.contextWindow,
+        phaseModels: models,
         toolMode: new ToolModeState(settings.toolMode),
-        contextWindow,
         toolContext: {
           workspace,
           recall: (id) => toolLog.recall(id),
-          ...commandSafety(options.env ?? hostEnvironment(), settings.apiKey),
+          ...commandSafety(options.env ?? hostEnvironment(), connectionKeys(settings)),
           log: () => {},
         },
-        toolLog,
+        // Each call is kept with its request, so a resumed run finds the answers the user already gave.
+        toolLog: { append: (entry) => toolLog.append({ ...entry, messageId: record.messageId }) },
+        questions: {
+          ask: (question, askSignal) => this.deps.questions.ask({ runId, ...question }, approvals.timeoutSeconds * 1000, askSignal),
+          earlier: () => toolLog.callsOf(askUser.name, record.messageId),
+        },
         limits: { ...defaultRpiLimits, ...options.limits },
         emit: (event) => {
           bus.emit(event);
@@ -157,28 +171,52 @@ export class RunAssembler {
   }
 
   /**
-   * The window set in Settings, else the one the server tells (asked once per run), with a warning when
-   * the server silently cuts longer prompts.
+   * Each phase's model client and window. Phases on the same model share both: one client, one window
+   * learned once per run; each model's own key goes only to its own server.
    */
-  private async contextWindow(runId: string, settings: LlmSettings, signal: AbortSignal): Promise<number> {
-    const { baseUrl, apiKey, model, contextWindow: configured, contextWindowFrom: configuredFrom } = settings;
-    const window = await discoverContextWindow({ baseUrl, apiKey, model, configured, ...(configuredFrom ? { configuredFrom } : {}), signal });
-    this.deps.bus.emit({ type: 'context-window', runId, tokens: window.tokens, source: window.source, detail: window.detail });
-    if (window.warning) this.deps.bus.emit({ type: 'warning', runId, message: window.warning });
-    return window.tokens;
+  private async phaseModels(runId: string, settings: LlmSettings, signal: AbortSignal): Promise<Record<Phase, PhaseModel>> {
+    const byConnection = new Map<string, PhaseModel>();
+    const several = new Set(phaseSchema.options.map((phase) => connectionFor(settings, phase).model)).size > 1;
+    const models = {} as Record<Phase, PhaseModel>;
+    for (const phase of phaseSchema.options) {
+      const connection = connectionFor(settings, phase);
+      const identity = connectionIdentity(connection);
+      let model = byConnection.get(identity);
+      if (!model) {
+        const window = await this.contextWindow(runId, connection, signal);
+        // The first phase's window is told now; another model's when a phase starts on it (runRpi).
+        if (byConnection.size === 0) this.deps.bus.emit({ type: 'context-window', runId, tokens: window.tokens, source: window.source, detail: window.detail, ...(several ? { model: connection.model } : {}) });
+        model = { llm: await this.llmClient(settings, connection), contextWindow: window.tokens, learned: { source: window.source, detail: window.detail } };
+        byConnection.set(identity, model);
+      }
+      models[phase] = model;
+    }
+    return models;
   }
 
-  /** The run's model client: the settings' retries, prompt caching and price, and the folder's cache key. */
-  private async llmClient(settings: LlmSettings): Promise<LlmClient> {
+  /**
+   * The model's window set in Settings, else the one its server tells (asked once per run), with a warning
+   * when the server silently cuts longer prompts.
+   */
+  private async contextWindow(runId: string, connection: ModelConnection, signal: AbortSignal): Promise<LearnedContextWindow> {
+    const { baseUrl, apiKey, model, contextWindow: configured, contextWindowFrom: configuredFrom } = connection;
+    const window = await discoverContextWindow({ baseUrl, apiKey, model, configured, ...(configuredFrom ? { configuredFrom } : {}), signal });
+    if (window.warning) this.deps.bus.emit({ type: 'warning', runId, message: window.warning });
+    return window;
+  }
+
+  /** A model client: the settings' retries and prompt caching, the model's own price and the cache key for this model. */
+  private async llmClient(settings: LlmSettings, connection: ModelConnection): Promise<LlmClient> {
     const promptCaching = settings.promptCaching ?? 'auto';
+    const folderKey = promptCaching === 'off' ? null : await this.cacheKey();
     return createLlmClient({
-      baseUrl: settings.baseUrl,
-      apiKey: settings.apiKey,
-      model: settings.model,
+      baseUrl: connection.baseUrl,
+      apiKey: connection.apiKey,
+      model: connection.model,
       ...(settings.retries === undefined ? {} : { maxRetries: settings.retries }),
       promptCaching,
-      cacheKey: promptCaching === 'off' ? null : await this.cacheKey(),
-      price: settings.price ?? null,
+      cacheKey: folderKey === null ? null : modelCacheKey(folderKey, connection, settings),
+      price: connection.price ?? null,
       ...this.deps.options.llmClient,
     });
   }
@@ -219,8 +257,8 @@ function resultOf(runId: string, outcome: RpiOutcome): RunResult {
   }
 }
 
-/** What commands inherit (no credentials) and the mask that hides every secret the engine knows from results. */
-function commandSafety(env: Readonly<Record<string, string | undefined>>, apiKey: string | null) {
-  const secrets = knownSecrets(env, apiKey);
+/** What commands inherit (no credentials) and the mask that hides every secret the engine knows (every connection's key) from results. */
+function commandSafety(env: Readonly<Record<string, string | undefined>>, apiKeys: readonly string[]) {
+  const secrets = knownSecrets(env, apiKeys);
   return { childEnv: childEnvironment(env, secrets.map((secret) => secret.value)), maskSecrets: secretMask(secrets) };
 }

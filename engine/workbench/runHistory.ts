@@ -1,5 +1,7 @@
 import { usageTotalOf, type Message, type RpiFile, type RunFileAnswer, type RunSummary, type RunUsage, type UsageTotal } from '../contract/index.js';
 import { tallyPlan } from '../contract/runHistory.js';
+import { tallyChecks } from '../contract/checkText.js';
+import { checksToKeep } from '../rpi/checkLog.js';
 import { parsePlan } from '../rpi/planFile.js';
 import { keepRun, keptRunIdPattern, listKeptRuns, readKeptFile } from '../rpi/runArchive.js';
 import { readPlan, readResearch, readRpiState } from '../rpi/rpiState.js';
@@ -17,8 +19,8 @@ import { RunRefusedError } from '../contract/runRefusedError.js';
 export async function keepCurrentRun(stateDir: string): Promise<void> {
   const record = await readRunRecord(stateDir);
   if (!record || !keptRunIdPattern.test(record.messageId)) return;
-  const [research, plan, usage] = await Promise.all([readResearch(stateDir), readPlan(stateDir), usageToKeep(stateDir)]);
-  if (research !== null || plan !== null || usage !== null) await keepRun(stateDir, record.messageId, { research, plan, usage });
+  const [research, plan, usage, checks] = await Promise.all([readResearch(stateDir), readPlan(stateDir), usageToKeep(stateDir), checksToKeep(stateDir)]);
+  if (research !== null || plan !== null || usage !== null) await keepRun(stateDir, record.messageId, { research, plan, usage, checks });
 }
 
 /** What each request kept, by message id: its run's summary and its usage in all. */
@@ -50,7 +52,7 @@ export async function runSummaries(stateDir: string, messages: readonly Message[
   const runs = Object.create(null) as Record<string, RunSummary>;
   for (const [messageId, summary] of kept.runs) if (requests.has(messageId)) runs[messageId] = summary;
   if (record && requests.has(record.messageId) && (rpi.hasResearch || rpi.hasPlan)) {
-    runs[record.messageId] = { research: rpi.hasResearch, plan: rpi.hasPlan ? tallyPlan(rpi.items) : null };
+    runs[record.messageId] = { research: rpi.hasResearch, plan: rpi.hasPlan ? tallyPlan(rpi.items) : null, ...(rpi.hasPlan ? { checks: tallyChecks(rpi.items, rpi.finalCheck) } : {}) };
   }
   const usage = Object.create(null) as Record<string, UsageTotal>;
   for (const [messageId, steps] of kept.usage) if (requests.has(messageId)) usage[messageId] = usageTotalOf(steps);

@@ -22,6 +22,25 @@ export interface RunOptions {
   mcp?: WorkbenchMcpOptions;
   /** Where each folder's prompt cache key is kept, in the user's config; no key is sent when absent. */
   promptCacheKeys?: PromptCacheKeyStore;
+  /** Each folder's check command, kept in the user's config (FolderChecks); in memory when absent. */
+  folderChecks?: FolderCheckStore;
+}
+
+export interface FolderCheckStore {
+  get(folder: string): Promise<string | null>;
+  /** null removes the folder's check command. */
+  set(folder: string, command: string | null): Promise<void>;
+}
+
+/** A folder check command kept as long as the workbench, when the host keeps none in the user's config; `initial` is the first. */
+export function memoryFolderChecks(initial: string | null = null): FolderCheckStore {
+  let command = initial;
+  return {
+    get: async () => command,
+    set: async (_folder, next) => {
+      command = next;
+    },
+  };
 }
 
 export interface PromptCacheKeyStore {

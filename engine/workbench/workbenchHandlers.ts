@@ -1,6 +1,7 @@
 import type { ParsedPayload, Snapshot, WorkbenchChannel, WorkbenchResults } from '../contract/index.js';
 import type { ApprovalBroker } from '../approvals/approvalBroker.js';
 import type { PlanGate } from '../approvals/planGate.js';
+import type { QuestionBroker } from '../approvals/questionBroker.js';
 import type { ChangesService } from '../changes/changesService.js';
 import type { PathSearch } from '../context/pathSearch.js';
 import { readPlan, readResearch } from '../rpi/rpiState.js';
@@ -20,13 +21,16 @@ export interface WorkbenchServices {
   changes: ChangesService;
   broker: ApprovalBroker;
   planGate: PlanGate;
+  questions: QuestionBroker;
   paths: PathSearch;
   conversation: ConversationStore;
+  /** The open folder's check command, kept in the user's config. */
+  folderCheck: { get(): Promise<string | null>; set(command: string | null): Promise<void> };
   snapshot: () => Promise<Snapshot>;
 }
 
 /** Every request about the open folder, answered once, here; hosts and in-process callers reach it through Workbench.request. */
-export function workbenchHandlers({ stateDir, runs, changes, broker, planGate, paths, conversation, snapshot }: WorkbenchServices): WorkbenchHandlers {
+export function workbenchHandlers({ stateDir, runs, changes, broker, planGate, questions, paths, conversation, folderCheck, snapshot }: WorkbenchServices): WorkbenchHandlers {
   return {
     'workbench:snapshot': snapshot,
     'session:send': ({ prompt, context }) => runs.send(prompt, context ? { context } : {}),
@@ -34,6 +38,7 @@ export function workbenchHandlers({ stateDir, runs, changes, broker, planGate, p
     'session:resume': () => runs.resume(),
     'session:retry-failed': () => runs.retryFailed(),
     'session:approve': async ({ requestId, ...answer }) => ({ decision: await broker.answer(requestId, answer) }),
+    'session:answer-question': async ({ requestId, answer }) => ({ outcome: questions.answer(requestId, answer) }),
     'session:undo': async ({ messageId }) => ({ restoredFiles: await runs.undo(messageId) }),
     'session:regenerate': ({ messageId }) => runs.regenerate(messageId),
     'session:undo-preview': ({ messageId }) => runs.previewUndo(messageId),
@@ -51,5 +56,10 @@ export function workbenchHandlers({ stateDir, runs, changes, broker, planGate, p
     'rpi:read': async ({ file }) => ({ text: await (file === 'research' ? readResearch(stateDir) : readPlan(stateDir)) }),
     'context:paths': ({ query }) => paths.search(query),
     'session:run-file': ({ messageId, file }) => readRunFile(stateDir, conversation, messageId, file),
+    'folder:check': async () => ({ command: await folderCheck.get() }),
+    'folder:set-check': async ({ command }) => {
+      await folderCheck.set(command);
+      return { command: await folderCheck.get() };
+    },
   };
 }

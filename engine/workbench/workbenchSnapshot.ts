@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { RunUsage, Snapshot } from '../contract/index.js';
 import type { ApprovalBroker } from '../approvals/approvalBroker.js';
 import type { PlanGate } from '../approvals/planGate.js';
+import type { QuestionBroker } from '../approvals/questionBroker.js';
 import type { WorkbenchMcp } from '../mcp/workbenchMcp.js';
 import { readRpiState } from '../rpi/rpiState.js';
 import { readCurrentUsage } from '../rpi/runUsage.js';
@@ -21,6 +22,7 @@ export interface SnapshotSources {
   conversation: ConversationStore;
   broker: ApprovalBroker;
   planGate: PlanGate;
+  questions: QuestionBroker;
   mcp: WorkbenchMcp | null;
   /** What opening the folder did that the user should hear of (ended orphaned commands, swept temp files). */
   notices: readonly string[];
@@ -30,7 +32,7 @@ export interface SnapshotSources {
 
 /** Everything a page needs to draw the folder after a (re)load; the events after `lastSeq` follow it. */
 export async function takeSnapshot(sources: SnapshotSources): Promise<Snapshot> {
-  const { root, stateDir, bus, runs, runEvents, conversation, broker, planGate, mcp, notices, unreachable } = sources;
+  const { root, stateDir, bus, runs, runEvents, conversation, broker, planGate, questions, mcp, notices, unreachable } = sources;
   // Taken together, before any await: the replayed events end exactly at lastSeq.
   const lastSeq = bus.lastSeq;
   const running = runs.running;
@@ -56,6 +58,7 @@ export async function takeSnapshot(sources: SnapshotSources): Promise<Snapshot> 
     lastSeq,
     warnings: [...notices, ...history.warnings, ...kept.warnings, ...current.warnings, ...unreachable.warnings()],
     pendingApprovals: broker.pending(),
+    pendingQuestions: questions.pending(),
     planReview: planGate.pending(),
     runEvents: recorded,
     resumable: !running && unansweredRequest(history.messages) !== null,

@@ -4,7 +4,7 @@ import type { WebContents } from 'electron';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Result, Snapshot } from '../../engine/contract/index.js';
 import { userMcp } from '../../engine/mcp/userMcp.js';
-import { AllowedCommands, noKeyStorage, PromptCacheKeys, RecentFolders, SettingsStore } from '../../engine/settings/index.js';
+import { AllowedCommands, FolderChecks, noKeyStorage, PromptCacheKeys, RecentFolders, SettingsStore } from '../../engine/settings/index.js';
 import { useTempFolders } from '../support/tempFolder.js';
 
 /** Just enough of BrowserWindow for FolderWindows: it records titles, focus, loads, reloads and what its page was sent. */
@@ -93,6 +93,7 @@ async function folderWindows() {
     settings: new SettingsStore({ configDir: config, cipher, env: {} }),
     recent: new RecentFolders(config),
     allowedCommands: new AllowedCommands(config),
+    folderChecks: new FolderChecks(config),
     promptCacheKeys: new PromptCacheKeys(config),
     mcp: userMcp(config, cipher),
     cipher,

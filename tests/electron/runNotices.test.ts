@@ -105,6 +105,14 @@ describe('noticeFor', () => {
     });
   });
 
+  it('shows a question of the model on one line, cut to fit', () => {
+    const question = runEvent('question-asked', { requestId: 'q1', phase: 'research', question: `Which format?\n${'x'.repeat(200)}`, expiresAt: 0 });
+    const notice = noticeFor(question, context);
+    expect(notice?.title).toBe('A question for you in ledger');
+    expect(notice?.body).toMatch(/^Which format\? x+…$/);
+    expect(notice?.body.length).toBe(140);
+  });
+
   it('has nothing to say about the other events', () => {
     expect(noticeFor(runEvent('run-started', { messageId: 'm1', startedAt: 1_000 }), context)).toBeNull();
     expect(noticeFor(runEvent('phase-started', { phase: 'plan' }), context)).toBeNull();

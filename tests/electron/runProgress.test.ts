@@ -57,6 +57,17 @@ describe('the taskbar progress of a run', () => {
     ]);
   });
 
+  it('pauses while a question of the model waits for the user, and is busy again after', async () => {
+    const { window, emit } = await progressSession();
+    emit(runEvent('run-started', { messageId: 'm1', startedAt: 1_000 }), phase('research'));
+    emit(runEvent('question-asked', { requestId: 'q1', phase: 'research', question: 'Which format?', expiresAt: 0 }));
+    emit(runEvent('question-answered', { requestId: 'q1', outcome: 'answered', answer: 'CSV' }));
+    expect(window.progress.slice(-2)).toEqual([
+      { value: 2, mode: 'paused' },
+      { value: 2, mode: 'indeterminate' },
+    ]);
+  });
+
   it('shows a failed run red on Windows for a moment, then removes it', async () => {
     vi.useFakeTimers();
     const { window, emit } = await progressSession('win32');

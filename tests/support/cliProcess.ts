@@ -153,6 +153,10 @@ export interface HistoryLine {
     costUsd: number | null;
     unpricedSteps: number;
   } | null;
+  /** The request's plan's checks by their latest result; null without a plan. */
+  checks?: { passed: number; failed: number; denied: number; none: number } | null;
+  /** The model that ran each phase of a request (null for a phase without a call). */
+  models?: Record<'research' | 'plan' | 'implement' | 'summary', string | null>;
 }
 
 /** The folder's history as `history --json` prints it (the command must succeed). */

@@ -16,6 +16,7 @@ const settings: PublicSettings = {
   price: null,
   apiKeySet: false,
   apiKeySource: 'none',
+  models: { research: { use: 'default' }, plan: { use: 'default' }, implement: { use: 'default' }, summary: { use: 'default' } },
   approvals: { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: true },
 };
 

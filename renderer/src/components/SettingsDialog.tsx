@@ -5,7 +5,9 @@ import { Field } from './Field.js';
 import { ApprovalFields } from './settings/ApprovalFields.js';
 import { ConnectionTest } from './settings/ConnectionTest.js';
 import { CostFields } from './settings/CostFields.js';
+import { FolderCheckField, useFolderCheck } from './settings/FolderCheckField.js';
 import { McpSettings } from './settings/McpSettings.js';
+import { PhaseModelFields } from './settings/PhaseModelFields.js';
 import { connectionTestOf, draftOf, patchOf, type SettingsDraft } from './settings/settingsDraft.js';
 import { useModalDialog } from './useModalDialog.js';
 
@@ -27,6 +29,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [tab, setTab] = useState<SettingsTab>('general');
+  const folderCheck = useFolderCheck();
   const firstField = useRef<HTMLInputElement>(null);
   // The dialog opens on its first field, not on the section tabs above it.
   useEffect(() => firstField.current?.focus(), []);
@@ -37,7 +40,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSaving(true);
-    const failure = await save(patchOf(draft));
+    const failure = (await save(patchOf(draft))) ?? (await folderCheck.save());
     setSaving(false);
     if (failure) setError(failure);
     else onClose();
@@ -89,7 +92,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         )}
         <ConnectionTest payload={() => connectionTestOf(draft)} onPickModel={(model) => change({ model })} />
         <Field label="Context window (tokens)" hint="Leave empty to learn it from the server (Test connection shows it).">
-          <input type="number" min={1024} step={1024} value={draft.contextWindow} onChange={text('contextWindow')} placeholder="Automatic" />
+          <input type="number" min={1024} step={1} value={draft.contextWindow} onChange={text('contextWindow')} placeholder="Automatic" />
         </Field>
         <Field label="Tool calling">
           <select value={draft.toolMode} onChange={(event) => change({ toolMode: event.target.value as SettingsDraft['toolMode'] })}>
@@ -101,8 +104,10 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         <Field label="Retries" hint="How often a failed model call (429, 5xx, a dropped or stalled stream) is tried again, waiting 1, 2, 4, 8 s… or what the server asks.">
           <input type="number" min={0} max={10} step={1} value={draft.retries} onChange={text('retries')} />
         </Field>
+        <PhaseModelFields models={draft.models} onChange={(models) => change({ models })} canStoreKey={Boolean(host?.canStoreApiKey)} mainTest={() => connectionTestOf(draft)} />
         <CostFields draft={draft} onChange={change} />
         <ApprovalFields draft={draft} onChange={change} />
+        <FolderCheckField draft={folderCheck} />
         {error && (
           <p className="form-error" role="alert">
             {error}

@@ -1,5 +1,6 @@
 import type { EventOf, WorkbenchEvent } from '../../../engine/contract/index.js';
 import { usageTotalOf } from '../../../engine/contract/runUsage.js';
+import { rpiWithCheck } from './checkResults.js';
 import { reduceRun } from './reduceRun.js';
 import { emptyRpi, type WorkbenchState } from './state.js';
 
@@ -20,6 +21,8 @@ export function applyEvent(state: WorkbenchState, event: WorkbenchEvent): Workbe
     case 'plan-updated':
     case 'plan-ready':
       return { ...next, rpi: { ...next.rpi, hasPlan: true, items: event.items, allDone: event.items.every((item) => item.status !== 'pending') } };
+    case 'check-finished':
+      return { ...next, rpi: rpiWithCheck(next.rpi, event) };
     case 'summary-delta':
       return { ...next, streamingSummary: next.streamingSummary + event.text };
     case 'message-added':
@@ -69,6 +72,8 @@ export function applyEvent(state: WorkbenchState, event: WorkbenchEvent): Workbe
     case 'tool-finished':
     case 'approval-requested':
     case 'approval-resolved':
+    case 'question-asked':
+    case 'question-answered':
     case 'usage':
     case 'context-trimmed':
     case 'model-status':

@@ -1,6 +1,7 @@
-import type { ApprovalRequestView, EventOf, Phase, PlanReviewView, WorkbenchEvent } from '../../../engine/contract/index.js';
+import type { ApprovalRequestView, EventOf, Phase, PlanReviewView, QuestionRequestView, WorkbenchEvent } from '../../../engine/contract/index.js';
+import { itemsWithCheck } from './checkResults.js';
 import { describeRun, runningItemOf } from './runStatus.js';
-import { phaseOrder, type ApprovalCardState, type ContextNote, type PhaseStep, type RunTotals, type RunView, type ToolActivity } from './runView.js';
+import { phaseOrder, type ApprovalCardState, type ContextNote, type QuestionCardState, type PhaseStep, type RunTotals, type RunView, type ToolActivity } from './runView.js';
 
 const pendingSteps = (): Record<Phase, PhaseStep> => ({
   research: { state: 'pending' },
@@ -16,6 +17,7 @@ function newRunView({ runId, messageId = null, startedAt }: { runId: string | nu
     status: 'running',
     phase: null,
     steps: pendingSteps(),
+    phaseModels: {},
     statusLine: '',
     modelStatus: null,
     progress: null,
@@ -30,6 +32,7 @@ function newRunView({ runId, messageId = null, startedAt }: { runId: string | nu
     attachedItems: [],
     totals: { promptTokens: 0, completionTokens: 0, calls: 0, estimated: false },
     approvals: [],
+    questions: [],
     planReview: null,
     error: null,
     stoppedIn: null,
@@ -67,7 +70,14 @@ type RunEvent = Exclude<WorkbenchEvent, { type: 'run-started' | 'conversation-re
 function reduceRunEvent(run: RunView, event: RunEvent): RunView {
   switch (event.type) {
     case 'phase-started':
-      return { ...run, phase: event.phase, steps: startStep(run.steps, event.phase), planReview: null, modelStatus: null };
+      return {
+        ...run,
+        phase: event.phase,
+        steps: startStep(run.steps, event.phase),
+        phaseModels: event.model ? { ...run.phaseModels, [event.phase]: event.model } : run.phaseModels,
+        planReview: null,
+        modelStatus: null,
+      };
     case 'model-status': {
       const { type: _type, seq: _seq, runId: _runId, phase: _phase, ...status } = event;
       return { ...run, modelStatus: status };
@@ -78,6 +88,8 @@ function reduceRunEvent(run: RunView, event: RunEvent): RunView {
       return { ...run, progress: { current: event.current, total: event.total, label: event.label } };
     case 'plan-updated':
       return { ...run, items: event.items };
+    case 'check-finished':
+      return { ...run, items: itemsWithCheck(run.items, event) };
     case 'plan-ready':
       return { ...run, items: event.items, planReview: { items: event.items, riskyItems: event.riskyItems, planText: event.planText } };
     case 'tool-started':
@@ -88,6 +100,10 @@ function reduceRunEvent(run: RunView, event: RunEvent): RunView {
       return { ...run, approvals: upsertApproval(run.approvals, approvalRequestOf(event)) };
     case 'approval-resolved':
       return { ...run, approvals: resolveApproval(run.approvals, event) };
+    case 'question-asked':
+      return { ...run, questions: upsertQuestion(run.questions, questionRequestOf(event)) };
+    case 'question-answered':
+      return { ...run, questions: settleQuestion(run.questions, event) };
     case 'usage':
       return { ...run, ...countUsage(run.totals, event) };
     case 'context-window':
@@ -103,13 +119,17 @@ function reduceRunEvent(run: RunView, event: RunEvent): RunView {
   }
 }
 
-/** Pending approvals and the plan review as a snapshot states them, over what the events said. */
-export function withPendingRequests(run: RunView | null, { approvals, planReview }: { approvals?: ApprovalRequestView[]; planReview?: PlanReviewView | null }): RunView | null {
-  if (approvals === undefined && planReview === undefined) return run;
-  if (run === null && !approvals?.length && !planReview) return null;
+/** What waits for the user — approvals, questions, the plan review — as a snapshot states it, over what the events said. */
+export function withPendingRequests(
+  run: RunView | null,
+  { approvals, questions, planReview }: { approvals?: ApprovalRequestView[]; questions?: QuestionRequestView[]; planReview?: PlanReviewView | null },
+): RunView | null {
+  if (approvals === undefined && questions === undefined && planReview === undefined) return run;
+  if (run === null && !approvals?.length && !questions?.length && !planReview) return null;
   let next = run ?? newRunView({ runId: null, startedAt: null });
   // The snapshot's requests carry the full arguments; replayed events carry shortened ones.
   for (const request of approvals ?? []) next = { ...next, approvals: upsertApproval(next.approvals, request) };
+  for (const question of questions ?? []) next = { ...next, questions: upsertQuestion(next.questions, question) };
   if (planReview !== undefined) next = { ...next, planReview };
   return withDerived(next);
 }
@@ -169,6 +189,20 @@ function resolveApproval(approvals: ApprovalCardState[], event: EventOf<'approva
     if (card.requestId !== event.requestId) return card;
     return { ...card, status: event.decision, ...(event.decision === 'edited' && event.args ? { editedArgs: event.args } : {}) };
   });
+}
+
+function questionRequestOf({ type: _type, seq: _seq, runId: _runId, ...question }: EventOf<'question-asked'>): QuestionRequestView {
+  return question;
+}
+
+function upsertQuestion(questions: QuestionCardState[], question: QuestionRequestView): QuestionCardState[] {
+  const card: QuestionCardState = { ...question, status: 'pending' };
+  if (!questions.some((existing) => existing.requestId === question.requestId)) return [...questions, card];
+  return questions.map((existing) => (existing.requestId === question.requestId ? card : existing));
+}
+
+function settleQuestion(questions: QuestionCardState[], event: EventOf<'question-answered'>): QuestionCardState[] {
+  return questions.map((card) => (card.requestId === event.requestId ? { ...card, status: event.outcome, ...(event.answer === undefined ? {} : { answer: event.answer }) } : card));
 }
 
 function countUsage(totals: RunTotals, event: EventOf<'usage'>): Pick<RunView, 'lastCall' | 'totals'> {

@@ -4,11 +4,11 @@ import type { RunView } from './runView.js';
 
 /**
  * The run view a snapshot rebuilds: its recorded run events replayed through the live reducer (no seq
- * checks), then the approvals and plan review it says are waiting.
+ * checks), then the approvals, questions and plan review it says are waiting.
  */
 export function replayRun(snapshot: Snapshot): RunView | null {
   const replayed = (snapshot.runEvents ?? []).reduce<RunView | null>((run, event) => reduceRun(run, event), null);
-  return withPendingRequests(replayed, { approvals: snapshot.pendingApprovals, planReview: snapshot.planReview });
+  return withPendingRequests(replayed, { approvals: snapshot.pendingApprovals, questions: snapshot.pendingQuestions, planReview: snapshot.planReview });
 }
 
 /** The summary text streamed so far, when the recorded run is in its summary and no answer has arrived. */

@@ -2,7 +2,9 @@ import type { Phase, PlanItem } from '../../../engine/contract/index.js';
 import { describeModelStatus } from '../../../engine/contract/modelStatusText.js';
 import type { RunView } from './runView.js';
 
-export const phaseNames: Record<Phase, string> = { research: 'Research', plan: 'Plan', implement: 'Implement', summary: 'Summary' };
+import { phaseNames } from '../../../engine/contract/phaseNames.js';
+
+export { phaseNames };
 
 const workingLabels: Record<Exclude<Phase, 'implement'>, string> = {
   research: 'Analyzing files…',

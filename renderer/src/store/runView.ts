@@ -1,4 +1,4 @@
-import type { ApprovalRequestView, EventOf, ModelStatus, Phase, PlanItem, PlanReviewView, RunStatus } from '../../../engine/contract/index.js';
+import type { ApprovalRequestView, QuestionOutcome, QuestionRequestView, EventOf, ModelStatus, Phase, PlanItem, PlanReviewView, RunStatus } from '../../../engine/contract/index.js';
 import type { TablePreview } from '../../../engine/contract/tablePreview.js';
 
 export const phaseOrder: readonly Phase[] = ['research', 'plan', 'implement', 'summary'];
@@ -67,6 +67,13 @@ export interface ApprovalCardState extends ApprovalRequestView {
   editedArgs?: Record<string, unknown>;
 }
 
+/** A question of the model (ask_user) waiting for the user, or how it was settled. */
+export interface QuestionCardState extends QuestionRequestView {
+  status: 'pending' | QuestionOutcome;
+  /** The user's answer, once given. */
+  answer?: string;
+}
+
 export interface RunProgress {
   current: number;
   total: number;
@@ -81,6 +88,8 @@ export interface RunView {
   /** The phase started last. */
   phase: Phase | null;
   steps: Record<Phase, PhaseStep>;
+  /** The model each phase started on, as phase-started named it. */
+  phaseModels: Partial<Record<Phase, string>>;
   /** "Analyzing files…", "Working on step 3 of 12: Parse", … with what the model call is doing when it says. */
   statusLine: string;
   /** What the current model call told last (queued, thinking, retrying…); null once a tool or a phase starts. */
@@ -102,6 +111,7 @@ export interface RunView {
   contextWindow: Omit<EventOf<'context-window'>, 'type' | 'seq' | 'runId'> | null;
   totals: RunTotals;
   approvals: ApprovalCardState[];
+  questions: QuestionCardState[];
   /** The plan waiting at the review gate, or null. */
   planReview: PlanReviewView | null;
   error: string | null;

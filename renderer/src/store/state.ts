@@ -44,10 +44,8 @@ export interface WorkbenchState {
 
 export const emptyRpi: RpiState = { hasResearch: false, hasPlan: false, items: [], originalCount: null, allDone: false };
 
-export const initialState: WorkbenchState = {
-  connection: 'connecting',
-  host: null,
-  settings: null,
+/** What a snapshot replaces, as it is with no folder open. */
+const noFolder = {
   folder: null,
   messages: [],
   rpi: emptyRpi,
@@ -58,12 +56,19 @@ export const initialState: WorkbenchState = {
   resumable: false,
   lastSeq: 0,
   needsResync: false,
-  warnings: [],
-  error: null,
   changeTotals: {},
   runs: {},
   requestUsage: {},
   runUsage: null,
+} satisfies Partial<WorkbenchState>;
+
+export const initialState: WorkbenchState = {
+  connection: 'connecting',
+  host: null,
+  settings: null,
+  ...noFolder,
+  warnings: [],
+  error: null,
   mcpStatus: {},
 };
 
@@ -72,25 +77,7 @@ export const initialState: WorkbenchState = {
  * view is rebuilt by replaying the snapshot's run events.
  */
 export function applySnapshot(state: WorkbenchState, snapshot: Snapshot | null): WorkbenchState {
-  if (snapshot === null) {
-    return {
-      ...state,
-      folder: null,
-      messages: [],
-      rpi: emptyRpi,
-      running: false,
-      phase: null,
-      streamingSummary: '',
-      run: null,
-      resumable: false,
-      lastSeq: 0,
-      needsResync: false,
-      changeTotals: {},
-      runs: {},
-      requestUsage: {},
-      runUsage: null,
-    };
-  }
+  if (snapshot === null) return { ...state, ...noFolder };
   const run = replayRun(snapshot);
   return {
     ...state,

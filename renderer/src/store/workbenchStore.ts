@@ -23,6 +23,8 @@ export interface WorkbenchActions {
   discard(): Promise<void>;
   /** Answers an approval; a refusal (an edit that does not fit, an answer too late) is returned for the card to show. */
   approve(payload: RequestPayload<'session:approve'>): Promise<Response<'session:approve'>>;
+  /** Answers a question of the model (no answer when `answer` is absent); a refusal is returned for the card to show. */
+  answerQuestion(payload: RequestPayload<'session:answer-question'>): Promise<Response<'session:answer-question'>>;
   /** Answers the plan review; a refusal is returned for the card to show. */
   reviewPlan(payload: RequestPayload<'session:review-plan'>): Promise<Response<'session:review-plan'>>;
   /** The files undo(messageId) would restore; undefined when the request failed (the error is shown). */
@@ -42,6 +44,10 @@ export interface WorkbenchActions {
   readRpiFile(file: 'research' | 'plan'): Promise<string | null>;
   /** A request's research.md or plan.md, current or kept in the plan history; errors are returned for the dialog to show. */
   readRunFile(messageId: string, file: 'research' | 'plan'): Promise<Response<'session:run-file'>>;
+  /** The open folder's check command (kept in the user's config); errors are returned for Settings to show. */
+  folderCheck(): Promise<Response<'folder:check'>>;
+  /** Sets the open folder's check command; null removes it. */
+  setFolderCheck(command: string | null): Promise<Response<'folder:set-check'>>;
   /** The MCP servers of Settings: list, save, remove, enable, restart, always-allow; errors are returned for the page to show. */
   mcp<C extends McpChannel>(channel: C, payload: RequestPayload<C>): Promise<Response<C>>;
   /** Lists the server's models with the given (unsaved) settings; errors are returned, not shown as banners. */
@@ -121,6 +127,7 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
         await call('session:discard', {});
       },
       approve: (payload) => request('session:approve', payload),
+      answerQuestion: (payload) => request('session:answer-question', payload),
       reviewPlan: (payload) => request('session:review-plan', payload),
       previewUndo: (messageId) => call('session:undo-preview', { messageId }),
       undo: (messageId) => succeeds('session:undo', { messageId }),
@@ -148,6 +155,8 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
         return (await call('rpi:read', { file }))?.text ?? null;
       },
       readRunFile: (messageId, file) => request('session:run-file', { messageId, file }),
+      folderCheck: () => request('folder:check', {}),
+      setFolderCheck: (command) => request('folder:set-check', { command }),
       mcp: (channel, payload) => request(channel, payload),
       testConnection: (payload) => request('settings:test-connection', payload),
       async openFolder(folder) {

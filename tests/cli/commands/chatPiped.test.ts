@@ -118,7 +118,7 @@ describe('rpi-workbench chat without a terminal: one request or command per line
     expect(done.stderr).toMatch(/^ {2}\/undo \[id\] +undo a request/m);
     expect(done.stderr).toContain(`Model: fake-model at ${llm().baseUrl}.\n`);
     expect(done.stderr).toContain('does not list a model named "other-model"; trying it anyway.');
-    expect(done.stderr).toContain('Model: other-model from now on in this session.\n');
+    expect(done.stderr).toContain('Model: other-model for every phase from now on in this session.\n');
     expect(done.stderr).toContain(`Model: other-model at ${llm().baseUrl}.\n`);
     expect(done.stderr).toContain('rpi-workbench: Nothing to resume');
     expect(done.stdout).toBe('Wrote a.\nWrote a again.\n');
@@ -126,6 +126,29 @@ describe('rpi-workbench chat without a terminal: one request or command per line
     expect(llm().chatRequests().map((request) => request.model)).toEqual(Array(10).fill('other-model'));
     const history = await cli.run(['history', root, '--json']);
     expect(history.stdout.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { text: string }).text)).toEqual(['Write a', 'Wrote a again.']);
+  });
+
+  it('/model with a phase name first puts that phase on another model; /model alone then names each phase\'s', async () => {
+    const root = await tempFolder();
+    llm().enqueue(...writesFile('a.txt', 'Wrote a.'));
+
+    const session = chat(root, '--yes');
+    session.type('/model plan plan-model', '/model', 'Write a');
+    session.end();
+    const done = await session.exited;
+
+    expect(done.code).toBe(0);
+    expect(done.stderr).toContain('Plan on plan-model: Context window:');
+    expect(done.stderr).toContain('Plan: plan-model from now on in this session.\n');
+    expect(done.stderr).toContain(`Model: fake-model at ${llm().baseUrl}.\nResearch: fake-model · Plan: plan-model · Implement: fake-model · Summary: fake-model\n`);
+    expect(done.stderr).toContain('▸ Plan: planning approach… · plan-model');
+    expect(llm().chatRequests().map((request) => [phaseOfRequest(request), request.model])).toEqual([
+      ['research', 'fake-model'],
+      ['plan', 'plan-model'],
+      ['implement', 'fake-model'],
+      ['implement', 'fake-model'],
+      ['summary', 'fake-model'],
+    ]);
   });
 
   it('takes no --json: that is a usage error before anything starts', async () => {

@@ -123,6 +123,48 @@ describe('answering approvals and the plan review at the terminal', () => {
     expect(person.notes).toEqual([]);
   });
 
+  describe('the model’s questions (ask_user)', () => {
+    const asksFormat = () =>
+      llm().enqueue(
+        call('ask_user', { question: 'Which format?', choices: ['CSV', 'XLSX'], default: 'CSV' }),
+        say('Findings.'),
+        say(planText('Notes')),
+        say('Notes done.'),
+        say('Summary.'),
+      );
+    const researchOf = (workbench: Workbench) => workbench.request('rpi:read', { file: 'research' }).then(({ text }) => text ?? '');
+
+    it('asks on the terminal: a number out of range is explained, a choice by number, own words, Enter for the default, "-" for no answer', async () => {
+      for (const [typed, answer] of [[['7', '2'], 'The user answered: XLSX'], [['Both'], 'The user answered: Both'], [[''], 'The user answered: CSV'], [['-'], 'No answer: proceed']] as const) {
+        const { workbench } = await workbenchAsking();
+        asksFormat();
+        const person = answering(workbench, [...typed]);
+        expect((await (await startRun(workbench, 'Write notes')).finished).status).toBe('done');
+        expect(person.output()).toMatch(/\? The model asks while researching \(expires in (10m 00s|9m \d\ds)\):\n {2}Which format\?\n {2}1\) CSV {2}\(default\)\n {2}2\) XLSX/);
+        expect(person.asked[0]).toBe('  Type a number or your own answer; Enter for "CSV"; "-" for no answer > ');
+        if (typed[0] === '7') expect(person.output()).toContain('Choose 1 to 2, or type your own answer.');
+        expect(await researchOf(workbench)).toContain(`Answer: ${answer}`);
+        await workbench.close();
+      }
+    });
+
+    it('gives no answer when input ends, and when nobody can answer (--yes, not a terminal), each with a note', async () => {
+      for (const kind of ['ask', 'yes', 'deny'] as const) {
+        const { workbench } = await workbenchAsking();
+        asksFormat();
+        const notes: string[] = [];
+        const person = scriptedPrompter([]);
+        const answerer = kind === 'ask' ? { kind, prompter: person.prompter } : { kind };
+        answerApprovals({ workbench, answerer, note: (text) => void notes.push(text), resumeCommand: 'rpi-workbench resume x' });
+        expect((await (await startRun(workbench, 'Write notes')).finished).status).toBe('done');
+        expect(await researchOf(workbench)).toContain('Answer: No answer: proceed with your best assumption and state it. You suggested "CSV" as the default.');
+        if (kind === 'ask') expect(person.output()).toContain('No answer (end of input): the model goes on with its best assumption.');
+        else expect(notes).toEqual([`rpi-workbench: the model asked "Which format?", and ${kind === 'yes' ? 'with --yes nobody is asked' : 'nobody can answer here (not a terminal)'}: no answer, so it goes on with its best assumption and states it.`]);
+        await workbench.close();
+      }
+    });
+  });
+
   it('plan review: an edit without items is explained, an edit with items is approved and runs', async () => {
     const { root, workbench } = await workbenchAsking({ ...asking, files: 'auto', reviewPlan: true });
     llm().enqueue(

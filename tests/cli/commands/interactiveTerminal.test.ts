@@ -4,10 +4,10 @@ import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
-import { cliBin, useCli, watched } from '../../support/cliProcess.js';
+import { cliBin, historyOf, useCli, watched } from '../../support/cliProcess.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { call, planText, say } from '../../support/rpiScript.js';
-import { useTempFolders } from '../../support/tempFolder.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 /** util-linux `script` gives the CLI a real pseudo-terminal for stdin, stdout and stderr. */
 const scriptBin = '/usr/bin/script';
@@ -71,6 +71,26 @@ describe.skipIf(!existsSync(scriptBin))('the CLI on a terminal (a pseudo-termina
     expect(screen.trimEnd().split('\r\n').slice(-2)).toEqual([' notes.txt | 1 \u001b[32m+\u001b[m', ' 1 file changed, 1 insertion(+)']);
   });
 
+  it('asks the model’s question on the terminal, its text neutralised, and the answer reaches research.md', async () => {
+    const root = await tempFolder();
+    llm().enqueue(
+      call('ask_user', { question: 'Which format?\n\u001b[2J\u001b[31mred', choices: ['CSV', 'XLSX'], default: 'CSV' }),
+      say('Findings.'),
+      say(planText('Notes')),
+      say('Notes done.'),
+      say('Summary.'),
+    );
+
+    const terminal = onTerminal(['run', root, 'Write notes', '--base-url', llm().baseUrl, '--model', 'fake-model']);
+    await terminal.answer('"-" for no answer > ', '2\r');
+    const done = await terminal.exited;
+
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(/\? The model asks while researching \(expires in (10m 00s|9m \d\ds)\):\r\n {2}Which format\?\r\n {2}\u241b\[2J\u241b\[31mred\r\n {2}1\) CSV {2}\(default\)\r\n {2}2\) XLSX\r\n/);
+    expect(done.stdout).not.toContain('\u001b[2J');
+    expect(await readFile(path.join(root, '.workbench', 'rpi', 'research.md'), 'utf8')).toContain('Answer: The user answered: XLSX');
+  });
+
   it('--review-plan shows the plan for approval; Ctrl-C at a question cancels cleanly and the run stays resumable', async () => {
     const root = await tempFolder();
     llm().enqueue(say('Empty.'), say(planText('Notes')), call('write_file', { path: 'notes.txt', content: 'original\n' }));
@@ -87,4 +107,41 @@ describe.skipIf(!existsSync(scriptBin))('the CLI on a terminal (a pseudo-termina
     expect(existsSync(path.join(root, 'notes.txt'))).toBe(false);
     expect(existsSync(path.join(root, '.workbench', 'lock'))).toBe(false);
   });
+
+  it('prints each check’s result: a plan check that fails and then passes, the --check folder command per step and over the whole change', async () => {
+    const root = await tempFolder();
+    await writeTree(root, {
+      'ledger-check.js': "const ok = require('fs').readFileSync('ledger.txt', 'utf8').trim() === 'balanced'; console.log(ok ? 'ok' : 'LEDGER MISMATCH'); process.exit(ok ? 0 : 3);\n",
+      'count.js': "require('fs').appendFileSync('checks.log', 'ran\\n');\n",
+    });
+    llm().enqueue(
+      say('Research.'),
+      say('# Execution Plan\n\n## Items\n- [ ] 1. Ledger — write ledger.txt — Check: `node ledger-check.js`\n- [ ] 2. Notes — write notes.txt\n'),
+      call('write_file', { path: 'ledger.txt', content: 'wrong\n' }),
+      say('Ledger written.'),
+      call('write_file', { path: 'ledger.txt', content: 'balanced\n' }),
+      say('Ledger fixed.'),
+      call('write_file', { path: 'notes.txt', content: 'notes\n' }),
+      say('Notes written.'),
+      say('Ledger balanced and notes written.'),
+    );
+
+    const terminal = onTerminal(['run', root, 'Balance the ledger', '--yes', '--check', 'node count.js', '--base-url', llm().baseUrl, '--model', 'fake-model']);
+    const done = await terminal.exited;
+
+    expect(done.code).toBe(0);
+    // Lines as printed, and each redraw of the status line (carriage return, clear the line) apart.
+    const lines = done.stdout.split('\r\u001b[2K').flatMap((part) => part.split(/\r?\n/));
+    expect(lines.filter((line) => /^ {2}[✓✗–] (folder )?check /.test(line))).toEqual([
+      '  ✗ check failed: exited 3 · node ledger-check.js (step 1)',
+      '  ✓ check passed · node ledger-check.js (step 1, after fix round 1)',
+      '  ✓ folder check passed · node count.js (step 2)',
+      '  ✓ folder check passed · node count.js (whole change, after the last step)',
+    ]);
+    // Each check also shows as the command it ran, like every run_command.
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}✗ run_command node ledger-check\.js \([\d.]+ m?s\): exit code 3 after [\d.]+ s$/));
+    expect(await readFile(path.join(root, 'checks.log'), 'utf8')).toBe('ran\nran\n');
+    const [request] = await historyOf(cli, root);
+    expect(request?.checks).toEqual({ passed: 3, failed: 0, denied: 0, none: 0 });
+  }, 60_000);
 });

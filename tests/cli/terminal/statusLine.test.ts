@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlanItem, WorkbenchEvent } from '../../../engine/contract/index.js';
 import { progressBar } from '../../../cli/terminal/progressBar.js';
 import { applyToProgress, initialProgress, type RunProgress } from '../../../cli/terminal/runProgress.js';
-import { formatStatusLine, phaseText } from '../../../cli/terminal/statusLine.js';
+import { formatStatusLine, phaseText, stepLine } from '../../../cli/terminal/statusLine.js';
 import { formatDuration, formatElapsed, formatTokens } from '../../../cli/terminal/units.js';
 
 const item = (index: number, status: PlanItem['status']): PlanItem => ({
@@ -20,7 +20,7 @@ describe('the status line', () => {
       { type: 'phase-started', seq: 1, runId: 'r', phase: 'research' },
       { type: 'usage', seq: 2, runId: 'r', phase: 'research', promptTokens: 1000, completionTokens: 200, contextWindow: 8000 },
       { type: 'plan-updated', seq: 3, runId: 'r', items: [item(0, 'done'), item(1, 'failed'), item(2, 'pending'), item(3, 'pending')] },
-      { type: 'phase-started', seq: 4, runId: 'r', phase: 'implement' },
+      { type: 'phase-started', seq: 4, runId: 'r', phase: 'implement', model: 'small-model' },
       { type: 'implement-progress', seq: 5, runId: 'r', current: 3, total: 4, label: 'Parse statement' },
       { type: 'usage', seq: 6, runId: 'r', phase: 'implement', promptTokens: 50, completionTokens: 50, contextWindow: 8000 },
       { type: 'model-status', seq: 7, runId: 'r', phase: 'implement', state: 'retrying', attempt: 2, attempts: 5, delayMs: 2000, reason: 'HTTP 500' },
@@ -32,6 +32,7 @@ describe('the status line', () => {
       items: { finished: 2, total: 4 },
       tokens: 1300,
       model: 'retrying in 2 s (attempt 2 of 5): HTTP 500',
+      phaseModel: 'small-model',
     });
     expect(applyToProgress(progress, { type: 'tool-started', seq: 8, runId: 'r', callId: 'c', tool: 'read_file', args: {} }).model).toBeNull();
     expect(applyToProgress(progress, { type: 'phase-started', seq: 7, runId: 'r', phase: 'summary' }).step).toBeNull();
@@ -45,7 +46,13 @@ describe('the status line', () => {
     expect(phaseText({ phase: 'summary', step: null })).toBe('Summary: summarizing results…');
   });
 
-  const implementing: RunProgress = { phase: 'implement', step: { current: 3, total: 12, label: 'Parse statement' }, items: { finished: 2, total: 12 }, tokens: 12_345, model: null };
+  it('names the model each step runs on in its line', () => {
+    expect(stepLine({ phase: 'plan', step: null, phaseModel: 'o3' })).toBe('Plan: planning approach… · o3');
+    expect(stepLine({ phase: 'implement', step: { current: 1, total: 2, label: 'Parse' }, phaseModel: 'gpt-4.1-mini' })).toBe('Implement: step 1/2: Parse · gpt-4.1-mini');
+    expect(stepLine({ phase: 'research', step: null, phaseModel: null })).toBe('Research: analyzing files…');
+  });
+
+  const implementing: RunProgress = { phase: 'implement', step: { current: 3, total: 12, label: 'Parse statement' }, items: { finished: 2, total: 12 }, tokens: 12_345, model: null, phaseModel: null };
 
   it('shows phase and step, a bar over the plan items, elapsed time and tokens', () => {
     expect(formatStatusLine(implementing, 83_000, 120)).toBe('Implement: step 3/12: Parse statement · [██░░░░░░░░░░] 2/12 · 1m 23s · 12.3k tokens');

@@ -114,7 +114,7 @@ describe('history', () => {
 
   it('--json gives one object per line with the whole text', () => {
     expect(historyJsonLines(messages).split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
-      { id: 'm-1', role: 'user', ts, time: new Date(ts).toISOString(), text: messages[0]!.text, plan: null, usage: null },
+      { id: 'm-1', role: 'user', ts, time: new Date(ts).toISOString(), text: messages[0]!.text, plan: null, usage: null, checks: null, models: { research: null, plan: null, implement: null, summary: null } },
       { id: 'm-22', role: 'assistant', ts: ts + 61_000, time: new Date(ts + 61_000).toISOString(), text: messages[1]!.text },
     ]);
   });

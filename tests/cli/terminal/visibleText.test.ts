@@ -9,7 +9,7 @@ import { historyJsonLines, historyTable } from '../../../cli/terminal/historyFor
 import { LiveLine } from '../../../cli/terminal/liveLine.js';
 import { planForReview } from '../../../cli/terminal/planReviewText.js';
 import { ShownStream } from '../../../cli/terminal/shownStream.js';
-import { formatStatusLine } from '../../../cli/terminal/statusLine.js';
+import { formatStatusLine, stepLine } from '../../../cli/terminal/statusLine.js';
 import { formatToolLine } from '../../../cli/terminal/toolLines.js';
 import { terminalJson, visibleLine, visibleText } from '../../../cli/terminal/visibleText.js';
 
@@ -89,7 +89,8 @@ describe('every writer shows model text, whatever the call site', () => {
     expect(formatToolLine({ tool: 'write_file', args: { path: `a${esc}[1A${esc}[2K.txt` }, ok: false, durationMs: 1, summary: `no\r${esc}[2K` })).toBe(
       '  ✗ write_file a␛[1A␛[2K.txt (1 ms): no ␛[2K',
     );
-    const implementing = { phase: 'implement' as const, step: { current: 1, total: 1, label: `Notes${esc}[1A\r` }, items: { finished: 0, total: 1 }, tokens: 0, model: null };
+    const implementing = { phase: 'implement' as const, step: { current: 1, total: 1, label: `Notes${esc}[1A\r` }, items: { finished: 0, total: 1 }, tokens: 0, model: null, phaseModel: `m${esc}[2K` };
+    expect(stepLine(implementing)).toBe('Implement: step 1/1: Notes␛[1A␍ · m␛[2K');
     expect(formatStatusLine(implementing, 0, 120)).toBe('Implement: step 1/1: Notes␛[1A␍ · [░░░░░░░░░░░░] 0/1 · 0s · 0 tokens');
     const view: PlanReviewView = {
       planText: `# Execution Plan\n\n## Items\n- [ ] 1. Risky${esc}[2K — delete\n`,

@@ -67,7 +67,7 @@ describe('runAgentLoop', () => {
     const usage = { promptTokens: 12_000, cachedTokens: 9_000, cacheWriteTokens: 1_500, completionTokens: 700, reasoningTokens: 200, costUsd: 0.0123 };
     llm().enqueue({ text: 'All done.', usage, usageShape: 'openrouter' });
     const { result, events } = await loop();
-    expect(events.find((event) => event.type === 'usage')).toEqual({ type: 'usage', runId: 'run-test', phase: 'implement', ...usage, contextWindow: 8000, estimated: false });
+    expect(events.find((event) => event.type === 'usage')).toEqual({ type: 'usage', runId: 'run-test', phase: 'implement', ...usage, contextWindow: 8000, estimated: false, model: 'fake-model' });
     expect(result.usage).toEqual([usage]);
   });
 

@@ -1,38 +1,18 @@
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalSettings, EventOf, WorkbenchEvent } from '../../../engine/contract/index.js';
-import type { Workbench } from '../../../engine/index.js';
+import type { ApprovalSettings } from '../../../engine/contract/index.js';
 import { AllowedCommands } from '../../../engine/settings/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, requestText, say } from '../../support/rpiScript.js';
 import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { eventsInTurn } from '../../support/eventsInTurn.js';
 
 const allowList: ApprovalSettings = { files: 'auto', commands: 'allow-list', timeoutSeconds: 600, reviewPlan: false };
 const packageJson = (test: string) => `${JSON.stringify({ name: 'demo', version: '1.0.0', scripts: { test } }, null, 2)}\n`;
 const exists = (file: string) => access(file).then(() => true, () => false);
-
-/** Resolves with the next approval request (or one already emitted and not yet taken); fails at once when the run ends without one. */
-function approvals(workbench: Workbench, events: WorkbenchEvent[]) {
-  let taken = 0;
-  return async (): Promise<EventOf<'approval-requested'>> => {
-    const requested = () => events.filter((event): event is EventOf<'approval-requested'> => event.type === 'approval-requested');
-    if (requested().length <= taken) {
-      if (events.some((event) => event.type === 'run-finished')) throw new Error('The run finished without asking for approval.');
-      await new Promise<void>((resolve, reject) => {
-        const stop = workbench.subscribe((event) => {
-          if (event.type !== 'approval-requested' && event.type !== 'run-finished') return;
-          stop();
-          if (event.type === 'approval-requested') resolve();
-          else reject(new Error('The run finished without asking for approval.'));
-        });
-      });
-    }
-    return requested()[taken++]!;
-  };
-}
 
 describe('an allow-listed command is bound to the files that define what it runs', () => {
   const tempFolder = useTempFolders('rpi-allow-binding-');
@@ -46,7 +26,7 @@ describe('an allow-listed command is bound to the files that define what it runs
     const workbench = await open(root, { ...fakeModelOptions(llm()), approvals: async () => allowList, allowedCommands });
     const events = recordEvents(workbench);
     const started = await startRun(workbench, 'Run the tests');
-    return { root, workbench, events, started, next: approvals(workbench, events) };
+    return { root, workbench, events, started, next: eventsInTurn(workbench, events, 'approval-requested') };
   }
 
   it('runs `npm test` unasked while package.json is unchanged, and asks again, saying why, once the agent rewrote it', async () => {
@@ -122,7 +102,7 @@ describe('an allow-listed command is bound to the files that define what it runs
     const workbench = await open(root, { ...fakeModelOptions(llm()), approvals: async () => allowList, allowedCommands });
     const events = recordEvents(workbench);
     const started = await startRun(workbench, 'Run the tests');
-    const legacy = await approvals(workbench, events)();
+    const legacy = await eventsInTurn(workbench, events, 'approval-requested')();
     expect(legacy).toMatchObject({ args: { command: 'npm test' }, canAlwaysAllow: true });
     expect(legacy.reason).toBe(
       '`npm test` was allowed before the workbench kept track of the files that define what it runs (package.json); choose "Always allow" again to bind it to them as they are now',

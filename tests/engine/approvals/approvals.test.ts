@@ -1,34 +1,16 @@
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalSettings, EventOf, WorkbenchEvent } from '../../../engine/contract/index.js';
-import type { Workbench } from '../../../engine/index.js';
+import type { ApprovalSettings } from '../../../engine/contract/index.js';
 import { AllowedCommands } from '../../../engine/settings/index.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, requestText, say } from '../../support/rpiScript.js';
 import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { eventsInTurn } from '../../support/eventsInTurn.js';
 
 const ask: ApprovalSettings = { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false };
-
-/** Resolves with the next approval request (or one already emitted and not yet taken). */
-function approvals(workbench: Workbench, events: WorkbenchEvent[]) {
-  let taken = 0;
-  return async (): Promise<EventOf<'approval-requested'>> => {
-    const requested = () => events.filter((event): event is EventOf<'approval-requested'> => event.type === 'approval-requested');
-    if (requested().length <= taken) {
-      await new Promise<void>((resolve) => {
-        const stop = workbench.subscribe((event) => {
-          if (event.type !== 'approval-requested') return;
-          stop();
-          resolve();
-        });
-      });
-    }
-    return requested()[taken++]!;
-  };
-}
 
 const exists = (file: string) => access(file).then(() => true, () => false);
 
@@ -44,7 +26,7 @@ describe('approvals of changes', () => {
     const workbench = await open(root, { ...fakeModelOptions(llm()), approvals: async () => ({ ...ask, ...settings }), ...extra });
     const events = recordEvents(workbench);
     const started = await startRun(workbench, 'Change things');
-    return { root, workbench, events, started, next: approvals(workbench, events) };
+    return { root, workbench, events, started, next: eventsInTurn(workbench, events, 'approval-requested') };
   }
 
   it('asks with the real path and exact arguments, runs the call once approved, and refuses a second answer', async () => {

@@ -53,6 +53,19 @@ describe('the plan review gate', () => {
     expect((await workbench.request('workbench:snapshot')).planReview).toBeNull();
   });
 
+  it('flags an item with a check: the command the model wrote runs when the item is done', async () => {
+    const root = await tempFolder();
+    llm().enqueue(say('research'), say('# Execution Plan\n\n## Items\n- [ ] 1. Tidy — rename the helpers — Check: `npm test -- helpers`\n- [ ] 2. Docs — update the README\n'));
+    const workbench = await open(root, { ...fakeModelOptions(llm()), approvals: async () => ({ ...autoApprovals, reviewPlan: true }) });
+    const events = recordEvents(workbench);
+    const started = await startRun(workbench, 'Tidy up');
+    const ready = await nextPlanReady(workbench, events, 0);
+    expect(ready.riskyItems).toEqual([{ index: 0, reason: 'when done it runs its check `npm test -- helpers`, a command the model wrote' }]);
+    expect(ready.items[0]).toMatchObject({ check: 'npm test -- helpers' });
+    await workbench.request('session:review-plan', { decision: 'reject' });
+    expect((await started.finished).status).toBe('cancelled');
+  });
+
   it('takes an edited plan only when it has items, and counts it afresh', async () => {
     const { root, workbench, events, started } = await start();
     await nextPlanReady(workbench, events, 0);

@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { costTotalText, stepUsageText, usageTotalOf, usageTotalText, type StepUsage } from '../../../engine/contract/index.js';
+import { stepUsage } from '../../support/stepUsage.js';
 
-const step = (figures: Partial<StepUsage>): StepUsage => ({
-  phase: 'research',
-  promptTokens: 0,
-  cachedTokens: 0,
-  cacheWriteTokens: 0,
-  completionTokens: 0,
-  reasoningTokens: 0,
-  calls: 1,
-  costUsd: null,
-  unpricedCalls: 0,
-  estimated: false,
-  ...figures,
-});
+const step = (figures: Partial<StepUsage>): StepUsage => stepUsage('research', figures);
 
 describe('a request’s usage in words', () => {
   it('reads tokens in (of which cached), out and the cost', () => {
@@ -45,6 +34,40 @@ describe('a request’s usage in words', () => {
   });
 
   it('adds nothing up to nothing', () => {
-    expect(usageTotalOf([])).toEqual({ promptTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, completionTokens: 0, reasoningTokens: 0, calls: 0, costUsd: null, unpricedSteps: 0, estimated: false });
+    expect(usageTotalOf([])).toEqual({
+      promptTokens: 0,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      completionTokens: 0,
+      reasoningTokens: 0,
+      calls: 0,
+      costUsd: null,
+      unpricedSteps: 0,
+      estimated: false,
+      models: { research: null, plan: null, implement: null, summary: null },
+    });
+  });
+
+  it('names the model of each phase: an Implement of several steps by its last, a phase without calls as null', () => {
+    const step = (phase: StepUsage['phase'], model: string | undefined, index?: number): StepUsage => ({
+      phase,
+      ...(index === undefined ? {} : { item: { index, label: `Step ${index}` } }),
+      ...(model ? { model } : {}),
+      promptTokens: 1,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      completionTokens: 1,
+      reasoningTokens: 0,
+      calls: 1,
+      costUsd: null,
+      unpricedCalls: 1,
+      estimated: false,
+    });
+    expect(usageTotalOf([step('research', 'o3'), step('implement', 'mini', 0), step('implement', 'mini-2', 1), step('summary', undefined)]).models).toEqual({
+      research: 'o3',
+      plan: null,
+      implement: 'mini-2',
+      summary: null,
+    });
   });
 });

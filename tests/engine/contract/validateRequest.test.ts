@@ -17,6 +17,7 @@ const minimalPayloads: { [C in RequestChannel]: RequestPayload<C> } = {
   'session:resume': {},
   'session:retry-failed': {},
   'session:approve': { requestId: 'req-1', decision: 'approve' },
+  'session:answer-question': { requestId: 'question-1', answer: 'XLSX' },
   'session:undo': { messageId: 'msg-1' },
   'session:regenerate': { messageId: 'msg-1' },
   'session:undo-preview': { messageId: 'msg-1' },
@@ -31,6 +32,8 @@ const minimalPayloads: { [C in RequestChannel]: RequestPayload<C> } = {
   'rpi:read': { file: 'research' },
   'context:paths': { query: '' },
   'session:run-file': { messageId: 'm-1', file: 'plan' },
+  'folder:check': {},
+  'folder:set-check': { command: 'npm test' },
   'settings:get': {},
   'settings:test-connection': {},
   'settings:set': {},
@@ -162,6 +165,34 @@ describe('validateRequest', () => {
       expectError('settings:set', { model: '  ' }, 'settings:set: model must be a non-empty string');
       expectError('settings:set', { apiKey: '' }, 'settings:set: apiKey must be a non-empty string');
     });
+
+    it('accepts each phase on the default, another model of the server, or a connection of its own', () => {
+      const models = {
+        research: { use: 'connection', baseUrl: 'https://reasoning.example/v1', model: 'o3', apiKey: 'sk-r', contextWindow: 200_000 },
+        plan: { use: 'model', model: 'o3', contextWindow: null },
+        implement: { use: 'default' },
+      };
+      expect(validateRequest('settings:set', { models })).toEqual({ ok: true, value: { channel: 'settings:set', payload: { models } } });
+      expect(validateRequest('settings:set', { models: { summary: { use: 'connection', baseUrl: 'http://127.0.0.1:1/v1', model: 'm', apiKey: null } } }).ok).toBe(true);
+    });
+
+    it.each([
+      [{ research: { use: 'other' } }, 'models.research.use must be "default", "model" or "connection"'],
+      [{ plan: { use: 'model', model: ' ' } }, 'models.plan.model must name a model'],
+      [{ plan: { use: 'model' } }, 'models.plan.model must name a model'],
+      [{ implement: { use: 'connection', baseUrl: 'ftp://x', model: 'm' } }, 'models.implement.baseUrl must be an http:// or https:// URL'],
+      [{ summary: { use: 'connection', baseUrl: 'http://x/v1', model: 'm', apiKey: '' } }, 'models.summary.apiKey must be a non-empty string'],
+      [{ summary: { use: 'model', model: 'm', contextWindow: 100 } }, 'models.summary.contextWindow must be at least 1024 tokens'],
+      [{ review: { use: 'default' } }, 'unexpected field "review"'],
+      [{ plan: { use: 'model', model: 'm', baseUrl: 'http://x/v1' } }, 'unexpected field "baseUrl"'],
+    ])('refuses the phase models %j', (models, rule) => {
+      expectError('settings:set', { models }, `settings:set: ${rule}`);
+    });
+
+    it('tests a phase\'s connection only for a known phase', () => {
+      expect(validateRequest('settings:test-connection', { phase: 'plan', baseUrl: 'http://127.0.0.1:1/v1' }).ok).toBe(true);
+      expect(validateRequest('settings:test-connection', { phase: 'review' }).ok).toBe(false);
+    });
   });
 
   describe('session:approve', () => {
@@ -178,6 +209,20 @@ describe('validateRequest', () => {
     it('passes edited arguments through', () => {
       const payload = { requestId: 'r', decision: 'approve', args: { path: 'a.txt', content: 'x' }, alwaysAllow: false };
       expect(validateRequest('session:approve', payload)).toEqual({ ok: true, value: { channel: 'session:approve', payload } });
+    });
+  });
+
+  describe('session:answer-question', () => {
+    it('takes an answer, trimmed, or none (no answer: the model goes on with its best assumption)', () => {
+      expect(validateRequest('session:answer-question', { requestId: 'q', answer: '  XLSX \n' })).toEqual({ ok: true, value: { channel: 'session:answer-question', payload: { requestId: 'q', answer: 'XLSX' } } });
+      expect(validateRequest('session:answer-question', { requestId: 'q' })).toEqual({ ok: true, value: { channel: 'session:answer-question', payload: { requestId: 'q' } } });
+    });
+
+    it('refuses an empty, overlong or non-text answer and a missing request id', () => {
+      expectError('session:answer-question', { requestId: 'q', answer: '  ' }, 'session:answer-question: answer must not be empty: send no answer to let the model go on with its best assumption');
+      expectError('session:answer-question', { requestId: 'q', answer: 'x'.repeat(4_001) }, 'session:answer-question: answer must be at most 4000 characters');
+      expectError('session:answer-question', { requestId: 'q', answer: 42 }, 'session:answer-question: answer must be the answer text');
+      expectError('session:answer-question', { answer: 'XLSX' }, 'session:answer-question: requestId must be a non-empty string');
     });
   });
 

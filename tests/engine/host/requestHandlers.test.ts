@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { createDispatch, type Dispatch } from '../../../engine/contract/index.js';
 import { requestHandlers } from '../../../engine/host/requestHandlers.js';
 import type { Workbench } from '../../../engine/index.js';
-import { noKeyStorage } from '../../../engine/settings/keyCipher.js';
+import { noKeyStorage, type KeyCipher } from '../../../engine/settings/keyCipher.js';
 import { RecentFolders } from '../../../engine/settings/recentFolders.js';
 import { SettingsStore } from '../../../engine/settings/settingsStore.js';
 import { useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { useTempFolders } from '../../support/tempFolder.js';
+import { xorCipher } from '../../support/xorCipher.js';
 
 const hostOnly = async (): Promise<never> => {
   throw new Error('a host-only channel');
@@ -19,9 +20,9 @@ describe('the host request handlers', () => {
   const open = useOpenedWorkbenches();
 
   /** A host's dispatcher over the handler table, with settings in a fresh config folder. */
-  async function host(options: { env?: NodeJS.ProcessEnv; workbench?: Workbench } = {}): Promise<{ dispatch: Dispatch; settings: SettingsStore }> {
+  async function host(options: { env?: NodeJS.ProcessEnv; workbench?: Workbench; cipher?: KeyCipher } = {}): Promise<{ dispatch: Dispatch; settings: SettingsStore }> {
     const configDir = await tempFolder();
-    const settings = new SettingsStore({ configDir, cipher: noKeyStorage('no keychain in tests'), env: options.env ?? {} });
+    const settings = new SettingsStore({ configDir, cipher: options.cipher ?? noKeyStorage('no keychain in tests'), env: options.env ?? {} });
     const handlers = requestHandlers(
       { settings, recent: new RecentFolders(configDir), currentWorkbench: () => options.workbench ?? null },
       { 'folders:pick': hostOnly, 'folders:open': hostOnly, 'host:info': hostOnly },
@@ -60,6 +61,28 @@ describe('the host request handlers', () => {
       await settings.update({ baseUrl: llm.baseUrl });
 
       expect(await dispatch('settings:test-connection', { baseUrl: llm.baseUrl })).toEqual({ ok: true, value: { models: ['fake-model'], modelFound: null, contextWindow: null } });
+    });
+
+    it('tests a phase\'s own connection with its stored key, which never goes to the main server, nor the main key to it', async () => {
+      const main = await startLlm({ models: ['big'], apiKey: 'sk-main-key-0001' });
+      const planner = await startLlm({ models: ['o3'], apiKey: 'sk-plan-key-0002', serverInfo: { kind: 'vllm', modelWindow: 65_536 } });
+      const { dispatch, settings } = await host({ cipher: xorCipher() });
+      await settings.update({ baseUrl: main.baseUrl, model: 'big', apiKey: 'sk-main-key-0001' });
+      await settings.update({ models: { plan: { use: 'connection', baseUrl: planner.baseUrl, model: 'o3', apiKey: 'sk-plan-key-0002' } } });
+
+      expect(await dispatch('settings:test-connection', { phase: 'plan' })).toEqual({
+        ok: true,
+        value: { models: ['o3'], modelFound: true, contextWindow: { tokens: 65_536, source: 'server', detail: 'vLLM max_model_len' } },
+      });
+      expect(await dispatch('settings:test-connection', {})).toMatchObject({ ok: true, value: { models: ['big'], modelFound: true } });
+      expect(new Set(planner.requests.map((recorded) => recorded.headers.authorization))).toEqual(new Set(['Bearer sk-plan-key-0002']));
+      expect(new Set(main.requests.map((recorded) => recorded.headers.authorization))).toEqual(new Set(['Bearer sk-main-key-0001']));
+
+      // Pointed elsewhere from the form, the stored key stays home.
+      expect(await dispatch('settings:test-connection', { phase: 'plan', baseUrl: main.baseUrl })).toMatchObject({
+        ok: false,
+        error: expect.stringContaining(`was saved for ${planner.baseUrl}, and is not sent to ${main.baseUrl}`) as string,
+      });
     });
 
     it('says the key was rejected', async () => {

@@ -86,6 +86,21 @@ describe('parsePlan', () => {
     });
   });
 
+  it('reads the check a description ends with, after a dash, a full stop or a space, and keeps the description whole', () => {
+    const { items } = parsePlan(
+      [
+        '- [ ] 1. Ledger — add the ledger module — Check: `npm test -- ledger`',
+        '- [ ] 2. Parser — fix the parser. Check: `npx vitest run tests/parse.test.ts`.',
+        '- [!] 3. Build — compile — check: `make` [Failed: check `make` exited 2]',
+        '- [ ] 4. Docs — mention `npm test` in the README',
+        '- [ ] 5. Empty — nothing — Check: ``',
+      ].join('\n'),
+    );
+    expect(items.map((item) => item.check)).toEqual(['npm test -- ledger', 'npx vitest run tests/parse.test.ts', 'make', undefined, undefined]);
+    expect(items[0]!.description).toBe('add the ledger module — Check: `npm test -- ledger`');
+    expect(items[2]).toMatchObject({ status: 'failed', failure: 'check `make` exited 2' });
+  });
+
   it('ignores lines that are not items', () => {
     const text = ['# Items', '* [ ] 1. star bullet', '  - [ ] 2. indented', '- [y] 3. unknown mark', '- [ ] four. no number', '- [ ]', '- [x] 5. Real one'].join(
       '\n',

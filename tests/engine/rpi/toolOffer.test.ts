@@ -14,9 +14,12 @@ describe('the tools a phase offers', () => {
   const open = useOpenedWorkbenches();
 
   it("open each request with the phase before's definitions, byte for byte: Plan's, then Research's", () => {
-    const json = (phase: 'plan' | 'research' | 'implement') => JSON.stringify(toolDefinitions(toolsForPhase(phase))).slice(0, -1);
+    // The question (Research and Plan only) comes last, so what precedes it is shared.
+    const json = (phase: 'plan' | 'research' | 'implement') =>
+      JSON.stringify(toolDefinitions(toolsForPhase(phase).filter((tool) => tool.name !== 'ask_user'))).slice(0, -1);
     expect(json('research').startsWith(json('plan'))).toBe(true);
     expect(json('implement').startsWith(json('research'))).toBe(true);
+    for (const phase of ['plan', 'research'] as const) expect(toolsForPhase(phase).at(-1)?.name).toBe('ask_user');
     expect(toolsForPhase('implement').length).toBeGreaterThan(toolsForPhase('research').length);
   });
 
@@ -35,8 +38,8 @@ describe('the tools a phase offers', () => {
 
   it('leave out the table and office tools in a folder that holds no table or document', async () => {
     const byPhase = await offered({ 'src/app.ts': 'export const a = 1;\n' }, 'Rename a to b');
-    expect(byPhase.research).toEqual(['list_files', 'read_file', 'recall_tool_result', 'get_file_info', 'get_file_map', 'search_files']);
-    expect(byPhase.implement).toEqual([...byPhase.research!, 'write_file', 'edit_file', 'delete_file', 'move_file', 'run_command']);
+    expect(byPhase.research).toEqual(['list_files', 'read_file', 'recall_tool_result', 'get_file_info', 'get_file_map', 'search_files', 'ask_user']);
+    expect(byPhase.implement).toEqual([...byPhase.research!.slice(0, -1), 'write_file', 'edit_file', 'delete_file', 'move_file', 'run_command']);
   });
 
   it('offer them where the folder holds a table, however deep', async () => {

@@ -64,6 +64,7 @@ describe('SettingsStore', () => {
       price: null,
       apiKeySet: false,
       apiKeySource: 'none',
+      models: { research: { use: 'default' }, plan: { use: 'default' }, implement: { use: 'default' }, summary: { use: 'default' } },
       approvals: { files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false },
     });
     expect((await settings.llmSettings()).apiKey).toBeNull();
@@ -103,6 +104,7 @@ describe('SettingsStore', () => {
       retries: 2,
       promptCaching: 'auto',
       price: null,
+      models: { research: { use: 'default' }, plan: { use: 'default' }, implement: { use: 'default' }, summary: { use: 'default' } },
       apiKeySet: true,
       apiKeySource: 'stored',
       approvals: { files: 'ask', commands: 'allow-list', timeoutSeconds: 60, reviewPlan: true },

@@ -103,7 +103,7 @@ describe('executeToolCall', () => {
     expect(results.map((result) => [result.ok, result.refused])).toEqual(attempts.map(() => [false, 'phase']));
     expect(results[0]!.result).toBe(
       'Refused: write_file is not available in the research phase. Tools you can use now: list_files, read_file, recall_tool_result, get_file_info, get_file_map, search_files, ' +
-        'table_get_map, table_describe, table_stats, table_read_rows, table_query, xlsx_get_styles, docx_get_styles, pptx_get_styles.',
+        'table_get_map, table_describe, table_stats, table_read_rows, table_query, xlsx_get_styles, docx_get_styles, pptx_get_styles, ask_user.',
     );
     expect(results[4]!.result).toBe('Refused: read_file is not available in the summary phase. No tools can be used now.');
     expect(results[5]!.result).toMatch(/^Refused: there is no tool named "shell"\./);
@@ -189,7 +189,7 @@ describe('the tool catalog', () => {
   it('has every tool of DESIGN §5, each with a description and an object JSON Schema', () => {
     const definitions = toolDefinitions([...toolCatalog.values()]);
     expect(definitions.map((definition) => definition.function.name).sort()).toEqual(
-      ['delete_file', 'docx_get_styles', 'edit_file', 'get_file_info', 'get_file_map', 'list_files', 'move_file', 'pptx_get_styles', 'read_file', 'recall_tool_result', 'run_command', 'search_files']
+      ['ask_user', 'delete_file', 'docx_get_styles', 'edit_file', 'get_file_info', 'get_file_map', 'list_files', 'move_file', 'pptx_get_styles', 'read_file', 'recall_tool_result', 'run_command', 'search_files']
         .concat(['table_describe', 'table_get_map', 'table_query', 'table_read_rows', 'table_stats', 'write_file', 'write_xlsx', 'xlsx_get_styles']),
     );
     for (const { function: fn } of definitions) {
@@ -201,14 +201,14 @@ describe('the tool catalog', () => {
     expect(read).toMatchObject({ required: ['path'], properties: { path: { type: 'string' }, offset: { type: 'integer', minimum: 1 } } });
   });
 
-  it('gives Research and Plan no tool that writes or runs anything, and Summary no tools', () => {
+  it('gives Research and Plan no tool that writes or runs anything, Implement no question to the user, and Summary no tools', () => {
     const names = (phase: Phase) => toolsForPhase(phase).map((tool) => tool.name);
     expect(toolsForPhase('research').filter((tool) => tool.mutates)).toEqual([]);
     expect(toolsForPhase('plan').filter((tool) => tool.mutates)).toEqual([]);
     const tableReads = ['table_get_map', 'table_describe', 'table_stats', 'table_read_rows', 'table_query', 'xlsx_get_styles', 'docx_get_styles', 'pptx_get_styles'];
-    expect(names('plan')).toEqual(['list_files', 'read_file', 'recall_tool_result']);
-    expect(names('research')).toEqual([...names('plan'), 'get_file_info', 'get_file_map', 'search_files', ...tableReads]);
-    expect(names('implement')).toHaveLength(toolCatalog.size);
+    expect(names('plan')).toEqual(['list_files', 'read_file', 'recall_tool_result', 'ask_user']);
+    expect(names('research')).toEqual([...names('plan').slice(0, -1), 'get_file_info', 'get_file_map', 'search_files', ...tableReads, 'ask_user']);
+    expect(names('implement').sort()).toEqual([...toolCatalog.keys()].filter((name) => name !== 'ask_user').sort());
     expect(names('summary')).toEqual([]);
     expect([...toolCatalog.values()].filter((tool) => tool.mutates).map((tool) => tool.name).sort()).toEqual(
       ['delete_file', 'edit_file', 'move_file', 'run_command', 'write_file', 'write_xlsx'],

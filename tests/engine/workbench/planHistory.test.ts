@@ -47,8 +47,8 @@ describe('plan history: each request keeps its research and plan', () => {
 
     const snapshot = await workbench.request('workbench:snapshot');
     expect(snapshot.runs).toEqual({
-      [first]: { research: true, plan: { done: 1, failed: 1, total: 2 } },
-      [second]: { research: true, plan: { done: 1, failed: 0, total: 1 } },
+      [first]: { research: true, plan: { done: 1, failed: 1, total: 2 }, checks: { passed: 0, failed: 0, denied: 0, none: 2 } },
+      [second]: { research: true, plan: { done: 1, failed: 0, total: 1 }, checks: { passed: 0, failed: 0, denied: 0, none: 1 } },
     });
     const earlierPlan = await workbench.request('session:run-file', { messageId: first, file: 'plan' });
     expect(earlierPlan).toMatchObject({ text: firstPlan });
@@ -86,7 +86,7 @@ describe('plan history: each request keeps its research and plan', () => {
     expect(await keptRuns(root)).toEqual([first]);
     expect(existsSync(rpiFile(root, 'plan.md'))).toBe(false);
     const snapshot = await workbench.request('workbench:snapshot');
-    expect(snapshot.runs).toEqual({ [first]: { research: true, plan: { done: 1, failed: 0, total: 1 } } });
+    expect(snapshot.runs).toEqual({ [first]: { research: true, plan: { done: 1, failed: 0, total: 1 }, checks: { passed: 0, failed: 0, denied: 0, none: 1 } } });
     expect((await workbench.request('session:run-file', { messageId: first, file: 'plan' })).text).toMatch(/^- \[x\] 1\. First/m);
   });
 
@@ -105,7 +105,7 @@ describe('plan history: each request keeps its research and plan', () => {
     expect(await keptRuns(root)).toEqual([]);
     const snapshot = await workbench.request('workbench:snapshot');
     expect(snapshot.conversation.map((message) => message.text)).toEqual(['One', 'Summary of Again.']);
-    expect(snapshot.runs).toEqual({ [again.messageId]: { research: true, plan: { done: 1, failed: 0, total: 1 } } });
+    expect(snapshot.runs).toEqual({ [again.messageId]: { research: true, plan: { done: 1, failed: 0, total: 1 }, checks: { passed: 0, failed: 0, denied: 0, none: 1 } } });
     await expect(workbench.request('session:run-file', { messageId: first, file: 'plan' })).rejects.toThrow(`There is no message "${first}"`);
   });
 
@@ -120,7 +120,7 @@ describe('plan history: each request keeps its research and plan', () => {
     expect(await keptRuns(root)).toEqual([started.messageId]);
     expect(await readFile(keptFile(root, started.messageId, 'plan.md'), 'utf8')).toBe(plan);
     expect(plan).toMatch(/^- \[x\] 1\. First[^\n]*\n- \[ \] 2\. Second/m);
-    expect((await workbench.request('workbench:snapshot')).runs).toEqual({ [started.messageId]: { research: true, plan: { done: 1, failed: 0, total: 2 } } });
+    expect((await workbench.request('workbench:snapshot')).runs).toEqual({ [started.messageId]: { research: true, plan: { done: 1, failed: 0, total: 2 }, checks: { passed: 0, failed: 0, denied: 0, none: 2 } } });
     expect(await workbench.request('session:run-file', { messageId: started.messageId, file: 'plan' })).toMatchObject({ text: plan });
   });
 
@@ -186,8 +186,8 @@ describe('plan history: each request keeps its research and plan', () => {
     const snapshot = await reopened.request('workbench:snapshot');
     const second = snapshot.conversation[2]!;
     expect(snapshot.runs).toEqual({
-      [first]: { research: true, plan: { done: 1, failed: 1, total: 2 } },
-      [second.id]: { research: true, plan: { done: 1, failed: 0, total: 1 } },
+      [first]: { research: true, plan: { done: 1, failed: 1, total: 2 }, checks: { passed: 0, failed: 0, denied: 0, none: 2 } },
+      [second.id]: { research: true, plan: { done: 1, failed: 0, total: 1 }, checks: { passed: 0, failed: 0, denied: 0, none: 1 } },
     });
   });
 });

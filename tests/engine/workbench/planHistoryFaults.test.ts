@@ -79,8 +79,8 @@ describe('the plan history when things go wrong', () => {
     expect(await readFile(keptFile(root, first, 'research.md'), 'utf8')).toBe(research);
     expect(await readFile(keptFile(root, first, 'plan.md'), 'utf8')).toBe(plan);
     expect((await reopened.request('workbench:snapshot')).runs).toEqual({
-      [first]: { research: true, plan: { done: 1, failed: 0, total: 1 } },
-      [resumed.messageId]: { research: true, plan: { done: 1, failed: 0, total: 1 } },
+      [first]: { research: true, plan: { done: 1, failed: 0, total: 1 }, checks: { passed: 0, failed: 0, denied: 0, none: 1 } },
+      [resumed.messageId]: { research: true, plan: { done: 1, failed: 0, total: 1 }, checks: { passed: 0, failed: 0, denied: 0, none: 1 } },
     });
     expect((await reopened.request('session:run-file', { messageId: resumed.messageId, file: 'plan' })).text).toMatch(/^- \[x\] 1\. Second/m);
   });
@@ -115,7 +115,7 @@ describe('the plan history when things go wrong', () => {
     expect(snapshot.conversation.map((message) => message.text)).toEqual(['One', 'Summary of First.']);
     // Left on disk, never shown: no request of the conversation is that one.
     expect(await keptRuns(root)).toEqual([first, second].sort());
-    expect(snapshot.runs).toEqual({ [first]: { research: true, plan: { done: 1, failed: 0, total: 1 } } });
+    expect(snapshot.runs).toEqual({ [first]: { research: true, plan: { done: 1, failed: 0, total: 1 }, checks: { passed: 0, failed: 0, denied: 0, none: 1 } } });
 
     // The history is consistent: the same message cannot be undone twice, and regenerate sends again.
     await expect(workbench.request('session:undo', { messageId: second })).rejects.toThrow(`There is no message "${second}"`);

@@ -73,6 +73,6 @@ describe('a planted plan history', () => {
     await expect(workbench.request('workbench:snapshot')).rejects.toThrow('plan.md is 9.0 MB');
     await rm(current);
     await writeFile(current, planText('Small again'));
-    expect((await workbench.request('workbench:snapshot')).runs?.[second.messageId]).toEqual({ research: true, plan: { done: 0, failed: 0, total: 1 } });
+    expect((await workbench.request('workbench:snapshot')).runs?.[second.messageId]).toEqual({ research: true, plan: { done: 0, failed: 0, total: 1 }, checks: { passed: 0, failed: 0, denied: 0, none: 1 } });
   });
 });

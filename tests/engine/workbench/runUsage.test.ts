@@ -10,6 +10,7 @@ import { call, fakeModelOptions, planText, recordEvents, say } from '../../suppo
 import { followRun, startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { nextEvent } from './stoppedRun.js';
+import { stepUsage } from '../../support/stepUsage.js';
 
 const usageFile = (root: string) => path.join(root, '.workbench', 'rpi', 'usage.jsonl');
 
@@ -23,19 +24,8 @@ function unpriced(turn: ScriptedTurn, promptTokens: number, completionTokens: nu
   return { ...turn, usage: { promptTokens, completionTokens } };
 }
 
-const step = (phase: StepUsage['phase'], figures: Partial<StepUsage>): StepUsage => ({
-  phase,
-  promptTokens: 0,
-  cachedTokens: 0,
-  cacheWriteTokens: 0,
-  completionTokens: 0,
-  reasoningTokens: 0,
-  calls: 1,
-  costUsd: null,
-  unpricedCalls: 0,
-  estimated: false,
-  ...figures,
-});
+/** A step as this folder's runs record it: every call by fake-model. */
+const step = (phase: StepUsage['phase'], figures: Partial<StepUsage>): StepUsage => stepUsage(phase, { model: 'fake-model', ...figures });
 
 async function usageLines(root: string): Promise<Record<string, unknown>[]> {
   return (await readFile(usageFile(root), 'utf8'))
@@ -43,6 +33,8 @@ async function usageLines(root: string): Promise<Record<string, unknown>[]> {
     .split('\n')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
+
+const fakeModelEverywhere = { research: 'fake-model', plan: 'fake-model', implement: 'fake-model', summary: 'fake-model' };
 
 const warningsIn = (events: readonly WorkbenchEvent[]) => events.flatMap((event) => (event.type === 'warning' ? [event.message] : []));
 
@@ -102,6 +94,7 @@ describe('usage kept with the run', () => {
       costUsd: expect.closeTo(0.015, 12) as number,
       unpricedSteps: 1,
       estimated: false,
+      models: fakeModelEverywhere,
     });
   });
 
@@ -141,7 +134,7 @@ describe('usage kept with the run', () => {
     expect(told[0]?.steps).toEqual(steps.slice(0, 4).map((kept, index) => (index === 3 ? { ...kept, promptTokens: 4_000, cachedTokens: 3_000, completionTokens: 400, calls: 1, costUsd: 0.004 } : kept)));
     expect(told.at(-1)?.steps).toEqual(steps);
 
-    const total = { promptTokens: 21_000, cachedTokens: 10_000, cacheWriteTokens: 0, completionTokens: 2_100, reasoningTokens: 0, calls: 6, costUsd: expect.closeTo(0.021, 12) as number, unpricedSteps: 0, estimated: false };
+    const total = { promptTokens: 21_000, cachedTokens: 10_000, cacheWriteTokens: 0, completionTokens: 2_100, reasoningTokens: 0, calls: 6, costUsd: expect.closeTo(0.021, 12) as number, unpricedSteps: 0, estimated: false, models: fakeModelEverywhere };
     const before = await first.request('workbench:snapshot');
     expect(before.usage).toEqual({ requests: { [cancelled.messageId]: total }, current: { messageId: cancelled.messageId, steps } });
     await first.close();

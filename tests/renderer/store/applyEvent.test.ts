@@ -88,7 +88,7 @@ describe('applyEvent', () => {
       'tool-started': true, 'tool-finished': true, 'approval-requested': true, 'approval-resolved': true, 'summary-delta': true,
       'message-added': true, 'conversation-reset': true, 'usage': true, 'warning': true, 'run-finished': true, 'context-trimmed': true,
       'model-status': true, 'context-window': true, 'instructions-read': true, 'context-items-read': true, 'changes-updated': true, 'mcp-status': true,
-      'run-usage': true,
+      'run-usage': true, 'check-finished': true, 'question-asked': true, 'question-answered': true,
     };
     const trimmed: UnsequencedEvent = { type: 'context-trimmed', runId: 'run-1', phase: 'research', setAside: 3, condensed: 0, cut: 0, promptTokens: 3_000, budget: 6_144, contextWindow: 8_192 };
     const queued: UnsequencedEvent = { type: 'model-status', runId: 'run-1', phase: 'research', state: 'queued' };
@@ -98,7 +98,10 @@ describe('applyEvent', () => {
     const attached: UnsequencedEvent = { type: 'context-items-read', runId: 'run-1', phase: 'research', items: ['src/app.ts', 'docs/', 'note 1'] };
     const mcp: UnsequencedEvent = { type: 'mcp-status', runId: null, status: { name: 'everything', state: 'starting', tools: [], updatedAt: 1_000 } };
     const spent: UnsequencedEvent = { type: 'run-usage', runId: 'run-1', messageId: 'm1', steps: [] };
-    const events: UnsequencedEvent[] = [...midRun, trimmed, queued, window, instructions, attached, counted, mcp, spent, ...restOfRun, { type: 'warning', runId: null, message: 'w' }, { type: 'conversation-reset', runId: null, messages: [] }];
+    const checked: UnsequencedEvent = { type: 'check-finished', runId: 'run-1', index: 0, label: 'a', round: 0, command: 'npm test', source: 'plan', outcome: 'passed', exitCode: 0 };
+    const asked: UnsequencedEvent = { type: 'question-asked', runId: 'run-1', requestId: 'q1', phase: 'research', question: 'Which format?', expiresAt: 2_000 };
+    const answered: UnsequencedEvent = { type: 'question-answered', runId: 'run-1', requestId: 'q1', outcome: 'answered', answer: 'CSV' };
+    const events: UnsequencedEvent[] = [...midRun, trimmed, queued, window, instructions, attached, counted, mcp, spent, checked, asked, answered, ...restOfRun, { type: 'warning', runId: null, message: 'w' }, { type: 'conversation-reset', runId: null, messages: [] }];
     expect(new Set(events.map((event) => event.type))).toEqual(new Set(Object.keys(everyType)));
     const states = events.reduce<WorkbenchState[]>((all, event) => [...all, play(all.at(-1)!, [event])], [ready]);
     expect(states.map((state) => state.lastSeq)).toEqual(states.map((_, index) => ready.lastSeq + index));

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import type { PlanItem } from '../../../../engine/contract/index.js';
 import { checklistStatus } from '../../store/runStatus.js';
 import { useWorkbench } from '../../store/StoreContext.js';
+import { CheckMark } from './CheckMark.js';
 
 type ChecklistStatus = ReturnType<typeof checklistStatus>;
 
@@ -14,6 +15,7 @@ export function PlanChecklist() {
   const runItems = useWorkbench((state) => state.run?.items);
   const runningItem = useWorkbench((state) => state.run?.runningItem ?? null);
   const savedItems = useWorkbench((state) => state.rpi.items);
+  const finalCheck = useWorkbench((state) => state.rpi.finalCheck);
   const items = runItems ?? savedItems;
   return (
     <section className="run-section" aria-labelledby={titleId}>
@@ -29,11 +31,12 @@ export function PlanChecklist() {
           ))}
         </ol>
       )}
+      {finalCheck && <CheckMark result={finalCheck} whole />}
     </section>
   );
 }
 
-/** One step with its mark (to do, working, done, failed with the reason). */
+/** One step with its mark (to do, working, done, failed with the reason) and its check's. */
 export function ChecklistItem({ item, status }: { item: PlanItem; status: ChecklistStatus }) {
   return (
     <li className={`plan-item plan-item-${status}`} data-status={status} aria-current={status === 'running' ? 'step' : undefined}>
@@ -47,6 +50,7 @@ export function ChecklistItem({ item, status }: { item: PlanItem; status: Checkl
         </span>
         {item.description && <span className="plan-item-description">{item.description}</span>}
         {status === 'failed' && <span className="plan-item-failure">Failed: {item.failure ?? 'no reason was given'}</span>}
+        <CheckMark result={item.checkResult} command={item.check} />
       </div>
     </li>
   );

@@ -7,6 +7,7 @@ export function RunStatus() {
   const status = useWorkbench((state) => state.run?.status);
   const error = useWorkbench((state) => state.run?.error ?? null);
   const waiting = useWorkbench((state) => state.run?.approvals.filter((card) => card.status === 'pending').length ?? 0);
+  const asking = useWorkbench((state) => state.run?.questions.some((card) => card.status === 'pending') ?? false);
   const failedSteps = useWorkbench((state) => (state.running ? 0 : state.rpi.items.filter((item) => item.status === 'failed').length));
   const retryFailed = useWorkbench((state) => state.retryFailed);
   return (
@@ -21,6 +22,7 @@ export function RunStatus() {
       {status === 'running' && waiting > 0 && (
         <p className="run-waiting">{waiting === 1 ? 'An action waits for your approval in the chat.' : `${waiting} actions wait for your approval in the chat.`}</p>
       )}
+      {status === 'running' && asking && <p className="run-waiting">The model waits for your answer to its question in the chat.</p>}
       {status !== 'running' && error && (
         <p className="run-error" data-testid="run-error">
           {error}

@@ -11,10 +11,12 @@ interface ConnectionTestProps {
   /** The form's current, unsaved values to test with. */
   payload: () => RequestPayload<'settings:test-connection'>;
   onPickModel: (model: string) => void;
+  /** Names the button and its result apart from the other connections' (the Models section has one per phase). */
+  testId?: string;
 }
 
 /** "Test connection": lists the server's models with the unsaved settings, or says exactly what failed. */
-export function ConnectionTest({ payload, onPickModel }: ConnectionTestProps) {
+export function ConnectionTest({ payload, onPickModel, testId = 'test-connection' }: ConnectionTestProps) {
   const testConnection = useWorkbench((state) => state.testConnection);
   const [outcome, setOutcome] = useState<Outcome>({ state: 'idle' });
 
@@ -27,7 +29,7 @@ export function ConnectionTest({ payload, onPickModel }: ConnectionTestProps) {
 
   return (
     <div className="connection-test">
-      <button type="button" data-testid="test-connection" disabled={outcome.state === 'testing'} onClick={() => void test()}>
+      <button type="button" data-testid={testId} disabled={outcome.state === 'testing'} onClick={() => void test()}>
         {outcome.state === 'testing' ? 'Testing…' : 'Test connection'}
       </button>
       {outcome.state === 'failed' && (

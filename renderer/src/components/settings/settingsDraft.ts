@@ -1,4 +1,5 @@
 import type { PublicSettings, RequestPayload, UserPrice } from '../../../../engine/contract/index.js';
+import { phaseModelDraftsOf, phaseModelsPatchOf, type PhaseModelDrafts } from './phaseModelDraft.js';
 
 /** The settings form as typed: numbers stay text until saved, and the key is only ever a new one. */
 export interface SettingsDraft {
@@ -18,6 +19,8 @@ export interface SettingsDraft {
   commands: PublicSettings['approvals']['commands'];
   reviewPlan: boolean;
   timeoutSeconds: string;
+  /** Settings → Models: each phase's model. */
+  models: PhaseModelDrafts;
 }
 
 export function draftOf(settings: PublicSettings | null): SettingsDraft {
@@ -36,6 +39,7 @@ export function draftOf(settings: PublicSettings | null): SettingsDraft {
     commands: settings?.approvals.commands ?? 'ask',
     reviewPlan: settings?.approvals.reviewPlan ?? false,
     timeoutSeconds: String(settings?.approvals.timeoutSeconds ?? 600),
+    models: phaseModelDraftsOf(settings?.models),
   };
 }
 
@@ -49,6 +53,7 @@ export function patchOf(draft: SettingsDraft): RequestPayload<'settings:set'> {
     retries: Number(draft.retries),
     promptCaching: draft.promptCaching,
     price: priceOf(draft),
+    models: phaseModelsPatchOf(draft.models),
     approvals: {
       files: draft.files,
       commands: draft.commands,

@@ -1,35 +1,23 @@
 // @vitest-environment happy-dom
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Snapshot, StepUsage, UnsequencedEvent } from '../../../../engine/contract/index.js';
+import type { Snapshot, UnsequencedEvent } from '../../../../engine/contract/index.js';
 import { usageTotalOf } from '../../../../engine/contract/index.js';
 import { RequestSpend } from '../../../../renderer/src/components/chat/RequestSpend.js';
 import { RunPanel } from '../../../../renderer/src/components/run/RunPanel.js';
 import { applySnapshot, initialState } from '../../../../renderer/src/store/state.js';
 import { idleSnapshot, message, play, runId } from '../../../support/runViewFixture.js';
 import { runViewHarness } from '../../../support/runViewHarness.js';
+import { stepUsage } from '../../../support/stepUsage.js';
 
 afterEach(cleanup);
 
-const step = (phase: StepUsage['phase'], figures: Partial<StepUsage>): StepUsage => ({
-  phase,
-  promptTokens: 0,
-  cachedTokens: 0,
-  cacheWriteTokens: 0,
-  completionTokens: 0,
-  reasoningTokens: 0,
-  calls: 1,
-  costUsd: null,
-  unpricedCalls: 0,
-  estimated: false,
-  ...figures,
-});
 
-const research = step('research', { promptTokens: 20_000, cachedTokens: 15_000, completionTokens: 1_500, costUsd: 0.011 });
-const plan = step('plan', { promptTokens: 18_200, cachedTokens: 17_100, completionTokens: 1_400, costUsd: 0.012 });
-const parse = step('implement', { item: { index: 0, label: 'Parse' }, promptTokens: 20_000, cachedTokens: 17_000, completionTokens: 1_000, calls: 4, costUsd: 0.008 });
+const research = stepUsage('research', { promptTokens: 20_000, cachedTokens: 15_000, completionTokens: 1_500, costUsd: 0.011 });
+const plan = stepUsage('plan', { promptTokens: 18_200, cachedTokens: 17_100, completionTokens: 1_400, costUsd: 0.012 });
+const parse = stepUsage('implement', { item: { index: 0, label: 'Parse' }, promptTokens: 20_000, cachedTokens: 17_000, completionTokens: 1_000, calls: 4, costUsd: 0.008 });
 /** A step whose calls went to a server that knows no price for the model. */
-const local = step('implement', { item: { index: 1, label: 'Write' }, promptTokens: 5_000, completionTokens: 400, calls: 2, unpricedCalls: 2 });
+const local = stepUsage('implement', { item: { index: 1, label: 'Write' }, promptTokens: 5_000, completionTokens: 400, calls: 2, unpricedCalls: 2 });
 
 const conversation = [message('u1', 'user', 'Convert the statement'), message('a1', 'assistant', 'Converted.'), message('u2', 'user', 'Tidy up')];
 const spendRows = () => screen.getAllByTestId('step-spend').map((row) => [within(row).getByRole('term').textContent, within(row).getByRole('definition').textContent]);
@@ -85,7 +73,7 @@ describe('the run panel’s spend per step', () => {
     expect(spendRows()).toEqual([['Research', '20,000 tokens in (15,000 cached) · 1,500 out · $0.011']]);
     expect(screen.queryByTestId('run-spend-total')).toBeNull();
 
-    const summary = step('summary', { promptTokens: 3_000, completionTokens: 300, costUsd: 0.002 });
+    const summary = stepUsage('summary', { promptTokens: 3_000, completionTokens: 300, costUsd: 0.002 });
     harness.emit({ type: 'run-usage', runId, messageId: 'u1', steps: [research, plan, parse, summary] });
     expect(spendRows()).toEqual([
       ['Research', '20,000 tokens in (15,000 cached) · 1,500 out · $0.011'],
@@ -149,7 +137,7 @@ describe('the request’s total in the chat', () => {
 
   it('follows the running request live', async () => {
     const harness = await showTotals();
-    harness.emit({ type: 'run-started', runId, messageId: 'u2', startedAt: 1 }, { type: 'run-usage', runId, messageId: 'u2', steps: [local, step('summary', { promptTokens: 1_000, completionTokens: 100, costUsd: 0.001 })] });
+    harness.emit({ type: 'run-started', runId, messageId: 'u2', startedAt: 1 }, { type: 'run-usage', runId, messageId: 'u2', steps: [local, stepUsage('summary', { promptTokens: 1_000, completionTokens: 100, costUsd: 0.001 })] });
     expect(line('u2')).toBe('6,000 tokens in · 500 out · ≥ $0.001, 1 step unpriced');
   });
 });

@@ -80,7 +80,7 @@ export async function folderSource(root: string, rel: string): Promise<SideSourc
     offThread: { mode, input: async () => ({ file }) },
     async load() {
       if (size > maxComparedBytes) return { side: { kind: 'file', mode, size, notText: tooLarge(size) }, hash: null };
-      const read = readContainedSync(fs, file);
+      const read = readContainedSync(file);
       if (typeof read === 'string') return { side: { kind: 'file', mode, size, notText: `unreadable: ${read}` }, hash: null };
       let hash: string | undefined;
       return {

@@ -1,9 +1,6 @@
-import { Worker } from 'node:worker_threads';
-import { fileKindOf, sniffLength } from '../files/fileKind.js';
-import { readContainedSync } from '../workspace/containedRead.js';
-import { runDiffWorker, type DiffJob, type DiffReply } from './diffWorker.js';
-import { lineDiffFunctions, noNewlineMarker } from './lineDiff.js';
-import { decodeText, lineCount, lineEndingsOf } from './textContent.js';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../process/workerEntry.js';
+import type { DiffJob, DiffReply } from './diffWorker.js';
 
 export type { DiffJobSide, DiffSideResult } from './diffWorker.js';
 export type DiffResult = Extract<DiffReply, { before: unknown }>;
@@ -11,11 +8,11 @@ export type DiffResult = Extract<DiffReply, { before: unknown }>;
 /** Idle this long, the worker ends; the Changes view asks for several large diffs in a row. */
 const idleMs = 60_000;
 let shared: DiffThread | undefined;
-let jobsSent = 0;
+const counts = { sent: 0, computed: 0 };
 
-/** Diffs computed on the diff worker so far in this process (the tests' way to see where a diff ran). */
-export function diffsOffThread(): number {
-  return jobsSent;
+/** Diffs handed to the diff worker so far in this process, and those it answered with a diff (the tests' way to see where a diff ran). */
+export function diffsOffThread(): { sent: number; computed: number } {
+  return { ...counts };
 }
 
 /**
@@ -24,7 +21,7 @@ export function diffsOffThread(): number {
  */
 export function diffOffThread(job: Omit<DiffJob, 'id'>): Promise<DiffResult> {
   shared ??= new DiffThread();
-  jobsSent += 1;
+  counts.sent += 1;
   return shared.run(job);
 }
 
@@ -35,8 +32,7 @@ class DiffThread {
   private idleTimer: NodeJS.Timeout | undefined;
 
   constructor() {
-    // execArgv: [] because the source is plain CommonJS: the host's flags (a loader, --input-type=module) must not apply to it.
-    this.worker = new Worker(workerSource(), { eval: true, execArgv: [] });
+    this.worker = startWorker(new URL('./diffWorker.ts', import.meta.url));
     this.worker.unref();
     this.worker.on('message', (reply: DiffReply) => this.settle(reply));
     this.worker.on('error', (error) => this.fail(error));
@@ -62,7 +58,10 @@ class DiffThread {
     const waiter = this.waiting.get(reply.id);
     this.waiting.delete(reply.id);
     if ('error' in reply) waiter?.reject(new Error(`The diff could not be computed: ${reply.error}`));
-    else waiter?.resolve(reply);
+    else {
+      counts.computed += 1;
+      waiter?.resolve(reply);
+    }
     if (this.waiting.size > 0) return;
     this.worker.unref();
     this.idleTimer = setTimeout(() => void this.worker.terminate(), idleMs).unref();
@@ -76,27 +75,3 @@ class DiffThread {
   }
 }
 
-/**
- * The worker's code as text, run with `eval: true`: a separate worker file could not be found from inside
- * the esbuild bundles, while a function's own source travels with it. Every function the worker runs is
- * self-contained, or calls only the others given here. tsx compiles with keepNames, which wraps nested
- * functions in an `__name` helper; the stub makes that a no-op.
- */
-function workerSource(): string {
-  const declared = [...lineDiffFunctions, fileKindOf, decodeText, lineCount, lineEndingsOf, readContainedSync];
-  return [
-    "'use strict';",
-    'const __name = (target) => target;',
-    "const { parentPort } = require('node:worker_threads');",
-    `const noNewlineMarker = ${JSON.stringify(noNewlineMarker)};`,
-    ...declared.map((fn) => fn.toString()),
-    `(${runDiffWorker.toString()})({`,
-    "  fs: require('node:fs'),",
-    "  crypto: require('node:crypto'),",
-    '  port: parentPort,',
-    `  readContained: ${readContainedSync.name},`,
-    `  decode: (bytes) => ${decodeText.name}(bytes, (head) => ${fileKindOf.name}(head.subarray(0, ${sniffLength}))),`,
-    `  diff: ${lineDiffFunctions[1]!.name},`,
-    '});',
-  ].join('\n');
-}

@@ -1,3 +1,4 @@
+import { diffArrays } from 'diff';
 import type { DiffHunk } from '../contract/changes.js';
 
 export interface LineDiff {
@@ -28,9 +29,8 @@ export function splitLines(text: string): string[] {
 
 /**
  * A line diff of two texts, as unified-diff hunks with `context` unchanged lines around each change
- * (Infinity: one hunk with every line). Lines are compared whole with their line breaks, so a change of
- * line ending or of the final line break is a change, as in git. Self-contained (it names nothing from
- * another module), as the diff worker runs it from its source text.
+ * (Infinity: one hunk with every line). jsdiff aligns the lines; they are compared as whole lines with
+ * their line breaks, so a change of line ending or of the final line break is a change, as in git.
  */
 export function diffLines(before: string, after: string, { context }: { context: number }): LineDiff {
   const oldLines = splitLines(before);
@@ -48,33 +48,30 @@ export function diffLines(before: string, after: string, { context }: { context:
 }
 
 /**
- * The blocks that turn `a` into `b`. Lines become numbers (equal lines, equal numbers); the common start
- * and end are taken off first, and the rest is split at anchors (see `anchors`). Each stretch between
- * them is aligned by Myers' linear-space search, bounded by an edit length that keeps the work near 10^9
- * steps; past it the stretch is shown replaced whole (`approximate`), always a correct, longer diff.
+ * The blocks that turn `a` into `b`. Lines become numbers (equal lines, equal numbers) so jsdiff compares
+ * integers; the common start and end are taken off first, and the rest is split at anchors (see
+ * `anchors`). jsdiff's Myers search of each stretch is bounded by an edit length that keeps the work near
+ * 10^9 steps; past it the stretch is shown replaced whole (`approximate`), always a correct, longer diff.
  */
 function editScript(a: readonly string[], b: readonly string[]): { blocks: Block[]; approximate: boolean } {
   const ids = new Map<string, number>();
-  const idsOf = (lines: readonly string[]) => {
-    const out = new Int32Array(lines.length);
-    for (let index = 0; index < lines.length; index += 1) {
-      const line = lines[index]!;
-      let id = ids.get(line);
-      if (id === undefined) {
-        id = ids.size;
-        ids.set(line, id);
-      }
-      out[index] = id;
+  const idOf = (line: string) => {
+    let id = ids.get(line);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(line, id);
     }
-    return out;
+    return id;
   };
-  const [allLeft, allRight] = [idsOf(a), idsOf(b)];
+  const left = a.map(idOf);
+  const right = b.map(idOf);
   let prefix = 0;
-  while (prefix < allLeft.length && prefix < allRight.length && allLeft[prefix] === allRight[prefix]) prefix += 1;
+  while (prefix < left.length && prefix < right.length && left[prefix] === right[prefix]) prefix += 1;
   let suffix = 0;
-  while (suffix < allLeft.length - prefix && suffix < allRight.length - prefix && allLeft[allLeft.length - 1 - suffix] === allRight[allRight.length - 1 - suffix]) suffix += 1;
-  const left = allLeft.subarray(prefix, allLeft.length - suffix);
-  const right = allRight.subarray(prefix, allRight.length - suffix);
+  while (suffix < left.length - prefix && suffix < right.length - prefix && left[left.length - 1 - suffix] === right[right.length - 1 - suffix]) suffix += 1;
+  const middleLeft = left.slice(prefix, left.length - suffix);
+  const middleRight = right.slice(prefix, right.length - suffix);
+
   const blocks: Block[] = [];
   const push = (block: Block) => {
     const last = blocks.at(-1);
@@ -91,134 +88,56 @@ function editScript(a: readonly string[], b: readonly string[]): { blocks: Block
     }
   };
   let approximate = false;
-  /** One stretch between anchors; past its bound it is shown replaced whole. */
-  const alignStretch = (from: Int32Array, to: Int32Array) => {
-    const maxEditLength = Math.max(1_000, Math.min(50_000, Math.floor(8e8 / (from.length + to.length || 1))));
-    if (!alignInto(from, to, Math.ceil(maxEditLength / 2), push)) approximate = true;
+  /** jsdiff aligns one stretch between anchors; past its bound the stretch is shown replaced whole. */
+  const align = (from: number[], to: number[]) => {
+    if (from.length === 0 || to.length === 0) return push({ removed: from.length, added: to.length });
+    const maxEditLength = Math.max(1_000, Math.min(50_000, Math.floor(8e8 / (from.length + to.length))));
+    const changes = diffArrays(from, to, { maxEditLength });
+    if (changes === undefined) {
+      approximate = true;
+      return push({ removed: from.length, added: to.length });
+    }
+    for (const change of changes) {
+      if (change.added) push({ removed: 0, added: change.count });
+      else if (change.removed) push({ removed: change.count, added: 0 });
+      else push({ equal: change.count });
+    }
   };
   push({ equal: prefix });
   let [leftAt, rightAt] = [0, 0];
-  for (const [leftAnchor, rightAnchor] of anchors(left, right, ids.size)) {
-    alignStretch(left.subarray(leftAt, leftAnchor), right.subarray(rightAt, rightAnchor));
+  for (const [leftAnchor, rightAnchor] of anchors(middleLeft, middleRight)) {
+    align(middleLeft.slice(leftAt, leftAnchor), middleRight.slice(rightAt, rightAnchor));
     push({ equal: 1 });
     [leftAt, rightAt] = [leftAnchor + 1, rightAnchor + 1];
   }
-  alignStretch(left.subarray(leftAt), right.subarray(rightAt));
+  align(middleLeft.slice(leftAt), middleRight.slice(rightAt));
   push({ equal: suffix });
   return { blocks, approximate };
 }
 
 /**
- * Pushes the blocks that turn `a` into `b`: the common start and end, and between them Myers' middle
- * snake, found with no more than `maxSteps` steps of each search (false: not found within them, and the
- * middle was pushed replaced whole). Below the first split the search is unbounded: it cannot need more.
- */
-function alignInto(a: Int32Array, b: Int32Array, maxSteps: number, push: (block: Block) => void): boolean {
-  let prefix = 0;
-  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix += 1;
-  let suffix = 0;
-  while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix += 1;
-  push({ equal: prefix });
-  const [midA, midB] = [a.subarray(prefix, a.length - suffix), b.subarray(prefix, b.length - suffix)];
-  let found = true;
-  if (midA.length === 0 || midB.length === 0) push({ removed: midA.length, added: midB.length });
-  else {
-    const split = middleSnake(midA, midB, maxSteps);
-    if (split === null || split === 'none') {
-      found = split !== null;
-      push({ removed: midA.length, added: midB.length });
-    } else {
-      const [x, y] = split;
-      alignInto(midA.subarray(0, x), midB.subarray(0, y), Number.POSITIVE_INFINITY, push);
-      alignInto(midA.subarray(x), midB.subarray(y), Number.POSITIVE_INFINITY, push);
-    }
-  }
-  push({ equal: suffix });
-  return found;
-}
-
-/**
- * Where the forward and backward searches of Myers' O(ND) algorithm meet (the split point of a shortest
- * edit script, as diff-match-patch's bisect finds it); 'none' when the two have nothing in common, null
- * when they did not meet within `maxSteps` steps.
- */
-function middleSnake(a: Int32Array, b: Int32Array, maxSteps: number): [number, number] | 'none' | null {
-  const [n, m] = [a.length, b.length];
-  const maxD = Math.ceil((n + m) / 2);
-  const offset = maxD;
-  const length = 2 * maxD + 2;
-  const forward = new Int32Array(length).fill(-1);
-  const backward = new Int32Array(length).fill(-1);
-  forward[offset + 1] = 0;
-  backward[offset + 1] = 0;
-  const delta = n - m;
-  const odd = delta % 2 !== 0;
-  let [k1start, k1end, k2start, k2end] = [0, 0, 0, 0];
-  for (let d = 0; d < maxD; d += 1) {
-    if (d > maxSteps) return null;
-    for (let k1 = -d + k1start; k1 <= d - k1end; k1 += 2) {
-      const at = offset + k1;
-      let x1 = k1 === -d || (k1 !== d && forward[at - 1]! < forward[at + 1]!) ? forward[at + 1]! : forward[at - 1]! + 1;
-      let y1 = x1 - k1;
-      while (x1 < n && y1 < m && a[x1] === b[y1]) {
-        x1 += 1;
-        y1 += 1;
-      }
-      forward[at] = x1;
-      if (x1 > n) k1end += 2;
-      else if (y1 > m) k1start += 2;
-      else if (odd) {
-        const other = offset + delta - k1;
-        if (other >= 0 && other < length && backward[other] !== -1 && x1 >= n - backward[other]!) return [x1, y1];
-      }
-    }
-    for (let k2 = -d + k2start; k2 <= d - k2end; k2 += 2) {
-      const at = offset + k2;
-      let x2 = k2 === -d || (k2 !== d && backward[at - 1]! < backward[at + 1]!) ? backward[at + 1]! : backward[at - 1]! + 1;
-      let y2 = x2 - k2;
-      while (x2 < n && y2 < m && a[n - x2 - 1] === b[m - y2 - 1]) {
-        x2 += 1;
-        y2 += 1;
-      }
-      backward[at] = x2;
-      if (x2 > n) k2end += 2;
-      else if (y2 > m) k2start += 2;
-      else if (!odd) {
-        const other = offset + delta - k2;
-        if (other >= 0 && other < length && forward[other] !== -1) {
-          const x1 = forward[other]!;
-          const y1 = offset + x1 - other;
-          if (x1 >= n - x2) return [x1, y1];
-        }
-      }
-    }
-  }
-  return 'none';
-}
-
-/**
  * Lines that occur once in each text, paired in the longest run that keeps their order on both sides
  * (patience diff's anchors, as git's --patience and --histogram start): they split a large diff into
- * small stretches between them, each aligned alone, so a big file with scattered edits costs about
+ * small stretches between them, each aligned by jsdiff, so a big file with scattered edits costs about
  * its size instead of its size times the edits. Texts with few unique lines get few anchors and are
- * aligned more or less whole, as without them.
+ * aligned by jsdiff more or less whole, as without them.
  */
-function anchors(left: Int32Array, right: Int32Array, idCount: number): [number, number][] {
-  // Ids are dense (0 … idCount-1), so counts by id are arrays, not maps.
-  const leftCount = new Int32Array(idCount);
-  const rightCount = new Int32Array(idCount);
-  const leftAt = new Int32Array(idCount);
-  for (let index = 0; index < left.length; index += 1) {
-    const id = left[index]!;
-    if (leftCount[id] === 0) leftAt[id] = index;
-    leftCount[id] = leftCount[id]! + 1;
-  }
-  for (let index = 0; index < right.length; index += 1) rightCount[right[index]!] = rightCount[right[index]!]! + 1;
+function anchors(left: readonly number[], right: readonly number[]): [number, number][] {
+  const counts = new Map<number, { left: number; right: number; at: number }>();
+  left.forEach((id, index) => {
+    const seen = counts.get(id);
+    if (seen) seen.left += 1;
+    else counts.set(id, { left: 1, right: 0, at: index });
+  });
   const candidates: [number, number][] = [];
-  for (let index = 0; index < right.length; index += 1) {
-    const id = right[index]!;
-    if (leftCount[id] === 1 && rightCount[id] === 1) candidates.push([leftAt[id]!, index]);
-  }
+  right.forEach((id) => {
+    const seen = counts.get(id);
+    if (seen) seen.right += 1;
+  });
+  right.forEach((id, index) => {
+    const seen = counts.get(id);
+    if (seen?.left === 1 && seen.right === 1) candidates.push([seen.at, index]);
+  });
   return longestIncreasing(candidates);
 }
 
@@ -295,9 +214,3 @@ function addLines(into: string[], marker: ' ' | '-' | '+', lines: readonly strin
     }
   }
 }
-
-/**
- * diffLines and everything it calls, for the diff worker's source text (with noNewlineMarker beside them).
- * They stay in this one file: a call into another module would not survive being turned into source text.
- */
-export const lineDiffFunctions: readonly ((...args: never[]) => unknown)[] = [splitLines, diffLines, editScript, alignInto, middleSnake, anchors, longestIncreasing, hunksOf, addLines];

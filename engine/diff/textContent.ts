@@ -1,5 +1,5 @@
 import type { LineEndings } from '../contract/changes.js';
-import { fileKindOf, sniffLength, type FileKind } from '../files/fileKind.js';
+import { fileKindOf, sniffLength } from '../files/fileKind.js';
 import { formatSize } from '../files/fileSize.js';
 
 /** Larger files are shown by their sizes only: a line diff of them would take too long to be worth it. */
@@ -10,31 +10,20 @@ export type Content = { text: string; lines: number; eol: LineEndings } | { notT
 /** The text view of a content without the text itself: what a side shows, and what the diff worker sends back. */
 export type ContentView = { lines: number; eol: LineEndings } | { notText: string };
 
+// The byte order mark is kept: a change that adds or drops one is a change.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /**
  * A file's bytes as text to compare line by line, or why they are not: binary (a NUL byte or a known
  * signature in the first 8 KB, as git and the tools judge it), not UTF-8, or too large.
  */
 export function contentOf(bytes: Uint8Array): Content {
   if (bytes.length > maxComparedBytes) return { notText: tooLarge(bytes.length) };
-  return decodeText(bytes, headKind);
-}
-
-/** What the first `sniffLength` bytes say the content is. */
-export function headKind(bytes: Uint8Array): FileKind {
-  return fileKindOf(bytes.subarray(0, sniffLength));
-}
-
-/**
- * contentOf without the size check, the binary judgement given (`kindOf`). Self-contained apart from
- * lineCount and lineEndingsOf: the diff worker runs it from its source text.
- */
-export function decodeText(bytes: Uint8Array, kindOf: (bytes: Uint8Array) => FileKind): Content {
-  const kind = kindOf(bytes);
+  const kind = fileKindOf(bytes.subarray(0, sniffLength));
   if (kind.binary) return { notText: kind.description };
   let text: string;
   try {
-    // The byte order mark is kept: a change that adds or drops one is a change.
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    text = strictUtf8.decode(bytes);
   } catch {
     return { notText: 'not UTF-8 text' };
   }

@@ -1,14 +1,14 @@
-import type * as NodeFs from 'node:fs';
+import fs from 'node:fs';
 
 /**
  * The bytes of a regular file with one name at exactly `file` inside the project folder, or why they
  * cannot be read: opened without following a symlink (O_NOFOLLOW) or waiting on a FIFO (O_NONBLOCK), and
  * only when the descriptor is really at that path (Linux: a folder on the way swapped for a symlink since
  * the walk would lead elsewhere) and the file has no other name (a hard link may reach outside the
- * folder). Synchronous and self-contained, with `fs` given: the diff worker runs it from its source text,
- * and on the engine's thread a small file costs less read this way than through four promise round trips.
+ * folder). Synchronous: the diff worker reads its files with it, and on the engine's thread a small file
+ * costs less read this way than through four promise round trips.
  */
-export function readContainedSync(fs: typeof NodeFs, file: string): Uint8Array | string {
+export function readContainedSync(file: string): Uint8Array | string {
   const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0 } = fs.constants;
   let fd: number;
   try {

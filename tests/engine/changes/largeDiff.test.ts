@@ -25,18 +25,20 @@ describe('the diff of a file over 1 MB', () => {
     const workbench = await open(root);
 
     const order: string[] = [];
-    const sentBefore = diffsOffThread();
+    const { sent, computed } = diffsOffThread();
     const big = workbench.request('changes:file', { messageId, path: 'big.txt' }).then((diff) => {
       order.push('big');
       return diff;
     });
     // Once the big diff is on the worker, the engine's thread is free for the next request.
-    while (diffsOffThread() === sentBefore) await nextTurn();
+    while (diffsOffThread().sent === sent) await nextTurn();
     const small = await workbench.request('changes:file', { messageId, path: 'small.txt' });
     order.push('small');
     expect(small).toMatchObject({ added: 1, removed: 1 });
     const bigDiff = await big;
     expect(order).toEqual(['small', 'big']);
+    // The worker answered with the diff (no fallback to the engine's thread), and the small file never went to it.
+    expect(diffsOffThread()).toEqual({ sent: sent + 1, computed: computed + 1 });
 
     const file = (text: string) => ({ kind: 'file' as const, mode: 0o644, size: Buffer.byteLength(text), bytes: Buffer.from(text) });
     const here = diffFiles({ path: 'big.txt', before: file(before), after: file(await readFile(path.join(root, 'big.txt'), 'utf8')), context: 3 });
@@ -49,9 +51,9 @@ describe('the diff of a file over 1 MB', () => {
     const { messageId } = await folderBeforeRequest(root, { 'big.txt': bigText(() => false) });
     await writeFile(path.join(root, 'big.txt'), bigText((line) => line % 1000 === 0));
     const workbench = await open(root);
-    const sentBefore = diffsOffThread();
+    const { sent, computed } = diffsOffThread();
     const list = await workbench.request('changes:list', { messageId });
-    expect(diffsOffThread()).toBe(sentBefore + 1);
+    expect(diffsOffThread()).toEqual({ sent: sent + 1, computed: computed + 1 });
     expect(list.files).toMatchObject([{ path: 'big.txt', status: 'modified', added: 200, removed: 200 }]);
   });
 });

@@ -114,6 +114,8 @@ export class ChangesService {
     // The one path compared directly, without scanning the whole folder.
     const now = await folderSource(this.deps.workspace.root, relPath);
     if (was?.type === 'unrecorded' || (!was && !now)) return null;
+    // Another size is another content: the file is left for the diff to read (on the diff worker, when large).
+    if (was?.type === 'file' && now && now.size !== was.size) return { path: relPath, before: checkpointSource(before, was), after: now };
     const loaded = now && (await now.load());
     if (was && loaded && sameSide(was, loaded)) return null;
     return { path: relPath, before: checkpointSource(before, was), after: now && loaded ? { ...now, load: async () => loaded } : null };

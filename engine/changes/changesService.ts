@@ -116,16 +116,17 @@ export class ChangesService {
 
   /**
    * Puts files back as they were before the message's request, after a checkpoint (tagged with the latest
-   * request, so undo keeps it) from which `undoRevert` puts them back again. The caller makes sure no run is active.
+   * request, or `keptBy`, so undo keeps it) from which `undoRevert` puts them back again. The caller makes
+   * sure no run is active.
    */
-  async revert(messageId: string, paths: readonly string[]): Promise<RevertResult> {
+  async revert(messageId: string, paths: readonly string[], { keptBy }: { keptBy?: string } = {}): Promise<RevertResult> {
     const ends = await changeEnds(this.deps, messageId, 'request');
     const from = await this.contentsOf(ends.beforeId);
     for (const requested of paths) {
       const rel = lexicalPath(requested, this.deps.workspace.root);
       if (!from.files.has(rel) && !(await this.exists(rel))) throw new RunRefusedError(`There is no file "${requested}", before that request or now.`);
     }
-    return this.putBackFrom(from, paths, 'revert_file');
+    return this.putBackFrom(from, paths, 'revert_file', keptBy);
   }
 
   /** Takes a revert back: the files as they were in the checkpoint taken just before it. */
@@ -146,7 +147,7 @@ export class ChangesService {
     this.deps.emit({ type: 'changes-updated', runId, messageId: request, ...totals });
   }
 
-  private async putBackFrom(from: CheckpointContents, paths: readonly string[], tool: string): Promise<RevertResult> {
+  private async putBackFrom(from: CheckpointContents, paths: readonly string[], tool: string, keptBy?: string): Promise<RevertResult> {
     const latest = await latestRequest(this.deps.conversation);
     if (!latest) throw new RunRefusedError('This folder has no request yet, so there is nothing to revert.');
     const { root } = this.deps.workspace;
@@ -155,7 +156,7 @@ export class ChangesService {
       checkpoints: this.deps.checkpoints,
       from,
       paths,
-      tag: { reason: 'tool', messageId: latest.id, tool },
+      tag: { reason: 'tool', messageId: keptBy ?? latest.id, tool },
       journal: this.deps.journal ?? null,
     });
     await this.announce(latest.id, null).catch(() => undefined);

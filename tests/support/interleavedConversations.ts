@@ -1,0 +1,60 @@
+import type { StartedRun } from '../../engine/contract/index.js';
+import type { Workbench } from '../../engine/index.js';
+import type { FakeLlm } from './fakeLlm/index.js';
+import { call, planText, say } from './rpiScript.js';
+import { writeTree } from './tempFolder.js';
+
+/** The project before the first request. */
+export const interleavedFiles = { 'shared.txt': 'base\n', 'mine.txt': 'mine base\n', 'untouched.txt': 'untouched\n' };
+
+export interface InterleavedConversations {
+  alpha: { conversationId: string; firstRequest: string; secondRequest: string };
+  beta: { conversationId: string; request: string; title: string };
+}
+
+/** The text of Beta's request, which the undo in Alpha names (its title too). */
+export const betaRequest = 'Beta: reword the shared notes';
+
+/**
+ * Two conversations with interleaved requests changing overlapping files, in a folder holding
+ * interleavedFiles: Alpha's first request writes shared.txt and mine.txt, creates made/new.txt and, by a
+ * command, shell.txt; then Beta's writes shared.txt and other.txt; then Alpha's second rewrites mine.txt.
+ * Each run ends done (the workbench must approve every call by itself). No vitest here: e2e specs use it too.
+ */
+export async function interleavedConversations(workbench: Workbench, llm: FakeLlm): Promise<InterleavedConversations> {
+  await writeTree(workbench.folder, interleavedFiles);
+  llm.enqueue(
+    say('Alpha research'),
+    say(planText('Alpha step')),
+    call('write_file', { path: 'shared.txt', content: 'alpha\n' }),
+    call('write_file', { path: 'mine.txt', content: 'alpha mine\n' }),
+    call('write_file', { path: 'made/new.txt', content: 'alpha new\n' }),
+    call('run_command', { command: 'echo alpha shell > shell.txt' }),
+    say('done'),
+    say('Alpha done.'),
+  );
+  const first = await finishedRun(workbench, workbench.request('session:send', { prompt: 'Alpha: start the notes' }));
+  const beta = await workbench.request('conversations:new');
+  llm.enqueue(
+    say('Beta research'),
+    say(planText('Beta step')),
+    call('write_file', { path: 'shared.txt', content: 'beta\n' }),
+    call('write_file', { path: 'other.txt', content: 'beta other\n' }),
+    say('done'),
+    say('Beta done.'),
+  );
+  const betaRun = await finishedRun(workbench, workbench.request('session:send', { prompt: betaRequest, conversationId: beta.id }));
+  llm.enqueue(say('Alpha research again'), say(planText('Alpha again')), call('write_file', { path: 'mine.txt', content: 'alpha mine again\n' }), say('done'), say('Alpha again done.'));
+  const second = await finishedRun(workbench, workbench.request('session:send', { prompt: 'Alpha: more notes', conversationId: first.conversationId }));
+  return {
+    alpha: { conversationId: first.conversationId, firstRequest: first.messageId, secondRequest: second.messageId },
+    beta: { conversationId: beta.id, request: betaRun.messageId, title: betaRequest },
+  };
+}
+
+async function finishedRun(workbench: Workbench, started: Promise<StartedRun>): Promise<StartedRun> {
+  const run = await started;
+  const { status } = await workbench.finished(run.runId);
+  if (status !== 'done') throw new Error(`The scripted run ${run.messageId} ended ${status}, not done.`);
+  return run;
+}

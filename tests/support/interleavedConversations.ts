@@ -1,8 +1,9 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { StartedRun } from '../../engine/contract/index.js';
 import type { Workbench } from '../../engine/index.js';
 import type { FakeLlm } from './fakeLlm/index.js';
 import { call, planText, say } from './rpiScript.js';
-import { writeTree } from './tempFolder.js';
 
 /** The project before the first request. */
 export const interleavedFiles = { 'shared.txt': 'base\n', 'mine.txt': 'mine base\n', 'untouched.txt': 'untouched\n' };
@@ -22,7 +23,7 @@ export const betaRequest = 'Beta: reword the shared notes';
  * Each run ends done (the workbench must approve every call by itself). No vitest here: e2e specs use it too.
  */
 export async function interleavedConversations(workbench: Workbench, llm: FakeLlm): Promise<InterleavedConversations> {
-  await writeTree(workbench.folder, interleavedFiles);
+  for (const [name, content] of Object.entries(interleavedFiles)) await writeFile(path.join(workbench.folder, name), content);
   llm.enqueue(
     say('Alpha research'),
     say(planText('Alpha step')),

@@ -183,7 +183,8 @@ export class RunGate {
   private async exclusive<T>(conversation: ConversationScope | null, task: () => Promise<T>, refusal?: string): Promise<T> {
     if (this.running) throw new RunRefusedError(refusal ?? this.busyRefusal(conversation));
     this.starting = true;
-    this.busyIn = conversation?.id ?? null;
+    // A change to the history (undo, discard, a revert) holds starts off but is no run: no conversation shows as running.
+    this.busyIn = refusal === undefined ? (conversation?.id ?? null) : null;
     try {
       return await task();
     } finally {
@@ -209,6 +210,7 @@ export class RunGate {
       this.busyIn = null;
     });
     this.active = { controller, finished };
+    this.busyIn = conversation.id;
     this.keep(runId, finished);
     return { messageId: record.messageId, runId, conversationId: conversation.id };
   }

@@ -116,10 +116,11 @@ export class ChangesService {
 
   /**
    * Puts files back as they were before the message's request, after a checkpoint (tagged with the latest
-   * request, or `keptBy`, so undo keeps it) from which `undoRevert` puts them back again. The caller makes
-   * sure no run is active.
+   * request, so undo keeps it) from which `undoRevert` puts them back again. The caller makes sure no run
+   * is active. An undo names the request it leaves latest (`keptBy`, null for none), whose checkpoints keep
+   * that one and whose changes are announced.
    */
-  async revert(messageId: string, paths: readonly string[], { keptBy }: { keptBy?: string } = {}): Promise<RevertResult> {
+  async revert(messageId: string, paths: readonly string[], { keptBy }: { keptBy?: string | null } = {}): Promise<RevertResult> {
     const ends = await changeEnds(this.deps, messageId, 'request');
     const from = await this.contentsOf(ends.beforeId);
     for (const requested of paths) {
@@ -147,19 +148,20 @@ export class ChangesService {
     this.deps.emit({ type: 'changes-updated', runId, messageId: request, ...totals });
   }
 
-  private async putBackFrom(from: CheckpointContents, paths: readonly string[], tool: string, keptBy?: string): Promise<RevertResult> {
+  private async putBackFrom(from: CheckpointContents, paths: readonly string[], tool: string, keptBy?: string | null): Promise<RevertResult> {
     const latest = await latestRequest(this.deps.conversation);
     if (!latest) throw new RunRefusedError('This folder has no request yet, so there is nothing to revert.');
+    const kept = keptBy === undefined ? latest.id : keptBy;
     const { root } = this.deps.workspace;
     const result = await revertFiles({
       root,
       checkpoints: this.deps.checkpoints,
       from,
       paths,
-      tag: { reason: 'tool', messageId: keptBy ?? latest.id, tool },
+      tag: { reason: 'tool', messageId: kept ?? latest.id, tool },
       journal: this.deps.journal ?? null,
     });
-    await this.announce(latest.id, null).catch(() => undefined);
+    if (kept !== null) await this.announce(kept, null).catch(() => undefined);
     return result;
   }
 

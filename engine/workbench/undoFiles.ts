@@ -28,7 +28,7 @@ export async function putBackUndone({ root, changes, requestId, planned, choices
   const kept = files.filter((file) => file.conflict && choices[file.path] !== 'take').map((file) => file.path);
   const paths = files.filter((file) => !kept.includes(file.path)).map((file) => file.path);
   if (paths.length === 0) return { restoredFiles: [], keptFiles: kept, takeBack: null };
-  const reverted = await changes.revert(requestId, paths, { keptBy: keptBy ?? requestId });
+  const reverted = await changes.revert(requestId, paths, { keptBy });
   const folders = planned.filter((file) => file.kind === 'folder').map((folder) => folder.path);
   for (const folder of folders.sort().reverse()) await removeIfEmpty(root, folder);
   return {

@@ -54,7 +54,7 @@ export async function previewRewind(deps: RewindDeps, messageId: string): Promis
  */
 export async function rewind(deps: RewindDeps, messageId: string, choices: UndoChoices = {}): Promise<{ message: Message; undone: UndoResult }> {
   const target = await targetOf(deps, messageId);
-  const planned = await planUndo(deps, planTarget(deps, target));
+  const planned = await planUndo(deps, planTarget(deps, target), { forUndo: true });
   const keptBy = (await deps.allMessages()).findLast((message) => message.role === 'user' && !target.cut.has(message.id))?.id ?? null;
   const undone = await putBackUndone({ root: deps.root, changes: deps.changes, requestId: target.message.id, planned, choices, keptBy });
   await deps.conversation.truncateAt(target.message.id);

@@ -28,12 +28,13 @@ export interface UndoTarget {
  * The paths an undo puts back: those the undone requests changed (as the Changes view counts each request's
  * changes) that differ now from the checkpoint before the first of them, and the folders those requests
  * created around files they made. A file a later request of another conversation changed too names that
- * request (the latest one), for the user to keep or take.
+ * request (the latest one), for the user to keep or take. `forUndo`: the undo itself goes by this plan
+ * (what cannot be reached is then said to be left as it was).
  */
-export async function planUndo(deps: UndoPlanDeps, target: UndoTarget): Promise<UndoFile[]> {
+export async function planUndo(deps: UndoPlanDeps, target: UndoTarget, { forUndo = false }: { forUndo?: boolean } = {}): Promise<UndoFile[]> {
   const touched = await filesChangedBy(deps, target.undone.map((message) => message.id));
   const conflicts = await laterChangesElsewhere(deps, target, touched);
-  const differing = await deps.checkpoints.changesSince(target.checkpointId);
+  const differing = await deps.checkpoints.changesSince(target.checkpointId, { forUndo });
   const files: UndoFile[] = differing
     .filter((change) => change.kind !== 'folder' && touched.has(change.path))
     .map((change) => {

@@ -56,7 +56,6 @@ export function RewindDialog({ action, message, onClose, onUndone }: RewindDialo
 
   useEffect(() => {
     let current = true;
-    setChanges('loading');
     void previewUndo(message.id).then((preview) => {
       if (!current) return;
       setChanges(preview ?? 'failed');
@@ -80,6 +79,7 @@ export function RewindDialog({ action, message, onClose, onUndone }: RewindDialo
     setWorking(false);
     if (!response.ok) {
       setRefusal(response.error);
+      setChanges('loading');
       setPreviews((count) => count + 1);
       return;
     }

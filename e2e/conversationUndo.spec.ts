@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { openWorkbench } from '../engine/index.js';
 import { startFakeLlm } from '../tests/support/fakeLlm/index.js';
-import { betaRequest, interleavedConversations } from '../tests/support/interleavedConversations.js';
+import { betaRequest, interleavedConversations, workbenchDriver } from '../tests/support/interleavedConversations.js';
 import { autoApprovals, fakeModelOptions } from '../tests/support/rpiScript.js';
 import { serveFolder } from './support/serveHost.js';
 import { afterTest, runTeardown } from './support/teardown.js';
@@ -18,7 +18,7 @@ test('undo in one of two conversations names the file the other changed since, k
   const llm = await startFakeLlm();
   afterTest(() => llm.close());
   const workbench = await openWorkbench(folder, fakeModelOptions(llm));
-  const { beta } = await interleavedConversations(workbench, llm).finally(() => workbench.close());
+  const { beta } = await interleavedConversations(workbenchDriver(workbench), llm).finally(() => workbench.close());
   const text = (file: string) => readFile(path.join(folder, file), 'utf8');
 
   const served = await serveFolder(folder, {}, { baseUrl: llm.baseUrl, model: 'fake-model', contextWindow: 32_000, toolMode: 'native', approvals: autoApprovals });

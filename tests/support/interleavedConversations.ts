@@ -16,14 +16,37 @@ export interface InterleavedConversations {
 /** The text of Beta's request, which the undo in Alpha names (its title too). */
 export const betaRequest = 'Beta: reword the shared notes';
 
+/** How the requests reach the folder: in process, or through a page's bridge. */
+export interface ConversationDriver {
+  folder: string;
+  /** Sends a request (to the most recent conversation when none is named); resolves once its run ended done. */
+  send(prompt: string, conversationId?: string): Promise<StartedRun>;
+  /** Starts an empty conversation; its id. */
+  newConversation(): Promise<string>;
+}
+
+/** Drives an open workbench in process. */
+export function workbenchDriver(workbench: Workbench): ConversationDriver {
+  return {
+    folder: workbench.folder,
+    async send(prompt, conversationId) {
+      const run = await workbench.request('session:send', { prompt, ...(conversationId ? { conversationId } : {}) });
+      const { status } = await workbench.finished(run.runId);
+      if (status !== 'done') throw new Error(`The scripted run ${run.messageId} ended ${status}, not done.`);
+      return run;
+    },
+    newConversation: async () => (await workbench.request('conversations:new')).id,
+  };
+}
+
 /**
  * Two conversations with interleaved requests changing overlapping files, in a folder holding
  * interleavedFiles: Alpha's first request writes shared.txt and mine.txt, creates made/new.txt and, by a
  * command, shell.txt; then Beta's writes shared.txt and other.txt; then Alpha's second rewrites mine.txt.
- * Each run ends done (the workbench must approve every call by itself). No vitest here: e2e specs use it too.
+ * Each run must end done (the folder approves every call by itself). No vitest here: e2e specs use it too.
  */
-export async function interleavedConversations(workbench: Workbench, llm: FakeLlm): Promise<InterleavedConversations> {
-  for (const [name, content] of Object.entries(interleavedFiles)) await writeFile(path.join(workbench.folder, name), content);
+export async function interleavedConversations(driver: ConversationDriver, llm: FakeLlm): Promise<InterleavedConversations> {
+  for (const [name, content] of Object.entries(interleavedFiles)) await writeFile(path.join(driver.folder, name), content);
   llm.enqueue(
     say('Alpha research'),
     say(planText('Alpha step')),
@@ -34,8 +57,8 @@ export async function interleavedConversations(workbench: Workbench, llm: FakeLl
     say('done'),
     say('Alpha done.'),
   );
-  const first = await finishedRun(workbench, workbench.request('session:send', { prompt: 'Alpha: start the notes' }));
-  const beta = await workbench.request('conversations:new');
+  const first = await driver.send('Alpha: start the notes');
+  const beta = await driver.newConversation();
   llm.enqueue(
     say('Beta research'),
     say(planText('Beta step')),
@@ -44,18 +67,11 @@ export async function interleavedConversations(workbench: Workbench, llm: FakeLl
     say('done'),
     say('Beta done.'),
   );
-  const betaRun = await finishedRun(workbench, workbench.request('session:send', { prompt: betaRequest, conversationId: beta.id }));
+  const betaRun = await driver.send(betaRequest, beta);
   llm.enqueue(say('Alpha research again'), say(planText('Alpha again')), call('write_file', { path: 'mine.txt', content: 'alpha mine again\n' }), say('done'), say('Alpha again done.'));
-  const second = await finishedRun(workbench, workbench.request('session:send', { prompt: 'Alpha: more notes', conversationId: first.conversationId }));
+  const second = await driver.send('Alpha: more notes', first.conversationId);
   return {
     alpha: { conversationId: first.conversationId, firstRequest: first.messageId, secondRequest: second.messageId },
-    beta: { conversationId: beta.id, request: betaRun.messageId, title: betaRequest },
+    beta: { conversationId: beta, request: betaRun.messageId, title: betaRequest },
   };
-}
-
-async function finishedRun(workbench: Workbench, started: Promise<StartedRun>): Promise<StartedRun> {
-  const run = await started;
-  const { status } = await workbench.finished(run.runId);
-  if (status !== 'done') throw new Error(`The scripted run ${run.messageId} ended ${status}, not done.`);
-  return run;
 }

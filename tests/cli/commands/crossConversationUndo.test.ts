@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openWorkbench } from '../../../engine/index.js';
 import { cliBin, useCli, watched } from '../../support/cliProcess.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
-import { betaRequest, interleavedConversations } from '../../support/interleavedConversations.js';
+import { betaRequest, interleavedConversations, workbenchDriver } from '../../support/interleavedConversations.js';
 import { fakeModelOptions } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 
@@ -23,7 +23,7 @@ describe('undo on the command line in one of several conversations', () => {
     const root = await tempFolder();
     const workbench = await openWorkbench(root, fakeModelOptions(llm()));
     try {
-      const conversations = await interleavedConversations(workbench, llm());
+      const conversations = await interleavedConversations(workbenchDriver(workbench), llm());
       return { root, ...conversations, text: (file: string) => readFile(path.join(root, file), 'utf8') };
     } finally {
       await workbench.close();

@@ -2,7 +2,7 @@ import { lstat, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
-import { betaRequest, interleavedConversations } from '../../support/interleavedConversations.js';
+import { betaRequest, interleavedConversations, workbenchDriver } from '../../support/interleavedConversations.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
@@ -18,7 +18,7 @@ describe('undo in one of several conversations', () => {
     const root = await tempFolder();
     const workbench = await open(root, fakeModelOptions(llm()));
     const text = (file: string) => readFile(path.join(root, file), 'utf8');
-    return { root, workbench, text, ...(await interleavedConversations(workbench, llm())) };
+    return { root, workbench, text, ...(await interleavedConversations(workbenchDriver(workbench), llm())) };
   };
 
   it('puts back only the files its requests changed, names the file a later request of another conversation changed, and keeps it as chosen', async () => {

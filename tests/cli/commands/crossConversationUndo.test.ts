@@ -8,10 +8,12 @@ import { openWorkbench } from '../../../engine/index.js';
 import { cliBin, useCli, watched } from '../../support/cliProcess.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { betaRequest, interleavedConversations, workbenchDriver } from '../../support/interleavedConversations.js';
-import { fakeModelOptions } from '../../support/rpiScript.js';
+import { call, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 
 const scriptBin = '/usr/bin/script';
+const esc = '\u001b';
+const bell = '\u0007';
 
 describe('undo on the command line in one of several conversations', () => {
   const tempFolder = useTempFolders('rpi-cli-cross-undo-');
@@ -19,11 +21,12 @@ describe('undo on the command line in one of several conversations', () => {
   const cli = useCli();
 
   /** A folder with two conversations whose requests interleave (see interleavedConversations), closed again. */
-  async function interleaved() {
+  async function interleaved({ betaTitle }: { betaTitle?: string } = {}) {
     const root = await tempFolder();
     const workbench = await openWorkbench(root, fakeModelOptions(llm()));
     try {
       const conversations = await interleavedConversations(workbenchDriver(workbench), llm());
+      if (betaTitle) await workbench.request('conversations:rename', { conversationId: conversations.beta.conversationId, title: betaTitle });
       return { root, ...conversations, text: (file: string) => readFile(path.join(root, file), 'utf8') };
     } finally {
       await workbench.close();
@@ -31,13 +34,15 @@ describe('undo on the command line in one of several conversations', () => {
   }
 
   it('without a terminal lists the conflicting file with the other conversation’s request, keeps its version and says which, and prints how to take the undo back', async () => {
-    const { root, alpha, beta, text } = await interleaved();
+    // A title that tries to retitle the terminal is shown, never obeyed.
+    const { root, alpha, beta, text } = await interleaved({ betaTitle: `${esc}]0;owned${bell}Beta notes` });
 
     const undone = await cli.run(['undo', root, alpha.firstRequest, '--conversation', alpha.conversationId]);
 
     expect(undone.code).toBe(0);
+    expect(undone.stdout).not.toContain(esc);
     expect(undone.stdout).toContain(
-      `A file this undo would put back was changed since by another conversation:\n  shared.txt  changed since by "${betaRequest}" (${beta.request}) in the conversation "${betaRequest}" (${beta.conversationId})\n`,
+      `A file this undo would put back was changed since by another conversation:\n  shared.txt  changed since by "${betaRequest}" (${beta.request}) in the conversation "]0;owned Beta notes" (${beta.conversationId})\n`,
     );
     expect(undone.stdout).toContain('No terminal to ask on: each of them keeps the other conversation’s version.');
     expect(undone.stdout).toContain('Restored 3 files:\n  made/new.txt\n  mine.txt\n  shell.txt\n');
@@ -55,6 +60,20 @@ describe('undo on the command line in one of several conversations', () => {
     expect(await text('mine.txt')).toBe('alpha mine again\n');
     expect(await text('made/new.txt')).toBe('alpha new\n');
     expect(await text('shared.txt')).toBe('beta\n');
+  });
+
+  it('regenerate without a terminal undoes by the same rules: lists the conflicting file on stderr, keeps it, and sends the request again', async () => {
+    const { root, alpha, beta, text } = await interleaved();
+    llm().enqueue(say('Again'), say(planText('Again step')), call('write_file', { path: 'mine.txt', content: 'regenerated\n' }), say('done'), say('Regenerated.'));
+
+    const regenerated = await cli.run(['regenerate', root, alpha.firstRequest, '--conversation', alpha.conversationId, '--yes', '--base-url', llm().baseUrl, '--model', 'fake-model']);
+
+    expect(regenerated.code).toBe(0);
+    expect(regenerated.stderr).toContain(`  shared.txt  changed since by "${betaRequest}" (${beta.request})`);
+    expect(regenerated.stderr).toContain('No terminal to ask on: each of them keeps the other conversation’s version.');
+    expect(await text('shared.txt')).toBe('beta\n');
+    expect(await text('mine.txt')).toBe('regenerated\n');
+    expect(await text('other.txt')).toBe('beta other\n');
   });
 
   it.skipIf(!existsSync(scriptBin))('on a terminal asks for each conflicting file, and takes this conversation’s version when told', async () => {

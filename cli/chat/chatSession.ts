@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { phaseNames, type Message, type StartedRun, type WorkbenchResults } from '../../engine/contract/index.js';
+import { phaseNames, type Message, type StartedRun, type UndoChoices, type UndoFile } from '../../engine/contract/index.js';
 import { hostEnvironment, type Workbench } from '../../engine/index.js';
 import type { Answerer } from '../commands/answerApprovals.js';
 import { CliError, exitCodes, messageOf } from '../commands/cliError.js';
@@ -12,7 +12,7 @@ import { runRequest } from '../commands/requestRun.js';
 import { cancelledLine, resumeCommand } from '../commands/runEnding.js';
 import type { RunFlags } from '../commands/runFlags.js';
 import { checkReviewPlan, isInteractive } from '../commands/runSession.js';
-import { undoneText } from '../commands/undoCommand.js';
+import { chooseForConflicts, undoneFolderText } from '../commands/undoCommand.js';
 import { wantsColour } from '../terminal/diffText.js';
 import { LiveLine } from '../terminal/liveLine.js';
 import { shownStderr, shownStdout } from '../terminal/shownStream.js';
@@ -67,7 +67,7 @@ async function openChecked(setup: SessionSetup, settings: () => ResolvedSettings
   }
 }
 
-type RestoreChange = WorkbenchResults['session:undo-preview'][number];
+type RestoreChange = UndoFile;
 
 interface ChatSessionOptions {
   workbench: Workbench;
@@ -190,9 +190,10 @@ class ChatSession {
         return this.undo(argument);
       case 'regenerate': {
         const request = await this.target(argument, 'regenerate');
-        if (request === null || !(await this.confirmRewind('regenerate', request))) return;
+        const choices = request && (await this.confirmRewind('regenerate', request));
+        if (!request || !choices) return;
         note(`Regenerating ${describeRequest(request)}: its changes are undone, then it is sent again.`);
-        return this.runOne((workbench) => workbench.request('session:regenerate', { messageId: request.id }));
+        return this.runOne((workbench) => workbench.request('session:regenerate', { messageId: request.id, choices }));
       }
       case 'diff':
         return printDiff(this.workbench, argument === '' ? undefined : argument, {});
@@ -222,25 +223,34 @@ class ChatSession {
 
   private async undo(id: string): Promise<void> {
     const request = await this.target(id, 'undo');
-    if (request === null || !(await this.confirmRewind('undo', request))) return;
+    const choices = request && (await this.confirmRewind('undo', request));
+    if (!request || !choices) return;
     note(`Undoing ${describeRequest(request)}…`);
-    shownStdout.text(undoneText((await this.workbench.request('session:undo', { messageId: request.id })).restoredFiles));
+    shownStdout.text(undoneFolderText(this.workbench, await this.workbench.request('session:undo', { messageId: request.id, choices })));
   }
 
   /**
    * On a terminal, an undo or a regenerate is confirmed first (y/N), naming the request, the files it puts
-   * back and the later requests it cuts; without one (a script) it runs as written.
+   * back and the later requests it cuts, then asks about each file another conversation changed since;
+   * without one (a script) it runs as written, keeping those files as they are (and saying which).
+   * Null when it is not to go ahead.
    */
-  private async confirmRewind(action: 'undo' | 'regenerate', request: Message): Promise<boolean> {
-    if (!this.terminal) return true;
-    const [changes, { conversation }] = await Promise.all([
-      this.workbench.request('session:undo-preview', { messageId: request.id }),
-      this.workbench.request('workbench:snapshot'),
-    ]);
-    note(rewindPreview(action, request, changes, conversation));
-    if (await this.terminal.confirm(`${action === 'undo' ? 'Undo' : 'Regenerate'} it? [y/N] `)) return true;
+  private async confirmRewind(action: 'undo' | 'regenerate', request: Message): Promise<UndoChoices | null> {
+    const changes = await this.workbench.request('session:undo-preview', { messageId: request.id });
+    const interrupted = new AbortController();
+    const live = new LiveLine(shownStderr, false);
+    const asking = { print: note, prompter: this.terminal?.prompter(live, () => interrupted.abort()) ?? null, signal: interrupted.signal };
+    if (this.terminal) {
+      const { conversation } = await this.workbench.request('workbench:snapshot');
+      note(rewindPreview(action, request, changes, conversation));
+      if (!(await this.terminal.confirm(`${action === 'undo' ? 'Undo' : 'Regenerate'} it? [y/N] `))) return this.notRewound(action);
+    }
+    return (await chooseForConflicts(changes, asking)) ?? this.notRewound(action);
+  }
+
+  private notRewound(action: 'undo' | 'regenerate'): null {
     note(`Nothing was ${action === 'undo' ? 'undone' : 'regenerated'}: the files and the conversation are as they were.`);
-    return false;
+    return null;
   }
 
   private attach(argument: string): Promise<void> | void {

@@ -1,11 +1,16 @@
 import type { Command } from 'commander';
-import { checkFolder } from '../../engine/index.js';
-import { CliError } from './cliError.js';
+import type { StartedRun } from '../../engine/contract/index.js';
+import { checkFolder, type Workbench } from '../../engine/index.js';
+import { LiveLine } from '../terminal/liveLine.js';
+import { shownStderr } from '../terminal/shownStream.js';
+import { terminalPrompter } from '../terminal/terminalPrompter.js';
+import { CliError, exitCodes } from './cliError.js';
 import { conversationOf, withConversationOption, type ConversationFlag } from './conversationOption.js';
 import { resolveContextItems } from './contextOption.js';
 import { exiting } from './exit.js';
 import { withRunFlags, type RunFlags } from './runFlags.js';
-import { runSession } from './runSession.js';
+import { isInteractive, runSession } from './runSession.js';
+import { chooseForConflicts } from './undoCommand.js';
 
 /** run, resume, retry and regenerate: the commands that start a run, with the same options. */
 export function addRunCommands(program: Command): void {
@@ -52,9 +57,25 @@ export function addRunCommands(program: Command): void {
       .argument('<messageId>', 'a message id, as `history` shows it (a summary stands for the request it answers)'),
   ).action(
     exiting((folder: string, messageId: string, flags: RunFlags & ConversationFlag) =>
-      runSession({ folder, flags, start: (workbench) => workbench.request('session:regenerate', { messageId, ...conversationOf(flags) }) }),
+      runSession({ folder, flags, start: (workbench) => regenerate(workbench, { messageId, ...conversationOf(flags) }, flags) }),
     ),
   );
+}
+
+/**
+ * Regenerate undoes first, by the same rules as undo: the files another conversation changed since are
+ * listed on stderr and asked about on a terminal (not with --json), else kept.
+ */
+async function regenerate(workbench: Workbench, target: { messageId: string; conversationId?: string }, flags: RunFlags): Promise<StartedRun> {
+  const interrupted = new AbortController();
+  const asking = {
+    print: (text: string) => shownStderr.text(`${text}\n`),
+    prompter: isInteractive() && !flags.json ? terminalPrompter(new LiveLine(shownStderr, false), () => interrupted.abort()) : null,
+    signal: interrupted.signal,
+  };
+  const choices = await chooseForConflicts(await workbench.request('session:undo-preview', target), asking);
+  if (choices === null) throw new CliError('Nothing was regenerated: the files and the conversation are as they were.', exitCodes.interrupted);
+  return workbench.request('session:regenerate', { ...target, choices });
 }
 
 function collectPaths(value: string, earlier: string[] | undefined): string[] {

@@ -123,16 +123,18 @@ export class ChangesService {
 
   /**
    * Puts files back as they were before the message's request, after a checkpoint (tagged with the latest
-   * request, so undo keeps it) from which `undoRevert` puts them back again. The caller makes sure no run is active.
+   * request, so undo keeps it) from which `undoRevert` puts them back again. The caller makes sure no run
+   * is active. An undo names the request it leaves latest (`keptBy`, null for none), whose checkpoints keep
+   * that one and whose changes are announced.
    */
-  async revert(messageId: string, paths: readonly string[]): Promise<RevertResult> {
+  async revert(messageId: string, paths: readonly string[], { keptBy }: { keptBy?: string | null } = {}): Promise<RevertResult> {
     const ends = await changeEnds(this.deps, messageId, 'request');
     const from = await this.contentsOf(ends.beforeId);
     for (const requested of paths) {
       const rel = lexicalPath(requested, this.deps.workspace.root);
       if (!from.files.has(rel) && !(await this.exists(rel))) throw new RunRefusedError(`There is no file "${requested}", before that request or now.`);
     }
-    return this.putBackFrom(from, paths, 'revert_file');
+    return this.putBackFrom(from, paths, 'revert_file', keptBy);
   }
 
   /** Takes a revert back: the files as they were in the checkpoint taken just before it. */
@@ -166,19 +168,20 @@ export class ChangesService {
     return ends;
   }
 
-  private async putBackFrom(from: CheckpointContents, paths: readonly string[], tool: string): Promise<RevertResult> {
+  private async putBackFrom(from: CheckpointContents, paths: readonly string[], tool: string, keptBy?: string | null): Promise<RevertResult> {
     const latest = await latestRequest(this.deps.conversation);
     if (!latest) throw new RunRefusedError('This folder has no request yet, so there is nothing to revert.');
+    const kept = keptBy === undefined ? latest.id : keptBy;
     const { root } = this.deps.workspace;
     const result = await revertFiles({
       root,
       checkpoints: this.deps.checkpoints,
       from,
       paths,
-      tag: { reason: 'tool', messageId: latest.id, tool },
+      tag: { reason: 'tool', messageId: kept ?? latest.id, tool },
       journal: this.deps.journal ?? null,
     });
-    await this.announce(latest.id, null).catch(() => undefined);
+    if (kept !== null) await this.announce(kept, null).catch(() => undefined);
     return result;
   }
 

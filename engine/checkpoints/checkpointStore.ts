@@ -91,9 +91,17 @@ export class CheckpointStore {
     return this.queue.run(() => this.takeSnapshot(checkpointTagSchema.parse(tag), signal));
   }
 
-  /** What restore(id) would change, in path order, changing nothing (for a confirmation). */
-  changesSince(id: string): Promise<RestoreChange[]> {
-    return this.queue.run(async () => (await this.planRestoreTo(id, this.unreachable.report)).changes);
+  /**
+   * What restore(id) would change, in path order, changing nothing (for a confirmation). `forUndo`: an undo
+   * goes by it, so what cannot be reached is said to be left as it was, as restore says.
+   */
+  changesSince(id: string, { forUndo = false }: { forUndo?: boolean } = {}): Promise<RestoreChange[]> {
+    return this.queue.run(async () => {
+      const left: UnreachableSubtree[] = [];
+      const { changes } = await this.planRestoreTo(id, forUndo ? (subtree) => left.push(subtree) : this.unreachable.report);
+      this.unreachable.undoLeft(left);
+      return changes;
+    });
   }
 
   /**

@@ -14,6 +14,7 @@ export * from './modelStatusText.js';
 export * from './costTotal.js';
 export * from './changes.js';
 export * from './conversations.js';
+export * from './undo.js';
 export * from './runHistory.js';
 export * from './checkText.js';
 export * from './runUsage.js';

@@ -5,6 +5,7 @@ import type { Snapshot } from './snapshot.js';
 import type { ApprovalPreview, ChangeList, FileDiff, RevertResult } from './changes.js';
 import type { RunFileAnswer } from './runHistory.js';
 import type { ConversationSummary } from './conversations.js';
+import { undoChoicesSchema, type UndoFile, type UndoResult } from './undo.js';
 import { mcpServerInputSchema, mcpServerNameSchema, type McpOverview } from './mcp.js';
 import { questionLimits } from './questionLimits.js';
 import { approvalSettingsSchema, contextItemsSchema, contextWindowRange, phaseSchema, promptCachingSchema, rpiFileSchema, toolModeSchema } from './model.js';
@@ -119,8 +120,8 @@ export const requestSchemas = {
       .max(questionLimits.answer, { error: `must be at most ${questionLimits.answer} characters` })
       .optional(),
   }),
-  'session:undo': z.strictObject({ ...inConversation, messageId: nonEmpty() }),
-  'session:regenerate': z.strictObject({ ...inConversation, messageId: nonEmpty() }),
+  'session:undo': z.strictObject({ ...inConversation, messageId: nonEmpty(), choices: undoChoicesSchema.optional() }),
+  'session:regenerate': z.strictObject({ ...inConversation, messageId: nonEmpty(), choices: undoChoicesSchema.optional() }),
   'session:undo-preview': z.strictObject({ ...inConversation, messageId: nonEmpty() }),
   'session:review-plan': z.discriminatedUnion(
     'decision',
@@ -251,10 +252,11 @@ export interface RequestResults {
   'session:retry-failed': StartedRun;
   'session:approve': { decision: 'approved' | 'edited' | 'denied' | 'expired' };
   'session:answer-question': { outcome: 'answered' | 'no-answer' };
-  'session:undo': { restoredFiles: string[] };
+  /** What the undo put back and kept; `takeBack` reverts it through `changes:undo-revert`. */
+  'session:undo': UndoResult;
   'session:regenerate': StartedRun;
-  /** Each file undo would touch: brought back, removed (created since), or recreated (deleted since). */
-  'session:undo-preview': { path: string; kind: 'file' | 'symlink' | 'folder'; change: 'restored' | 'removed' | 'recreated' }[];
+  /** Each path undo would put back; those another conversation changed since name its request (a choice for undo). */
+  'session:undo-preview': UndoFile[];
   'session:review-plan': { decision: 'approve' | 'edit' | 'reject' };
   /** Forgets a stopped run (files are kept); false when there was nothing to discard. */
   'session:discard': { discarded: boolean };

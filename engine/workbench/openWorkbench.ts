@@ -123,10 +123,10 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       emit: (event) => void bus.emit(event),
     });
     checkpointStore = checkpoints;
-    runs = new RunGate({ stateDir, workspace, bus, conversations, toolLog, checkpoints, broker, planGate, questions, allowedCommands, folderChecks, runEvents, settleChanges, mcp, options });
     // A request's changes end where the folder's next request began, whichever conversation made it.
     const folderHistory = { load: async () => ({ messages: await conversations.allMessages(), warnings: [] }) };
     changes = new ChangesService({ workspace, checkpoints, conversation: folderHistory, broker, journal: pending, emit: (event) => void bus.emit(event) });
+    runs = new RunGate({ stateDir, workspace, bus, conversations, changes, toolLog, checkpoints, broker, planGate, questions, allowedCommands, folderChecks, runEvents, settleChanges, mcp, options });
   } catch (error) {
     await mcp?.close();
     await lock.release();

@@ -1,12 +1,22 @@
-import type { Message, UnsequencedEvent } from '../contract/index.js';
-import type { CheckpointStore, RestoreChange } from '../checkpoints/checkpointStore.js';
+import type { Message, UndoChoices, UndoFile, UndoResult, UnsequencedEvent } from '../contract/index.js';
+import type { ChangesService } from '../changes/changesService.js';
+import type { CheckpointStore } from '../checkpoints/checkpointStore.js';
 import { removeKeptRuns, runsDirName } from '../rpi/runArchive.js';
 import { clearRpiState } from '../rpi/rpiState.js';
 import { conversationFile, type ConversationStore } from '../store/conversation.js';
 import { readStateText, StateFileError } from '../store/stateFile.js';
 import { RunRefusedError } from '../contract/runRefusedError.js';
+import { putBackUndone } from './undoFiles.js';
+import { planUndo, type UndoPlanDeps } from './undoPlan.js';
 
-export interface RewindDeps {
+export interface RewindDeps extends UndoPlanDeps {
+  /** The project folder. */
+  root: string;
+  /** The conversation undone in. */
+  conversationId: string;
+  changes: UndoPlanDeps['changes'] & Pick<ChangesService, 'revert'>;
+  /** Every message of the folder, oldest first: the request left latest keeps the undo's checkpoint. */
+  allMessages: () => Promise<Message[]>;
   stateDir: string;
   /** Where stateDir is, for messages (`.workbench/conversations/<id>`). */
   shownAs: string;
@@ -25,24 +35,28 @@ interface Target {
   checkpointId: string;
   /** The ids of the messages undone: the target and every message after it. */
   cut: ReadonlySet<string>;
+  /** The requests undone, the target first. */
+  undone: Message[];
 }
 
-/** What undoing to before this message would restore, without doing it. */
-export async function previewRewind(deps: RewindDeps, messageId: string): Promise<RestoreChange[]> {
-  const target = await targetOf(deps, messageId);
-  return deps.checkpoints.changesSince(target.checkpointId);
+/** What undoing to before this message would put back (see planUndo), without doing it. */
+export async function previewRewind(deps: RewindDeps, messageId: string): Promise<UndoFile[]> {
+  return planUndo(deps, planTarget(deps, await targetOf(deps, messageId)));
 }
 
 /**
- * Puts the folder back as it was before the user message (or, for a summary, before the request it
- * answers), cuts the conversation there and forgets the run's research, plan and recorded events, and
- * the kept runs (runs/) of the requests cut.
+ * Puts the files the conversation's requests changed from this user message on (or, for a summary, from
+ * the request it answers) back as they were before it — a file another conversation changed since as the
+ * caller chose (see putBackUndone) — cuts the conversation there and forgets the run's research, plan and
+ * recorded events, and the kept runs (runs/) of the requests cut.
  * Files first: if the engine dies half-way, the message is still there and undo can simply be asked again.
  * Once the conversation is cut the undo completes: a kept run that cannot be removed is only a warning.
  */
-export async function rewind(deps: RewindDeps, messageId: string): Promise<{ message: Message; restored: RestoreChange[] }> {
+export async function rewind(deps: RewindDeps, messageId: string, choices: UndoChoices = {}): Promise<{ message: Message; undone: UndoResult }> {
   const target = await targetOf(deps, messageId);
-  const restored = await deps.checkpoints.restore(target.checkpointId);
+  const planned = await planUndo(deps, planTarget(deps, target), { forUndo: true });
+  const keptBy = (await deps.allMessages()).findLast((message) => message.role === 'user' && !target.cut.has(message.id))?.id ?? null;
+  const undone = await putBackUndone({ root: deps.root, changes: deps.changes, requestId: target.message.id, planned, choices, keptBy });
   await deps.conversation.truncateAt(target.message.id);
   await clearRpiState(deps.stateDir);
   const { messages } = await deps.conversation.load();
@@ -55,7 +69,11 @@ export async function rewind(deps: RewindDeps, messageId: string): Promise<{ mes
   const kept = new Set(messages.map((message) => message.id));
   const histories = written === null ? null : await deps.histories().catch(() => null);
   if (histories !== null) await deps.checkpoints.collect((info) => kept.has(info.tag.messageId) || histories.includes(info.tag.messageId));
-  return { message: target.message, restored };
+  return { message: target.message, undone };
+}
+
+function planTarget(deps: RewindDeps, target: Target) {
+  return { conversationId: deps.conversationId, checkpointId: target.checkpointId, undone: target.undone };
 }
 
 /** The conversation file's text as it is now, or null (with a warning) when it cannot be read. */
@@ -99,6 +117,6 @@ async function targetOf(deps: RewindDeps, messageId: string): Promise<Target> {
   if (!message) throw new RunRefusedError('This message answers no request, so there is nothing to go back to.');
   const checkpoint = (await deps.checkpoints.list()).find((info) => info.tag.reason === 'run' && info.tag.messageId === message.id);
   if (!checkpoint) throw new RunRefusedError('There is no checkpoint from before this message, so its files cannot be restored.');
-  const from = messages.indexOf(message);
-  return { message, checkpointId: checkpoint.id, cut: new Set(messages.slice(from).map((candidate) => candidate.id)) };
+  const after = messages.slice(messages.indexOf(message));
+  return { message, checkpointId: checkpoint.id, cut: new Set(after.map((candidate) => candidate.id)), undone: after.filter((candidate) => candidate.role === 'user') };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { ApprovalSettings, ContextItem, RunUsage, StartedRun, UnsequencedEvent } from '../contract/index.js';
+import type { ApprovalSettings, ContextItem, RunUsage, StartedRun, UndoChoices, UndoResult, UnsequencedEvent } from '../contract/index.js';
+import type { ChangesService } from '../changes/changesService.js';
 import { RunRefusedError } from '../contract/runRefusedError.js';
 import type { LlmSettings } from '../llm/llmTypes.js';
 import type { Conversations, ConversationScope } from '../conversations/conversations.js';
@@ -32,8 +33,10 @@ interface ActiveRun {
 export interface RunGateDeps extends RunAssemblerDeps {
   /** The recorded events of the latest run, forgotten when its request is undone or discarded. */
   runEvents: Pick<RunEventLog, 'clear' | 'conversationId'>;
-  /** The folder's conversations, whose histories decide which checkpoints an undo may collect. */
-  conversations: Pick<Conversations, 'writtenHistories'>;
+  /** The folder's conversations: their histories decide which checkpoints an undo may collect and which files it must ask about. */
+  conversations: Pick<Conversations, 'writtenHistories' | 'list' | 'find' | 'allMessages'>;
+  /** The folder's Changes view: an undo puts back what it counts as the undone requests' changes, as its revert does. */
+  changes: Pick<ChangesService, 'list' | 'revert'>;
 }
 
 /**
@@ -80,23 +83,26 @@ export class RunGate {
     return this.exclusive(conversation, () => this.launch(conversation, () => prepareNewRequest(this.requestDeps(conversation), text, context)));
   }
 
-  /** Restores the folder and the conversation to before the message (see rewind), refused during a run. */
-  async undo(conversation: ConversationScope, messageId: string): Promise<string[]> {
-    const { restored } = await this.exclusive(conversation, () => rewind(this.rewindDeps(conversation), messageId), busyForHistory);
-    return restored.filter((change) => change.kind !== 'folder').map((change) => change.path);
+  /**
+   * Puts back the files the conversation changed from the message on and cuts it there (see rewind), each
+   * file another conversation changed since as `choices` says; refused during a run.
+   */
+  async undo(conversation: ConversationScope, messageId: string, choices?: UndoChoices): Promise<UndoResult> {
+    const { undone } = await this.exclusive(conversation, () => rewind(this.rewindDeps(conversation), messageId, choices), busyForHistory);
+    return undone;
   }
 
-  /** What undo(messageId) would restore, for a confirmation. */
+  /** What undo(messageId) would put back, and which files another conversation changed since, for a confirmation. */
   previewUndo(conversation: ConversationScope, messageId: string) {
     return previewRewind(this.rewindDeps(conversation), messageId);
   }
 
-  /** Undoes to before the request (the message itself, or the one a summary answers) and sends it again. */
-  regenerate(conversation: ConversationScope, messageId: string): Promise<StartedRun> {
+  /** Undoes to before the request (the message itself, or the one a summary answers), as undo does, and sends it again. */
+  regenerate(conversation: ConversationScope, messageId: string, choices?: UndoChoices): Promise<StartedRun> {
     return this.exclusive(
       conversation,
       async () => {
-        const { message } = await rewind(this.rewindDeps(conversation), messageId);
+        const { message } = await rewind(this.rewindDeps(conversation), messageId, choices);
         return this.launch(conversation, () => prepareNewRequest(this.requestDeps(conversation), message.text, message.context ?? []));
       },
       busyForHistory,
@@ -136,10 +142,17 @@ export class RunGate {
 
   private rewindDeps(conversation: ConversationScope): RewindDeps {
     const { runEvents } = this.deps;
+    const { conversations, changes, checkpoints, workspace } = this.deps;
     return {
       ...this.requestDeps(conversation),
+      root: workspace.root,
+      conversationId: conversation.id,
+      changes,
+      conversations,
+      checkpoints,
+      allMessages: () => conversations.allMessages(),
       emit: scopedEmit(this.deps.bus, conversation.id),
-      histories: () => this.deps.conversations.writtenHistories(),
+      histories: () => conversations.writtenHistories(),
       // Only the run shown in this conversation is forgotten: the latest run may be another one's.
       forgetRun: () => {
         if (runEvents.conversationId === conversation.id) runEvents.clear();
@@ -170,7 +183,8 @@ export class RunGate {
   private async exclusive<T>(conversation: ConversationScope | null, task: () => Promise<T>, refusal?: string): Promise<T> {
     if (this.running) throw new RunRefusedError(refusal ?? this.busyRefusal(conversation));
     this.starting = true;
-    this.busyIn = conversation?.id ?? null;
+    // A change to the history (undo, discard, a revert) holds starts off but is no run: no conversation shows as running.
+    this.busyIn = refusal === undefined ? (conversation?.id ?? null) : null;
     try {
       return await task();
     } finally {
@@ -196,6 +210,7 @@ export class RunGate {
       this.busyIn = null;
     });
     this.active = { controller, finished };
+    this.busyIn = conversation.id;
     this.keep(runId, finished);
     return { messageId: record.messageId, runId, conversationId: conversation.id };
   }

@@ -47,8 +47,8 @@ export function workbenchHandlers({ runs, changes, broker, planGate, questions, 
     'session:retry-failed': async ({ conversationId }) => runs.retryFailed(await writing(conversationId)),
     'session:approve': async ({ requestId, ...answer }) => ({ decision: await broker.answer(requestId, answer) }),
     'session:answer-question': async ({ requestId, answer }) => ({ outcome: questions.answer(requestId, answer) }),
-    'session:undo': async ({ messageId, conversationId }) => ({ restoredFiles: await runs.undo(await writing(conversationId), messageId) }),
-    'session:regenerate': async ({ messageId, conversationId }) => runs.regenerate(await writing(conversationId), messageId),
+    'session:undo': async ({ messageId, conversationId, choices }) => runs.undo(await writing(conversationId), messageId, choices),
+    'session:regenerate': async ({ messageId, conversationId, choices }) => runs.regenerate(await writing(conversationId), messageId, choices),
     'session:undo-preview': async ({ messageId, conversationId }) => runs.previewUndo(await desk.existing(conversationId), messageId),
     'session:review-plan': async (decision) => {
       planGate.answer(decision);

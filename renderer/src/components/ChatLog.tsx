@@ -1,5 +1,5 @@
 import { useCallback, useLayoutEffect, useState } from 'react';
-import type { Message } from '../../../engine/contract/index.js';
+import type { Message, UndoResult } from '../../../engine/contract/index.js';
 import { useWorkbench } from '../store/StoreContext.js';
 import { ChatRunCards } from './run/ChatRunCards.js';
 import type { RewindAction } from './chat/MessageActions.js';
@@ -7,6 +7,7 @@ import { MessageList } from './chat/MessageList.js';
 import { RewindDialog } from './chat/RewindDialog.js';
 import { RunFailureNotice } from './chat/RunFailureNotice.js';
 import { StreamingSummary } from './chat/StreamingSummary.js';
+import { UndoneNotice } from './chat/UndoneNotice.js';
 import { useStickToBottom } from './chat/useStickToBottom.js';
 
 /** The conversation: messages, the summary streaming in, a failed run's error, and the run's cards. */
@@ -15,6 +16,7 @@ export function ChatLog() {
   const streaming = useWorkbench((state) => state.streamingSummary !== '');
   const { scroller, scrollerRef, contentRef, follow, jump } = useStickToBottom();
   const [rewind, setRewind] = useState<{ action: RewindAction; message: Message } | null>(null);
+  const [undone, setUndone] = useState<UndoResult | null>(null);
   const onRewind = useCallback((action: RewindAction, message: Message) => setRewind({ action, message }), []);
 
   const lastId = messages.at(-1)?.id;
@@ -38,11 +40,12 @@ export function ChatLog() {
         )}
         <div className="chat-tail">
           <StreamingSummary onGrow={follow} />
+          {undone && <UndoneNotice undone={undone} onDismiss={() => setUndone(null)} />}
           <RunFailureNotice />
           <ChatRunCards />
         </div>
       </div>
-      {rewind && <RewindDialog action={rewind.action} message={rewind.message} onClose={() => setRewind(null)} />}
+      {rewind && <RewindDialog action={rewind.action} message={rewind.message} onClose={() => setRewind(null)} onUndone={setUndone} />}
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { DesktopCommand } from '../../../engine/contract/bridge.js';
-import type { ChangeRange, ContextItem, RecentFolder, RequestChannel, RequestPayload, RequestResults, Response, Snapshot, WorkbenchEvent } from '../../../engine/contract/index.js';
+import type { ChangeRange, ContextItem, RecentFolder, RequestChannel, RequestPayload, RequestResults, Response, Snapshot, UndoChoices, WorkbenchEvent } from '../../../engine/contract/index.js';
 import type { ChangeTotals } from '../../../engine/contract/changes.js';
 import type { WorkbenchBridge } from '../bridge/types.js';
 import { applyEvent } from './applyEvent.js';
@@ -29,8 +29,9 @@ export interface WorkbenchActions {
   reviewPlan(payload: RequestPayload<'session:review-plan'>): Promise<Response<'session:review-plan'>>;
   /** The files undo(messageId) would restore; undefined when the request failed (the error is shown). */
   previewUndo(messageId: string): Promise<RequestResults['session:undo-preview'] | undefined>;
-  undo(messageId: string): Promise<boolean>;
-  regenerate(messageId: string): Promise<boolean>;
+  /** Undoes to before the message, each file another conversation changed since as chosen; errors are returned for the dialog to show. */
+  undo(messageId: string, choices?: UndoChoices): Promise<Response<'session:undo'>>;
+  regenerate(messageId: string, choices?: UndoChoices): Promise<boolean>;
   /** Counts the request's changed files and lines (once; `changes-updated` keeps them current). */
   loadChangeTotals(messageId: string): Promise<void>;
   /** A request's changed files; the counts are kept for its "N files changed" line. Errors are returned, not shown as banners. */
@@ -136,8 +137,8 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
       answerQuestion: (payload) => request('session:answer-question', payload),
       reviewPlan: (payload) => request('session:review-plan', payload),
       previewUndo: (messageId) => call('session:undo-preview', { messageId, ...shown() }),
-      undo: (messageId) => succeeds('session:undo', { messageId, ...shown() }),
-      regenerate: (messageId) => succeeds('session:regenerate', { messageId, ...shown() }),
+      undo: (messageId, choices = {}) => request('session:undo', { messageId, choices, ...shown() }),
+      regenerate: (messageId, choices = {}) => succeeds('session:regenerate', { messageId, choices, ...shown() }),
       async loadChangeTotals(messageId) {
         if (counting.has(messageId)) return;
         counting.add(messageId);

@@ -64,7 +64,9 @@ describe('rpi-workbench chat without a terminal: one request or command per line
     // /diff: the latest request's changes, as `diff` prints them (plain when piped).
     expect(done.stdout).toContain('diff --git a/todo.txt b/todo.txt\nnew file mode 100644\n--- /dev/null\n+++ b/todo.txt\n@@ -0,0 +1 @@\n+todo.txt content\n');
     expect(done.stdout).not.toContain('diff --git a/notes.txt');
-    expect(done.stdout).toContain('Restored 1 file:\n  todo.txt\nThe conversation now ends before that request; its research and plan were cleared.\n');
+    expect(done.stdout).toContain(
+      `Restored 1 file:\n  todo.txt\nA checkpoint was taken first; to take this undo back: rpi-workbench take-back ${root} ${takeBackId(done.stdout)} todo.txt\nThe conversation now ends before that request; its research and plan were cleared.\n`,
+    );
     expect(done.stderr).toMatch(/Undoing \S+ "Write a todo"…/);
     // The undo took back the second request only.
     expect(existsSync(path.join(root, 'todo.txt'))).toBe(false);
@@ -160,3 +162,8 @@ describe('rpi-workbench chat without a terminal: one request or command per line
     expect(existsSync(path.join(root, '.workbench'))).toBe(false);
   });
 });
+
+/** The checkpoint an undo printed as the way to take it back. */
+function takeBackId(stdout: string): string {
+  return /take-back \S+ (\S+)/.exec(stdout)?.[1] ?? 'no take-back printed';
+}

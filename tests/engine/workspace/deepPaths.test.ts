@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { WorkbenchEvent } from '../../../engine/contract/index.js';
@@ -17,6 +18,7 @@ import { call, fakeModelOptions, planText, recordEvents, requestText, say } from
 import { startRun } from '../../support/startRun.js';
 import { writeTree } from '../../support/tempFolder.js';
 import { runTool, toolContextFor } from '../../support/toolContext.js';
+import { toolLogFile } from '../../../engine/store/toolLog.js';
 
 const linuxOnly = process.platform !== 'linux';
 
@@ -56,7 +58,7 @@ describe.skipIf(linuxOnly)('a folder holding a path beyond the system’s limit 
 
     const paths = new PathSearch({ root, onUnreachable: (subtree) => skipped.push(subtree) });
     expect((await paths.search('READ')).matches.map((match) => match.path)).toContain('README.md');
-    expect(await changedFilesSince(root, root, 0, { onUnreachable: (subtree) => skipped.push(subtree) })).toEqual(
+    expect(await changedFilesSince(root, toolLogFile(path.join(root, '.workbench')), 0, { onUnreachable: (subtree) => skipped.push(subtree) })).toEqual(
       expect.arrayContaining([expect.objectContaining({ path: 'README.md' })]),
     );
     expect(skipped.map((subtree) => subtree.relPath)).toEqual([beyond, beyond, beyond]);

@@ -2,6 +2,7 @@ import { useCallback, useLayoutEffect, useState } from 'react';
 import type { Message } from '../../../engine/contract/index.js';
 import { useWorkbench } from '../store/StoreContext.js';
 import { ChatRunCards } from './run/ChatRunCards.js';
+import { WaitingElsewhere } from './conversations/WaitingElsewhere.js';
 import type { RewindAction } from './chat/MessageActions.js';
 import { MessageList } from './chat/MessageList.js';
 import { RewindDialog } from './chat/RewindDialog.js';
@@ -9,7 +10,7 @@ import { RunFailureNotice } from './chat/RunFailureNotice.js';
 import { StreamingSummary } from './chat/StreamingSummary.js';
 import { useStickToBottom } from './chat/useStickToBottom.js';
 
-/** The conversation: messages, the summary streaming in, a failed run's error, and the run's cards. */
+/** The conversation: messages, the summary streaming in, a failed run's error, the run's cards, and what another conversation's run waits for. */
 export function ChatLog() {
   const messages = useWorkbench((state) => state.messages);
   const streaming = useWorkbench((state) => state.streamingSummary !== '');
@@ -40,6 +41,7 @@ export function ChatLog() {
           <StreamingSummary onGrow={follow} />
           <RunFailureNotice />
           <ChatRunCards />
+          <WaitingElsewhere />
         </div>
       </div>
       {rewind && <RewindDialog action={rewind.action} message={rewind.message} onClose={() => setRewind(null)} />}

@@ -34,7 +34,7 @@ export class UsageRecorder {
   /** Reads what earlier runs of the request kept (a corrupt line is a warning) and tells it when there is any. */
   static async open(options: UsageRecorderOptions): Promise<UsageRecorder> {
     const warn = (message: string) => options.emit({ type: 'warning', runId: options.runId, message });
-    const log = new AppendLog({ file: currentUsageFile(options.stateDir), schema: usageLineSchema, label: currentUsageLabel, onCut: warn, maxBytes: usageFileMaxBytes });
+    const log = new AppendLog({ file: currentUsageFile(options.stateDir), schema: usageLineSchema, label: currentUsageLabel(options.stateDir), onCut: warn, maxBytes: usageFileMaxBytes });
     try {
       const { records, warnings } = await log.load();
       warnings.forEach(warn);
@@ -93,7 +93,7 @@ export class UsageRecorder {
       if (this.toldWriteFailure) return;
       this.toldWriteFailure = true;
       const reason = error instanceof Error ? error.message : String(error);
-      this.options.emit({ type: 'warning', runId: this.options.runId, message: `The run's usage could not be saved in ${currentUsageLabel} (${reason}); the figures shown are not kept.` });
+      this.options.emit({ type: 'warning', runId: this.options.runId, message: `The run's usage could not be saved in ${currentUsageLabel(this.options.stateDir)} (${reason}); the figures shown are not kept.` });
     });
   }
 

@@ -1,6 +1,11 @@
 import { useWorkbench } from '../store/StoreContext.js';
 import { useConversationTitle } from './conversations/useConversationTitle.js';
 
+/** A start refused for another conversation's run, in the words of the list (its title rather than its id). */
+function busyElsewhere(title: string): string {
+  return `“${title}” is running in this folder, and a folder runs one request at a time, so nothing was sent: switch to it to follow it, or wait for it to finish (or cancel it).`;
+}
+
 /**
  * The last failed request, until dismissed. A failed run's error is shown in the chat instead. A start
  * refused because another conversation's run is going offers to switch to that conversation.
@@ -14,7 +19,7 @@ export function ErrorBanner() {
   if (!error) return null;
   return (
     <div className="banner banner-error" role="alert">
-      <span>{error}</span>
+      <span>{runningIn ? busyElsewhere(runningTitle) : error}</span>
       <span className="row">
         {runningIn && (
           <button type="button" onClick={() => void switchConversation(runningIn)} data-testid="switch-to-running">

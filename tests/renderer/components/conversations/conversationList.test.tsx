@@ -125,7 +125,7 @@ describe('the conversation list', () => {
 
     await send('Something else');
     const banner = await screen.findByRole('alert');
-    expect(banner.textContent).toContain('A run of another conversation');
+    expect(banner.textContent).toContain('“Write out.txt” is running in this folder, and a folder runs one request at a time, so nothing was sent');
     fireEvent.click(within(banner).getByRole('button', { name: 'Switch to “Write out.txt”' }));
     await waitFor(() => expect(messages().map((row) => row.textContent)).toEqual([expect.stringContaining('Write out.txt')]));
     expect(screen.queryByTestId('waiting-elsewhere')).toBeNull();

@@ -76,8 +76,14 @@ test('conversations: the list, a new one, a switch during a run with its approva
   await page.getByTestId('composer').press('Alt+n');
   await expect(rows(page)).toHaveCount(3);
   await expect(requests(page)).toHaveCount(0);
-  await row(page, 'Summarise the bank statement').getByTestId('conversation-title').click();
-  await expect(requests(page)).toContainText(['Summarise the bank statement']);
+  // The list from the keyboard: a row's switch, then its Rename and Delete, then the next row's switch.
+  await page.getByRole('button', { name: 'New conversation', exact: true }).focus();
+  for (const name of [/^New conversation/, 'Rename “New conversation”', 'Delete “New conversation”', /^Write the monthly report/]) {
+    await page.keyboard.press('Tab');
+    await expect(page.locator(':focus')).toHaveAccessibleName(name);
+  }
+  await page.keyboard.press('Enter');
+  await expect(requests(page)).toContainText(['Write the monthly report']);
   await page.reload();
   await expect(rows(page).getByTestId('conversation-title')).toHaveText(['New conversation', 'Write the monthly report', 'Summarise the bank statement']);
   await expect(row(page, 'New conversation').locator('[aria-current="true"]')).toHaveCount(1);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ConversationSummary } from '../../../../engine/contract/index.js';
 import { useWorkbench } from '../../store/StoreContext.js';
 import { formatAge } from '../formatAge.js';
@@ -19,13 +19,26 @@ export function ConversationItem({ conversation, shown, running, now }: Conversa
   const switchConversation = useWorkbench((state) => state.switchConversation);
   const [mode, setMode] = useState<'idle' | 'renaming' | 'deleting'>('idle');
   const { id, title, updated } = conversation;
+  // Once a rename ends, the keyboard goes on from the row it was on rather than from the top of the page.
+  const switchButton = useRef<HTMLButtonElement>(null);
+  const renamed = useRef(false);
+  useEffect(() => {
+    if (mode !== 'idle' || !renamed.current) return;
+    renamed.current = false;
+    switchButton.current?.focus();
+  }, [mode]);
+  const endRename = () => {
+    renamed.current = true;
+    setMode('idle');
+  };
 
   return (
-    <li className={shown ? 'conversation-item conversation-item-shown' : 'conversation-item'} data-testid="conversation" data-id={id} data-running={running} aria-busy={running}>
+    <li className={shown ? 'conversation-item conversation-item-shown' : 'conversation-item'} data-testid="conversation" data-id={id} data-running={running}>
       {mode === 'renaming' ? (
-        <TitleEditor conversation={conversation} onDone={() => setMode('idle')} />
+        <TitleEditor conversation={conversation} onDone={endRename} />
       ) : (
         <button
+          ref={switchButton}
           type="button"
           className="conversation-switch"
           aria-current={shown ? 'true' : undefined}

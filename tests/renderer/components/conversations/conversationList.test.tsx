@@ -79,6 +79,8 @@ describe('the conversation list', () => {
     fireEvent.submit(input.closest('form')!);
     // The escape character is made a space; what followed it is shown as the text it is.
     await waitFor(() => expect(titles()).toEqual(['Bank statement [31m parser']));
+    // The keyboard goes on from the row renamed.
+    expect(document.activeElement).toBe(switchOf(listed()[0]!));
 
     fireEvent.keyDown(window, { key: 'n', code: 'KeyN', altKey: true });
     await waitFor(() => expect(titles()).toEqual(['New conversation', 'Bank statement [31m parser']));

@@ -19,7 +19,7 @@ export function waitingElsewhere(snapshot: Snapshot): RunView | null {
 
 /** A folder runs one request at a time: what waits belongs to the conversation whose run is going. */
 function waitsElsewhere({ runningConversationId, conversationId }: Snapshot): boolean {
-  return runningConversationId != null && runningConversationId !== conversationId;
+  return runningConversationId !== undefined && runningConversationId !== null && runningConversationId !== conversationId;
 }
 
 function pendingOf(snapshot: Snapshot) {

@@ -104,8 +104,8 @@ export async function benchRpiTokens(): Promise<void> {
     console.log(`  engine, whole RPI run / requests   ${format(perTurn)}  (of which inside tool calls ${format(toolMs / rpiBodies.length)})`);
     console.log(`  engine outside tool calls          ${format(outsideTools)}`);
     console.log(`  bare openai SDK, same bodies       ${format(perRequest)}`);
-    console.log(`  ratio engine / bare SDK            ${ratio(perTurn / perRequest)}  (median of ${rounds}, run in turns)`);
-    console.log(`  ratio outside tools / bare SDK     ${ratio(engineRatio)}  (goal: ≤ ${engineGoal}×) — ${engineRatio <= engineGoal ? 'met' : 'NOT met'}`);
+    console.log(`  whole engine ÷ bare SDK            ${ratio(perTurn / perRequest)}  (median of ${rounds}, run in turns)`);
+    console.log(`  engine outside tools ÷ bare SDK    ${ratio(engineRatio)}  (goal: ≤ ${engineGoal}×) — ${engineRatio <= engineGoal ? 'met' : 'NOT met'}`);
   } finally {
     await Promise.all([...engineRuns, ...replays].map((prepared) => prepared.dispose()));
   }

@@ -11,6 +11,8 @@ import { benchToolContext, ensureRipgrep, format, interleavedMedians, seededRand
 const treeVersion = 'v1';
 const targetBytes = 200 * 1024 * 1024;
 const pattern = 'retry(Count|Delay)\\s*=\\s*\\d+';
+/** search_files against rg (issue 28): warm, on a first call, and on the first of a new process. */
+const goal = 1.5;
 const plantedLine = (n: number) => `    const retry${n % 2 ? 'Count' : 'Delay'} = ${n % 900};`;
 
 const words = ('user account order item cart price total amount value count index list map set queue cache store state ' +
@@ -102,9 +104,11 @@ async function benchTree(): Promise<string> {
 async function searchedSize(root: string): Promise<{ files: number; mb: string }> {
   let files = 0;
   let bytes = 0;
-  for await (const relPath of candidateFiles({ root, from: '', signal: new AbortController().signal })) {
-    files += 1;
-    bytes += (await stat(path.join(root, relPath))).size;
+  for await (const run of candidateFiles({ root, from: '', signal: new AbortController().signal })) {
+    for (const relPath of run) {
+      files += 1;
+      bytes += (await stat(path.join(root, relPath))).size;
+    }
   }
   return { files, mb: (bytes / 1024 / 1024).toFixed(0) };
 }
@@ -132,10 +136,11 @@ export async function benchSearch(): Promise<void> {
   const warmedMs = await firstSearchAfterWarming(root, rgArgs);
   const searched = await searchedSize(root);
   console.log(`search /${pattern}/, ${searched.files.toLocaleString('en-US')} files, ${searched.mb} MB not ignored (reference: rg ${rgArgs.slice(0, 2).join(' ')} PATTERN ROOT)`);
-  console.log(`  engine search_files  ${format(engineMs)}  (${ours} matching lines; first run, starting its ${coldWorkers} workers: ${format(coldMs)})`);
+  console.log(`  engine search_files  ${format(engineMs)}  (${ours} matching lines)`);
   console.log(`  rg                   ${format(rgMs)}  (${theirs} matching lines)`);
-  console.log(`  ratio engine / rg    ${(engineMs / rgMs).toFixed(2)}×  (goal ≤ 1.5×; median of 5, run in turns)`);
-  console.log(`  first search in a new process with its workers warmed as the engine does: ${format(warmedMs.engine)}, rg ${format(warmedMs.rg)}, ${(warmedMs.engine / warmedMs.rg).toFixed(2)}×`);
+  console.log(`  ratio engine / rg    ${(engineMs / rgMs).toFixed(2)}×  (goal ≤ ${goal}×; median of 5, run in turns)`);
+  console.log(`  first run, starting its ${coldWorkers} workers: ${format(coldMs)}, ${(coldMs / rgMs).toFixed(2)}× the rg median  (goal ≤ ${goal}×)`);
+  console.log(`  first search in a new process with its workers warmed as the engine does: ${format(warmedMs.engine)}, rg ${format(warmedMs.rg)}, ${(warmedMs.engine / warmedMs.rg).toFixed(2)}×  (goal ≤ ${goal}×)`);
   console.log(`  workers started in all: ${searchWorkersStarted()}`);
   console.log(`  match counts ${ours === theirs ? 'agree' : 'DIFFER'}`);
 }

@@ -16,7 +16,7 @@ export type { WorkbenchMcpOptions } from './mcp/workbenchMcp.js';
 export { LlmError, type LlmSettings, type ModelConnection } from './llm/llmTypes.js';
 export { connectionFor, connectionIdentity, sameServerModel } from './llm/phaseModel.js';
 export { listModels, type ModelListing } from './llm/listModels.js';
-export { shownUrl } from './llm/llmErrorMessages.js';
+export { shownUrl } from './llm/messageWording.js';
 export { discoverContextWindow } from './llm/contextWindow/discoverContextWindow.js';
 export { contextWindowLine } from './llm/contextWindow/contextWindowLine.js';
 export { gitPatch } from './diff/index.js';

@@ -1,12 +1,7 @@
-// Bundles the Node-side entry points (Electron main, preload, CLI) with esbuild. npm packages stay
-// external (they are installed next to the app), except in the preload: a sandboxed preload can only
-// require 'electron', so it is bundled whole.
+// Bundles the Node-side entry points (Electron main, preload, CLI, worker threads) with esbuild; the
+// options are in nodeBundles.mjs.
 import { build } from 'esbuild';
+import { nodeBundles } from './nodeBundles.mjs';
 
-const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning' };
-
-await Promise.all([
-  build({ ...common, entryPoints: ['electron/main.ts'], outfile: 'dist/electron/main.cjs', packages: 'external' }),
-  build({ ...common, entryPoints: ['electron/preload.ts'], outfile: 'dist/electron/preload.cjs', external: ['electron'] }),
-  build({ ...common, entryPoints: ['cli/main.ts'], outfile: 'dist/cli/main.cjs', packages: 'external' }),
-]);
+const { main, preload, cli, workers } = nodeBundles();
+await Promise.all([main, preload, cli, ...workers].map((options) => build(options)));

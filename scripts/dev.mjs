@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { context } from 'esbuild';
 import { createServer } from 'vite';
+import { nodeBundles } from './nodeBundles.mjs';
 
 const require = createRequire(import.meta.url);
 const vite = await createServer({ configFile: 'vite.config.ts' });
@@ -24,9 +25,10 @@ function restartElectron() {
   });
 }
 
-const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning' };
 const restartOnBuild = { name: 'restart-electron', setup: (build) => build.onEnd((result) => result.errors.length === 0 && restartElectron()) };
-const main = await context({ ...common, entryPoints: ['electron/main.ts'], outfile: 'dist/electron/main.cjs', packages: 'external', plugins: [restartOnBuild] });
-const preload = await context({ ...common, entryPoints: ['electron/preload.ts'], outfile: 'dist/electron/preload.cjs', external: ['electron'] });
-await preload.rebuild();
-await Promise.all([main.watch(), preload.watch()]);
+const bundles = nodeBundles();
+const main = await context({ ...bundles.main, plugins: [restartOnBuild] });
+const preload = await context(bundles.preload);
+const workers = await Promise.all(bundles.workers.map((options) => context(options)));
+await Promise.all([preload, ...workers].map((bundle) => bundle.rebuild()));
+await Promise.all([main, preload, ...workers].map((bundle) => bundle.watch()));

@@ -8,6 +8,8 @@ import { promptWasCut } from '../llm/contextWindow/promptWasCut.js';
 import { maskStrings } from '../secrets/secretMask.js';
 import type { ToolLog } from '../store/toolLog.js';
 import { executeToolCall, parseArguments, type ExecutedToolCall, type ToolGuard } from '../tools/executeToolCall.js';
+import { warmSearchWorkers } from '../tools/search/runSearch.js';
+import { searchFiles } from '../tools/searchFiles.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
 import type { ToolSource } from '../tools/toolSource.js';
 import { toolDefinitions } from '../tools/toolCatalog.js';
@@ -147,6 +149,9 @@ class LoopRun {
   private async ask(tools: readonly Tool[]): Promise<LlmReply> {
     this.throwIfStopped();
     this.turns += 1;
+    // While the model thinks, search_files' workers start (or are kept), so its first search of a phase
+    // finds them ready instead of paying for their start; warmed at a tool call, they came too late for that.
+    if (tools.some((tool) => tool.name === searchFiles.name)) warmSearchWorkers();
     const definitions = toolDefinitions(tools);
     let refused: LlmError | null = null;
     for (;;) {

@@ -50,12 +50,17 @@ export class ChangesService {
   private readonly counts = new ChangeCounts();
   private readonly contents = new Map<string, Promise<CheckpointContents>>();
   private readonly lists = new Map<string, FileChange[]>();
+  /** Where the running request's changes start, kept for the run's recounts (see announce). */
+  private runEnds: { runId: string; messageId: string; ends: ChangeEnds } | null = null;
 
   constructor(private readonly deps: ChangesServiceDeps) {}
 
   /** The files the message's request changed (range 'request') or that changed since before it ('since'), with counts. */
   async list(messageId: string, range: ChangeRange = 'request'): Promise<ChangeList> {
-    const ends = await changeEnds(this.deps, messageId, range);
+    return this.listBetween(await changeEnds(this.deps, messageId, range), range);
+  }
+
+  private async listBetween(ends: ChangeEnds, range: ChangeRange): Promise<ChangeList> {
     const listed = await this.filesBetween(ends);
     const files = ends.afterId === null ? listed : await this.markReverted(ends.beforeId, listed);
     return { messageId: ends.request.id, range, until: ends.afterId === null ? 'folder' : 'next-request', files, totals: totalsOf(files) };
@@ -109,6 +114,8 @@ export class ChangesService {
     // The one path compared directly, without scanning the whole folder.
     const now = await folderSource(this.deps.workspace.root, relPath);
     if (was?.type === 'unrecorded' || (!was && !now)) return null;
+    // Another size is another content: the file is left for the diff to read (on the diff worker, when large).
+    if (was?.type === 'file' && now && now.size !== was.size) return { path: relPath, before: checkpointSource(before, was), after: now };
     const loaded = now && (await now.load());
     if (was && loaded && sameSide(was, loaded)) return null;
     return { path: relPath, before: checkpointSource(before, was), after: now && loaded ? { ...now, load: async () => loaded } : null };
@@ -140,10 +147,23 @@ export class ChangesService {
     return previewToolCall(this.deps.workspace, pending.tool, args ?? pending.args);
   }
 
-  /** Emits the request's current totals as `changes-updated`. */
+  /**
+   * Emits the request's current totals as `changes-updated`. A run recounts after every tool call that may
+   * have changed the folder; where its request's changes start (its message, its checkpoint) stays put
+   * while it runs, so it is looked up once per run, not in the conversation and checkpoint list each time.
+   */
   async announce(messageId: string, runId: string | null): Promise<void> {
-    const { totals, messageId: request } = await this.list(messageId, 'request');
+    const { totals, messageId: request } = await this.listBetween(await this.endsFor(messageId, runId), 'request');
     this.deps.emit({ type: 'changes-updated', runId, messageId: request, ...totals });
+  }
+
+  /** The ends of the latest request's changes, up to the folder now: taken from the run's first recount while it runs. */
+  private async endsFor(messageId: string, runId: string | null): Promise<ChangeEnds> {
+    const kept = this.runEnds;
+    if (runId !== null && kept?.runId === runId && kept.messageId === messageId) return kept.ends;
+    const ends = await changeEnds(this.deps, messageId, 'request');
+    if (runId !== null && ends.afterId === null) this.runEnds = { runId, messageId, ends };
+    return ends;
   }
 
   private async putBackFrom(from: CheckpointContents, paths: readonly string[], tool: string): Promise<RevertResult> {

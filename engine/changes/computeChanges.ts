@@ -1,6 +1,8 @@
 import type { FileDiff, FileSideView } from '../contract/changes.js';
 import { forEachLimited } from '../checkpoints/forEachLimited.js';
-import { diffFiles, permissions } from '../diff/fileDiff.js';
+import { diffOffThread, type DiffSideResult } from '../diff/diffThread.js';
+import { assembleDiff, diffFiles, permissions } from '../diff/fileDiff.js';
+import { maxComparedBytes } from '../diff/textContent.js';
 import type { SideSource } from './sideSources.js';
 
 /** A path whose content differs between the two ends of a range: where each side comes from (null: absent). */
@@ -33,6 +35,8 @@ export class ChangeCounts {
 }
 
 const readsAtOnce = 32;
+/** Files larger than this are read, decoded and diffed on the diff worker, never on the engine's thread. */
+const offThreadBytes = 1_000_000;
 
 /**
  * Each pair's diff, renames paired up, sorted by path. `context` null computes the counts only (the diffs
@@ -69,6 +73,11 @@ async function computeOne(pair: PathPair, context: number | null, counts: Change
 }
 
 async function loadAndDiff(pair: PathPair, oldPath: string | undefined, context: number): Promise<Computed> {
+  if (goesOffThread(pair)) {
+    const computed = await diffOnWorker(pair, oldPath, context).catch(() => null);
+    // null: a checkpoint's copy could not be read or no thread could be had; the diff here then says why, or does the work itself.
+    if (computed) return computed;
+  }
   const [before, after] = await Promise.all([pair.before?.load() ?? null, pair.after?.load() ?? null]);
   const typeChanged = before !== null && after !== null && before.side.kind !== after.side.kind;
   const diff = diffFiles({
@@ -78,7 +87,38 @@ async function loadAndDiff(pair: PathPair, oldPath: string | undefined, context:
     after: after?.side ?? null,
     context: typeChanged ? Number.POSITIVE_INFINITY : context,
   });
-  return { diff, beforeHash: before?.hash ?? null, afterHash: after?.hash ?? null };
+  // Hashes only pair deletions with creations (renames): a file changed in place is not hashed.
+  return { diff, beforeHash: after === null ? (before?.hash ?? null) : null, afterHash: before === null ? (after?.hash ?? null) : null };
+}
+
+/** Two files (or a file and nothing), the larger over 1 MB and small enough to compare at all. */
+function goesOffThread({ before, after }: PathPair): boolean {
+  const largest = Math.max(before?.size ?? 0, after?.size ?? 0);
+  return largest > offThreadBytes && largest <= maxComparedBytes && (before === null || before.offThread !== undefined) && (after === null || after.offThread !== undefined);
+}
+
+/** The pair read, decoded and diffed on the diff worker. */
+async function diffOnWorker(pair: PathPair, oldPath: string | undefined, context: number): Promise<Computed> {
+  const [beforeInput, afterInput] = await Promise.all([pair.before?.offThread?.input() ?? null, pair.after?.offThread?.input() ?? null]);
+  const result = await diffOffThread({ before: beforeInput, after: afterInput, context });
+  const sideOf = (source: SideSource | null, found: DiffSideResult | null) => {
+    if (!source || !found) return { meta: null, view: null, hash: null };
+    const mode = source.offThread?.mode ?? 0;
+    if ('unreadable' in found) return { meta: { kind: 'file', mode, size: source.size } as const, view: { notText: `unreadable: ${found.unreadable}` }, hash: null };
+    return { meta: { kind: 'file', mode, size: found.size } as const, view: found.view, hash: found.hash };
+  };
+  const [before, after] = [sideOf(pair.before, result.before), sideOf(pair.after, result.after)];
+  const diff = assembleDiff({
+    path: pair.path,
+    ...(oldPath === undefined ? {} : { oldPath }),
+    before: before.meta,
+    after: after.meta,
+    context,
+    beforeContent: before.view,
+    afterContent: after.view,
+    lines: result.lines,
+  });
+  return { diff, beforeHash: before.hash, afterHash: after.hash };
 }
 
 function pairRenames(computed: readonly Computed[], context: number | null): FileDiff[] {

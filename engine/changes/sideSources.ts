@@ -1,17 +1,22 @@
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import { lstat, open, readlink } from 'node:fs/promises';
+import fs from 'node:fs';
+import { readlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckpointContents } from '../checkpoints/checkpointStore.js';
 import type { FileRecord } from '../checkpoints/workspaceState.js';
 import type { DiffSide } from '../diff/fileDiff.js';
+import type { DiffJobSide } from '../diff/diffThread.js';
 import { maxComparedBytes, tooLarge } from '../diff/textContent.js';
+import { readContainedSync } from '../workspace/containedRead.js';
 import { specialKind } from '../workspace/heldFolder.js';
 
-/** A side loaded for diffing, with its content's sha256 when it has bytes (to pair a deletion with a creation: a rename). */
+/**
+ * A side loaded for diffing, with its content's sha256 when it has bytes (to pair a deletion with a
+ * creation: a rename). A file read from the folder is hashed only when its hash is asked for.
+ */
 export interface LoadedSide {
-  side: DiffSide;
-  hash: string | null;
+  readonly side: DiffSide;
+  readonly hash: string | null;
 }
 
 /** Where one side of a change comes from: a checkpoint's record, or the folder as it is now. */
@@ -21,6 +26,8 @@ export interface SideSource {
   /** Bytes, known before loading (0 for a symlink). */
   readonly size: number;
   load(): Promise<LoadedSide>;
+  /** For a file the diff worker can read or be given (see diffOffThread): its mode, and what to hand it. */
+  readonly offThread?: { mode: number; input(): Promise<DiffJobSide> };
 }
 
 /** A file or symlink as a checkpoint recorded it; null for what it could not record. */
@@ -31,6 +38,7 @@ export function checkpointSource(contents: CheckpointContents, record: FileRecor
   return {
     key: `file:${mode}:${hash}`,
     size,
+    offThread: { mode, input: async () => ({ bytes: await contents.read(record) }) },
     async load() {
       if (size > maxComparedBytes) return { side: { kind: 'file', mode, size, notText: tooLarge(size) }, hash };
       try {
@@ -44,13 +52,18 @@ export function checkpointSource(contents: CheckpointContents, record: FileRecor
 
 /**
  * The entry at `rel` (a path a checkpoint scan found: '/' separators, no link on the way) in the folder
- * now; null when nothing (or a folder) is there. A file is read as the checkpoints read it: opened without
- * following a link or waiting on a FIFO, and only when the descriptor is really at that path inside the
- * folder (a folder swapped for a symlink since reads nothing) and the file has no other name.
+ * now; null when nothing (or a folder) is there. A file is read as the checkpoints read it, contained
+ * (see readContainedSync), here or on the diff worker.
  */
 export async function folderSource(root: string, rel: string): Promise<SideSource | null> {
   const file = path.join(root, ...rel.split('/'));
-  const stats = await lstat(file).catch(() => null);
+  // Synchronous, as the contained read: a list looks at thousands of paths, each a promise round trip otherwise.
+  let stats: fs.Stats | undefined;
+  try {
+    stats = fs.lstatSync(file, { throwIfNoEntry: false });
+  } catch {
+    stats = undefined;
+  }
   if (!stats || stats.isDirectory()) return null;
   const mode = stats.mode & 0o7777;
   if (stats.isSymbolicLink()) {
@@ -64,38 +77,20 @@ export async function folderSource(root: string, rel: string): Promise<SideSourc
   return {
     key: `stat:${mode}:${size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}`,
     size,
+    offThread: { mode, input: async () => ({ file }) },
     async load() {
       if (size > maxComparedBytes) return { side: { kind: 'file', mode, size, notText: tooLarge(size) }, hash: null };
-      const read = await readInFolder(file);
+      const read = readContainedSync(file);
       if (typeof read === 'string') return { side: { kind: 'file', mode, size, notText: `unreadable: ${read}` }, hash: null };
-      return { side: { kind: 'file', mode, size: read.length, bytes: read }, hash: sha256(read) };
+      let hash: string | undefined;
+      return {
+        side: { kind: 'file', mode, size: read.length, bytes: read },
+        get hash() {
+          return (hash ??= sha256(read));
+        },
+      };
     },
   };
-}
-
-// O_NOFOLLOW: a symlink swapped in is never followed; O_NONBLOCK: a FIFO swapped in cannot hang the open.
-const readFlags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-
-/** The bytes of a regular file with one name at exactly `file`, or why they cannot be read. */
-async function readInFolder(file: string): Promise<Buffer | string> {
-  let handle;
-  try {
-    handle = await open(file, readFlags);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ELOOP' ? 'it became a symlink' : code === 'ENOENT' ? 'it is gone' : (error as Error).message;
-  }
-  try {
-    // Where the descriptor really is (Linux): a folder on the way swapped for a symlink would lead elsewhere.
-    const actual = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => file);
-    if (actual !== file) return 'it moved while being read';
-    const stats = await handle.stat();
-    if (!stats.isFile()) return 'it is not a regular file';
-    if (stats.nlink > 1) return `it has ${stats.nlink} hard links, and another name may be outside the project folder`;
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
 }
 
 /** What is about to be written (an approval's preview): given bytes and mode. */

@@ -14,7 +14,7 @@ import { addPresentButIgnored } from './presentButIgnored.js';
 import { readState } from './readTrees.js';
 import { planRestore, type RestorePlan } from './restorePlan.js';
 import { scanWorkspace, type ListingCache, type WorkspaceScan } from './scanWorkspace.js';
-import { isHiddenName, recordedFileCount, type FileContentRecord, type FileRecord } from './workspaceState.js';
+import { isHiddenName, recordedFileCount, type FileContentRecord, type FileRecord, type WorkspaceState } from './workspaceState.js';
 import { writeTrees, type StoredState } from './writeTrees.js';
 
 export { CheckpointError, type CheckpointInfo, type CheckpointTag, type RestoreChange } from './checkpointTypes.js';
@@ -30,6 +30,8 @@ export interface CheckpointContents {
 
 /** Notes kept per checkpoint; a build churning through thousands of files would otherwise fill the manifest. */
 const maxNotes = 20;
+/** Checkpoint workspaces kept read back: the ends of a few requests' changes. */
+const keptStates = 4;
 
 /**
  * Snapshots of a project folder for undo, kept in `<stateDir>/checkpoints/`:
@@ -49,11 +51,18 @@ export class CheckpointStore {
   /** How the last scan sorted out each folder, to skip that work where nothing changed. */
   private listingCache: ListingCache | undefined;
   /**
-   * The workspace the last restore plan compared the folder with, by the hash of its root listing (which
-   * names its content for good): a run lists its changes after every tool call, always against the same
-   * checkpoint, whose listings are then read once instead of every time.
+   * Checkpoint workspaces read back, by the hash of their root listing (which names their content for
+   * good): a list of changes reads the checkpoint before the request, compares the folder with it and
+   * builds on the latest one, often all the same, and a run compares after every tool call.
    */
-  private lastCompared: { rootHash: string; state: Promise<StoredState> } | undefined;
+  private readonly states = new Map<string, Promise<StoredState>>();
+  /**
+   * The folder as the last scan found it (a snapshot's or a comparison's): a comparison reads again only
+   * the files whose lstat changed since, rather than every file changed since the latest snapshot.
+   */
+  private lastSeen: WorkspaceState | undefined;
+  /** Work done so far, for the tests that hold the store to doing each piece once. */
+  readonly work = { scans: 0, filesHashed: 0, listingsRead: 0 };
 
   private constructor(
     private readonly root: string,
@@ -107,9 +116,9 @@ export class CheckpointStore {
    */
   readCheckpoint(id: string): Promise<CheckpointContents> {
     return this.queue.run(async () => {
-      const { state } = await readState(this.folders.trees, (await this.readManifest(id)).root);
+      const { state } = await this.stateOf((await this.readManifest(id)).root);
       const objects = this.folders.objects;
-      return { files: state.files, folders: state.folders, read: (record) => objects.read(record.hash) };
+      return { files: state.files, folders: state.folders, read: (record) => objects.read(record.hash, record.size) };
     });
   }
 
@@ -133,6 +142,7 @@ export class CheckpointStore {
     const scan = await this.scan({ signal, onUnreachable: this.unreachable.report });
     const found = await fingerprint({ root: this.root, scan, base: latest?.stored?.state ?? null, objects: this.folders.objects, startedAt, signal });
     signal?.throwIfAborted();
+    this.work.filesHashed += found.hashedFiles;
     const { root, index } = writeTrees(found, latest?.stored ?? null, this.folders.trees);
     const id = this.folders.manifests.nextId(latest?.id ?? null);
     const notes = found.notes.length > maxNotes ? [...found.notes.slice(0, maxNotes), `…and ${found.notes.length - maxNotes} more like these.`] : found.notes;
@@ -149,28 +159,56 @@ export class CheckpointStore {
     };
     await this.folders.manifests.write(manifest);
     this.latest = { id, stored: { state: found.state, index } };
+    this.lastSeen = found.state;
     return infoOf(manifest);
   }
 
   private async planRestoreTo(id: string, onUnreachable: OnUnreachable): Promise<RestorePlan> {
     const manifest = await this.readManifest(id);
-    const wanted = await this.comparedState(manifest.root);
-    const latest = await this.latestCheckpoint();
+    const wanted = await this.stateOf(manifest.root);
+    const base = await this.comparisonBase();
     const scan = await this.scan({ onUnreachable });
-    const present = await fingerprint({ root: this.root, scan, base: latest?.stored?.state ?? null, objects: null, startedAt: Date.now() });
+    const present = await fingerprint({ root: this.root, scan, base, objects: null, startedAt: Date.now() });
+    this.work.filesHashed += present.hashedFiles;
+    this.lastSeen = present.state;
     await addPresentButIgnored(this.root, wanted.state, present.state);
     return planRestore(wanted.state, present.state);
   }
 
-  private comparedState(rootHash: string): Promise<StoredState> {
-    if (this.lastCompared?.rootHash !== rootHash) {
-      const state = readState(this.folders.trees, rootHash);
-      this.lastCompared = { rootHash, state };
-      state.catch(() => {
-        if (this.lastCompared?.state === state) this.lastCompared = undefined;
+  /**
+   * What a comparison trusts lstat for: the folder as last scanned, else the latest checkpoint. Its
+   * contents need not be stored (a comparison stores nothing), so unlike a snapshot's base it is read
+   * without checking them.
+   */
+  private async comparisonBase(): Promise<WorkspaceState | null> {
+    if (this.lastSeen) return this.lastSeen;
+    if (this.latest !== undefined) return this.latest?.stored?.state ?? null;
+    const id = (await this.folders.manifests.ids()).at(-1);
+    const manifest = id === undefined ? null : await this.folders.manifests.read(id).catch(() => null);
+    if (!manifest) return null;
+    return (await this.stateOf(manifest.root).catch(() => null))?.state ?? null;
+  }
+
+  /** A checkpoint's workspace by its root listing's hash, read once while it is among the latest few asked for. */
+  private stateOf(rootHash: string): Promise<StoredState> {
+    let state = this.states.get(rootHash);
+    if (!state) {
+      const reading = readState(this.folders.trees, rootHash);
+      state = reading.then((stored) => {
+        this.work.listingsRead += stored.index.size;
+        return stored;
       });
+      if (this.states.size >= keptStates) this.states.delete(this.states.keys().next().value as string);
+      this.states.set(rootHash, state);
+      state.catch(() => {
+        if (this.states.get(rootHash) === state) this.states.delete(rootHash);
+      });
+    } else {
+      // Most recently used last, so the oldest goes first.
+      this.states.delete(rootHash);
+      this.states.set(rootHash, state);
     }
-    return this.lastCompared.state;
+    return state;
   }
 
   private async readManifest(id: string): Promise<Manifest> {
@@ -186,6 +224,7 @@ export class CheckpointStore {
   }
 
   private async scan({ signal, onUnreachable }: { signal?: AbortSignal; onUnreachable: OnUnreachable }): Promise<WorkspaceScan> {
+    this.work.scans += 1;
     const scan = await scanWorkspace(this.root, { signal, cache: this.listingCache });
     this.listingCache = scan.cache;
     for (const subtree of scan.unreachable) onUnreachable(subtree);

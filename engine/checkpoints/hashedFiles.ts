@@ -3,9 +3,9 @@ import { constants, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } fr
 import { lstat, open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createGunzip, createGzip, gunzip, gzipSync, type Gzip } from 'node:zlib';
+import { createGunzip, createGzip, gunzip, gunzipSync, gzipSync, type Gzip } from 'node:zlib';
 import { removeStaleTempFiles } from '../files/atomicWrite.js';
-import { openStateFile, readStateFile } from '../store/stateFile.js';
+import { openStateFile, readStateFile, readStateFileSync } from '../store/stateFile.js';
 
 /** gzip's fastest level: most of the size saving of the default at a fraction of its time (bench checkpoints). */
 const gunzipAsync = promisify(gunzip);
@@ -14,6 +14,8 @@ const level = 1;
 /** Content whose gzip is not at least this much smaller is stored as it is: it was compressed already (images, archives, office files). */
 const worthIt = 0.9;
 const gzSuffix = '.gz';
+/** Contents smaller than this are read back synchronously (see read). */
+const syncReadBytes = 1 << 20;
 
 /**
  * A folder of files named by the sha256 of their content (`ab/cdef…`), each written once through a temp
@@ -85,8 +87,19 @@ export class HashedFiles {
     return true;
   }
 
-  /** The content, whole (for folder listings and small files). */
-  async read(hash: string): Promise<Buffer> {
+  /**
+   * The content, whole (for folder listings and files). Given its size and under 1 MiB, read
+   * synchronously, the gzipped name first: most contents that are read back (text, listings) compress.
+   */
+  async read(hash: string, size?: number): Promise<Buffer> {
+    if (size !== undefined && size < syncReadBytes) {
+      const gzipped = readStateFileSync(this.pathOf(hash) + gzSuffix);
+      // Never more than the recorded size: a damaged or planted object cannot blow up in memory.
+      if (gzipped !== null) return gunzipSync(gzipped, { maxOutputLength: Math.max(size, 1) });
+      const plain = readStateFileSync(this.pathOf(hash));
+      if (plain !== null) return plain;
+      throw Object.assign(new Error(`stored content ${hash} is missing`), { code: 'ENOENT' });
+    }
     const plain = await readStateFile(this.pathOf(hash));
     if (plain !== null) return plain;
     const gzipped = await readStateFile(this.pathOf(hash) + gzSuffix);

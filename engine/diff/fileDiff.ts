@@ -1,6 +1,6 @@
 import type { FileChangeStatus, FileDiff, FileSideView, LineEndings } from '../contract/changes.js';
-import { diffLines } from './lineDiff.js';
-import { contentOf, type Content } from './textContent.js';
+import { diffLines, type LineDiff } from './lineDiff.js';
+import { contentOf, type Content, type ContentView } from './textContent.js';
 
 /** One side of a change as the diff reads it: a file's bytes, a file known only by its size (with why), or a symlink. */
 export type DiffSide =
@@ -21,13 +21,37 @@ export interface DiffFilesOptions {
 
 const eolNames: Record<LineEndings, string> = { lf: 'LF', crlf: 'CRLF', mixed: 'mixed', none: 'none' };
 
+/** What the assembly of a diff needs of a side: its kind, and a file's mode and size. */
+export type SideMeta = { kind: 'file'; mode: number; size: number } | { kind: 'symlink'; target: string };
+
 /**
  * The diff of one file between two sides. A symlink compares as its target text (as git shows it); a
  * side that is not text (binary, not UTF-8, too large, unreadable) makes the change one of sizes only.
  */
-export function diffFiles({ path, oldPath, before, after, context }: DiffFilesOptions): FileDiff {
+export function diffFiles(options: DiffFilesOptions): FileDiff {
+  const { before, after, context } = options;
   const beforeContent = before && contentOfSide(before);
   const afterContent = after && contentOfSide(after);
+  const textOf = (content: Content | null) => (content && 'text' in content ? content.text : '');
+  const bothText = !(beforeContent && 'notText' in beforeContent) && !(afterContent && 'notText' in afterContent);
+  const lines = bothText ? diffLines(textOf(beforeContent), textOf(afterContent), { context }) : null;
+  return assembleDiff({ ...options, beforeContent, afterContent, lines });
+}
+
+export interface AssembleDiffOptions {
+  path: string;
+  oldPath?: string;
+  before: SideMeta | null;
+  after: SideMeta | null;
+  context: number;
+  beforeContent: ContentView | null;
+  afterContent: ContentView | null;
+  /** The line diff of the two texts; null when a side is not text. */
+  lines: LineDiff | null;
+}
+
+/** A FileDiff from what each side is, its content's view, and the line diff (computed here or by the diff worker). */
+export function assembleDiff({ path, oldPath, before, after, context, beforeContent, afterContent, lines }: AssembleDiffOptions): FileDiff {
   const status: FileChangeStatus = before === null ? 'added' : after === null ? 'deleted' : oldPath !== undefined ? 'renamed' : 'modified';
   const change = {
     path,
@@ -37,10 +61,7 @@ export function diffFiles({ path, oldPath, before, after, context }: DiffFilesOp
     after: after && afterContent && viewOf(after, afterContent),
     notes: notesOf(before, after, beforeContent, afterContent),
   };
-  const binary = (beforeContent !== null && 'notText' in beforeContent) || (afterContent !== null && 'notText' in afterContent);
-  if (binary) return { ...change, added: 0, removed: 0, binary: true, hunks: [], wholeFile: false, approximate: false };
-  const textOf = (content: Content | null) => (content && 'text' in content ? content.text : '');
-  const lines = diffLines(textOf(beforeContent), textOf(afterContent), { context });
+  if (!lines) return { ...change, added: 0, removed: 0, binary: true, hunks: [], wholeFile: false, approximate: false };
   return { ...change, added: lines.added, removed: lines.removed, binary: false, hunks: lines.hunks, wholeFile: context === Number.POSITIVE_INFINITY, approximate: lines.approximate };
 }
 
@@ -49,13 +70,13 @@ function contentOfSide(side: DiffSide): Content {
   return 'bytes' in side ? contentOf(side.bytes) : { notText: side.notText };
 }
 
-function viewOf(side: DiffSide, content: Content): FileSideView {
-  const text = 'text' in content ? { lines: content.lines, eol: content.eol } : { notText: content.notText };
+function viewOf(side: SideMeta, content: ContentView): FileSideView {
+  const text = 'notText' in content ? { notText: content.notText } : { lines: content.lines, eol: content.eol };
   if (side.kind === 'symlink') return { kind: 'symlink', size: Buffer.byteLength(side.target), target: side.target, ...text };
   return { kind: 'file', size: side.size, mode: side.mode, ...text };
 }
 
-function notesOf(before: DiffSide | null, after: DiffSide | null, beforeContent: Content | null, afterContent: Content | null): string[] {
+function notesOf(before: SideMeta | null, after: SideMeta | null, beforeContent: ContentView | null, afterContent: ContentView | null): string[] {
   if (!before || !after) return [];
   const notes: string[] = [];
   if (before.kind !== after.kind) notes.push(after.kind === 'symlink' ? 'a file became a symlink' : 'a symlink became a file');

@@ -1,4 +1,4 @@
-/** File diffs: text or not, a line diff with jsdiff, git-style patch text. */
+/** File diffs: text or not, a line diff (jsdiff between patience anchors), git-style patch text; large ones on the diff worker. */
 export { diffFiles, permissions, type DiffSide, type DiffFilesOptions } from './fileDiff.js';
 export { gitPatch, gitMode } from './gitPatch.js';
 export { diffLines, splitLines, noNewlineMarker } from './lineDiff.js';

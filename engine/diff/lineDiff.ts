@@ -16,12 +16,15 @@ export const noNewlineMarker = '\\ No newline at end of file';
 
 /** Lines with their line break ("a\n"); the last has none when the text does not end with one. CRs stay in the line. */
 export function splitLines(text: string): string[] {
-  if (text === '') return [];
-  const lines = text.split('\n');
-  const last = lines.pop() ?? '';
-  const withBreaks = lines.map((line) => `${line}\n`);
-  if (last !== '') withBreaks.push(last);
-  return withBreaks;
+  const lines: string[] = [];
+  let from = 0;
+  // Slices of the text, not concatenations: a joined string is copied again when the line is hashed.
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', from)) {
+    lines.push(text.slice(from, at + 1));
+    from = at + 1;
+  }
+  if (from < text.length) lines.push(text.slice(from));
+  return lines;
 }
 
 /**
@@ -52,22 +55,26 @@ export function diffLines(before: string, after: string, { context }: { context:
  */
 function editScript(a: readonly string[], b: readonly string[]): { blocks: Block[]; approximate: boolean } {
   const ids = new Map<string, number>();
-  const idOf = (line: string) => {
-    let id = ids.get(line);
-    if (id === undefined) {
-      id = ids.size;
-      ids.set(line, id);
+  const idsOf = (lines: readonly string[]) => {
+    const out = new Int32Array(lines.length);
+    for (let index = 0; index < lines.length; index += 1) {
+      const line = lines[index]!;
+      let id = ids.get(line);
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(line, id);
+      }
+      out[index] = id;
     }
-    return id;
+    return out;
   };
-  const left = a.map(idOf);
-  const right = b.map(idOf);
+  const [left, right] = [idsOf(a), idsOf(b)];
   let prefix = 0;
   while (prefix < left.length && prefix < right.length && left[prefix] === right[prefix]) prefix += 1;
   let suffix = 0;
   while (suffix < left.length - prefix && suffix < right.length - prefix && left[left.length - 1 - suffix] === right[right.length - 1 - suffix]) suffix += 1;
-  const middleLeft = left.slice(prefix, left.length - suffix);
-  const middleRight = right.slice(prefix, right.length - suffix);
+  const middleLeft = left.subarray(prefix, left.length - suffix);
+  const middleRight = right.subarray(prefix, right.length - suffix);
 
   const blocks: Block[] = [];
   const push = (block: Block) => {
@@ -86,10 +93,10 @@ function editScript(a: readonly string[], b: readonly string[]): { blocks: Block
   };
   let approximate = false;
   /** jsdiff aligns one stretch between anchors; past its bound the stretch is shown replaced whole. */
-  const align = (from: number[], to: number[]) => {
+  const align = (from: Int32Array, to: Int32Array) => {
     if (from.length === 0 || to.length === 0) return push({ removed: from.length, added: to.length });
     const maxEditLength = Math.max(1_000, Math.min(50_000, Math.floor(8e8 / (from.length + to.length))));
-    const changes = diffArrays(from, to, { maxEditLength });
+    const changes = diffArrays(Array.from(from), Array.from(to), { maxEditLength });
     if (changes === undefined) {
       approximate = true;
       return push({ removed: from.length, added: to.length });
@@ -102,12 +109,12 @@ function editScript(a: readonly string[], b: readonly string[]): { blocks: Block
   };
   push({ equal: prefix });
   let [leftAt, rightAt] = [0, 0];
-  for (const [leftAnchor, rightAnchor] of anchors(middleLeft, middleRight)) {
-    align(middleLeft.slice(leftAt, leftAnchor), middleRight.slice(rightAt, rightAnchor));
+  for (const [leftAnchor, rightAnchor] of anchors(middleLeft, middleRight, ids.size)) {
+    align(middleLeft.subarray(leftAt, leftAnchor), middleRight.subarray(rightAt, rightAnchor));
     push({ equal: 1 });
     [leftAt, rightAt] = [leftAnchor + 1, rightAnchor + 1];
   }
-  align(middleLeft.slice(leftAt), middleRight.slice(rightAt));
+  align(middleLeft.subarray(leftAt), middleRight.subarray(rightAt));
   push({ equal: suffix });
   return { blocks, approximate };
 }
@@ -119,22 +126,22 @@ function editScript(a: readonly string[], b: readonly string[]): { blocks: Block
  * its size instead of its size times the edits. Texts with few unique lines get few anchors and are
  * aligned by jsdiff more or less whole, as without them.
  */
-function anchors(left: readonly number[], right: readonly number[]): [number, number][] {
-  const counts = new Map<number, { left: number; right: number; at: number }>();
-  left.forEach((id, index) => {
-    const seen = counts.get(id);
-    if (seen) seen.left += 1;
-    else counts.set(id, { left: 1, right: 0, at: index });
-  });
+function anchors(left: Int32Array, right: Int32Array, idCount: number): [number, number][] {
+  // Ids are dense (0 … idCount-1), so counts by id are arrays, not maps.
+  const leftCount = new Int32Array(idCount);
+  const rightCount = new Int32Array(idCount);
+  const leftAt = new Int32Array(idCount);
+  for (let index = 0; index < left.length; index += 1) {
+    const id = left[index]!;
+    if (leftCount[id] === 0) leftAt[id] = index;
+    leftCount[id] = leftCount[id]! + 1;
+  }
+  for (let index = 0; index < right.length; index += 1) rightCount[right[index]!] = rightCount[right[index]!]! + 1;
   const candidates: [number, number][] = [];
-  right.forEach((id) => {
-    const seen = counts.get(id);
-    if (seen) seen.right += 1;
-  });
-  right.forEach((id, index) => {
-    const seen = counts.get(id);
-    if (seen?.left === 1 && seen.right === 1) candidates.push([seen.at, index]);
-  });
+  for (let index = 0; index < right.length; index += 1) {
+    const id = right[index]!;
+    if (leftCount[id] === 1 && rightCount[id] === 1) candidates.push([leftAt[id]!, index]);
+  }
   return longestIncreasing(candidates);
 }
 

@@ -7,6 +7,9 @@ export const maxComparedBytes = 32 * 1024 * 1024;
 
 export type Content = { text: string; lines: number; eol: LineEndings } | { notText: string };
 
+/** The text view of a content without the text itself: what a side shows, and what the diff worker sends back. */
+export type ContentView = { lines: number; eol: LineEndings } | { notText: string };
+
 // The byte order mark is kept: a change that adds or drops one is a change.
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 

@@ -1,6 +1,7 @@
 import type { LearnedContextWindow } from '../contract/index.js';
 import { discoverContextWindow } from './contextWindow/discoverContextWindow.js';
-import { isWebPage, llmErrorFrom, notTheApiMessage, shownUrl } from './llmErrorMessages.js';
+import { llmErrorFrom } from './llmErrorMessages.js';
+import { isWebPage, notTheApiMessage, shownUrl } from './messageWording.js';
 import { LlmError } from './llmTypes.js';
 import { openAiSdk } from './openaiSdk.js';
 

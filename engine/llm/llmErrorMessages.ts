@@ -1,5 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { LlmError } from './llmTypes.js';
+import { attemptsNote, formatSeconds, shownUrl } from './messageWording.js';
 import {
   connectionReason,
   contextLimitIn,
@@ -12,7 +13,6 @@ import {
   TOOLS_UNSUPPORTED_STATUSES,
   withoutSecrets,
 } from './serverErrorWords.js';
-import type { AttemptFailure } from './streamAttempt.js';
 import type { ReportedError } from './streamFrames.js';
 
 /** What every message names: where the server is and which model was asked for. */
@@ -64,19 +64,6 @@ export function refusedTwiceError({ baseUrl, status, promptTokens, contextWindow
     status,
     serverLimit,
   );
-}
-
-/** A base URL fit to show: without any user name or password it may carry. */
-export function shownUrl(baseUrl: string): string {
-  try {
-    const url = new URL(baseUrl);
-    if (url.username === '' && url.password === '') return baseUrl;
-    url.username = '';
-    url.password = '';
-    return url.toString();
-  } catch {
-    return baseUrl;
-  }
 }
 
 function statusWith(status: number, words: string): string {
@@ -223,94 +210,4 @@ export function llmErrorFrom(error: unknown, context: ErrorContext, callerAborte
     'server',
     `The call to the model server at ${url} failed unexpectedly (${detail}). Check the base URL and the server's logs.`,
   );
-}
-
-/** The turn ended this way on its last attempt; `attempts` counts them all, the first included. */
-export function streamFailureError(failure: AttemptFailure, context: ErrorContext & { attempts: number; idleTimeoutMs: number; queueLimitMs: number }): LlmError {
-  const url = shownUrl(context.baseUrl);
-  const times = attemptsNote(context.attempts);
-  switch (failure.kind) {
-    case 'reported':
-      return reportedError(failure.error, context);
-    case 'dropped':
-      return new LlmError(
-        'dropped',
-        `The connection to the model server at ${url} dropped in the middle of a reply${times}. ` +
-          "Check the network and the server's logs, then try again.",
-      );
-    case 'stalled':
-      return new LlmError(
-        'stalled',
-        `The model server at ${url} sent nothing for ${formatSeconds(context.idleTimeoutMs)} in the middle of a reply${times}. ` +
-          'Check that the server is not overloaded, then try again.',
-      );
-    case 'silent-start':
-      return new LlmError(
-        'stalled',
-        `The model server at ${url} did not start answering within ${formatSeconds(context.firstByteTimeoutMs ?? context.idleTimeoutMs)}${times}. ` +
-          'Check that it is running and not overloaded; a model that is still loading, or a very long prompt on a slow machine, may need longer.',
-      );
-    case 'queued-too-long':
-      return new LlmError(
-        'stalled',
-        `The model server at ${url} kept the request queued for ${formatSeconds(context.queueLimitMs)} without starting the reply. ` +
-          'The server is overloaded: try again later, or use another server.',
-      );
-    case 'truncated':
-      return new LlmError(
-        'truncated',
-        `The model server at ${url} ended a reply without finishing it (no finish_reason)${times}. ` +
-          "Check the server's logs, then try again.",
-      );
-    case 'no-choices':
-      return new LlmError(
-        'garbled',
-        `The model server at ${url} streamed ${failure.chunks} ${failure.chunks === 1 ? 'chunk' : 'chunks'} without any reply in them (no choices)${times}. ` +
-          'Check the model name and the server\'s logs; a content filter can also do this.',
-      );
-    case 'garbled':
-      return new LlmError(
-        'garbled',
-        `The model server at ${url} sent a line in its stream that is not JSON (${JSON.stringify(withoutSecrets(failure.sample, context.apiKey))})${times}. ` +
-          'Check that the base URL points at an OpenAI-compatible server, and its logs.',
-      );
-    case 'not-a-stream':
-      return new LlmError('garbled', notTheApiMessage({ baseUrl: context.baseUrl, contentType: failure.contentType, expected: 'a model stream' }));
-  }
-}
-
-/** What a server answered where the API should have, when it is not JSON or a stream. */
-export interface NotTheApi {
-  baseUrl: string;
-  /** The request, when the sentence names it ("GET /models"). */
-  request?: string;
-  contentType: string;
-  /** What the API answers there: "a model stream", "a model list". */
-  expected: string;
-}
-
-/** A web server's page, or a proxy's, where the API should answer: the base URL is the thing to check. */
-export function notTheApiMessage({ baseUrl, request, contentType, expected }: NotTheApi): string {
-  const answered = request === undefined ? 'answered' : `answered ${request}`;
-  return (
-    `The model server at ${shownUrl(baseUrl)} ${answered} with ${describeBody(contentType)}, not ${expected}. ` +
-    'Check the base URL: OpenAI-compatible servers usually serve under /v1, and a proxy may be showing its own page.'
-  );
-}
-
-/** Whether a content type is a web page's. */
-export const isWebPage = (contentType: string) => /html/i.test(contentType);
-
-function describeBody(contentType: string): string {
-  if (isWebPage(contentType)) return 'a web page (HTML)';
-  return `"${contentType.split(';')[0]?.trim() ?? contentType}" content`;
-}
-
-function attemptsNote(attempts: number): string {
-  return attempts <= 1 ? '' : `, ${attempts} times in a row`;
-}
-
-function formatSeconds(ms: number): string {
-  const seconds = ms / 1000;
-  return seconds === 1 ? '1 second' : `${Number(seconds.toFixed(seconds < 1 ? 2 : 0))} seconds`;
 }

@@ -93,14 +93,54 @@ function toolListTokens(tools: readonly ToolDefinition[], count: CountTokens): n
   return tokens;
 }
 
+/**
+ * The latest long texts counted, by their text: the same text often comes back in another message object
+ * — the turn's last message is sent as a copy marked as the cache breakpoint, and each loop of a run
+ * builds its system prompt anew — and is then not encoded again. Few, and none huge, so memory stays flat.
+ */
+const countedTexts = new Map<string, number>();
+const keptTexts = 32;
+const minKeptChars = 256;
+const maxKeptChars = 256_000;
+
+function textTokens(text: string, count: CountTokens): number {
+  if (text.length < minKeptChars || text.length > maxKeptChars) return count(text);
+  let tokens = countedTexts.get(text);
+  if (tokens === undefined) {
+    tokens = count(text);
+    if (countedTexts.size >= keptTexts) countedTexts.delete(countedTexts.keys().next().value as string);
+  } else {
+    countedTexts.delete(text);
+  }
+  countedTexts.set(text, tokens);
+  return tokens;
+}
+
+/**
+ * A message whose stable sections end at a marked offset (a phase's fresh context) is counted in its two
+ * parts, so the stable part, the same for every item of a phase, is found among the texts counted. Only
+ * where the split cannot change the count: the stable part ends with a blank line and the rest begins with
+ * a character no piece of the encoding's split joins to a line break before it.
+ */
+function contentTokens(message: ChatMessage, count: CountTokens): number {
+  const text = contentText(message.content);
+  const at = message.cacheBreakpoint;
+  if (typeof at !== 'number' || typeof message.content !== 'string' || !splitsCleanly(text, at)) return textTokens(text, count);
+  return textTokens(text.slice(0, at), count) + textTokens(text.slice(at), count);
+}
+
+function splitsCleanly(text: string, at: number): boolean {
+  return at >= minKeptChars && at < text.length && text.slice(at - 2, at) === '\n\n' && /^[^\s/]/.test(text.slice(at, at + 1));
+}
+
 function countMessage(message: ChatMessage, count: CountTokens): number {
   const name = 'name' in message && typeof message.name === 'string' ? message.name : '';
   const toolCallId = message.role === 'tool' ? message.tool_call_id : '';
   return (
     TOKENS_PER_MESSAGE +
     count(message.role) +
-    count(contentText(message.content)) +
-    count(toolCallsText(message)) +
+    contentTokens(message, count) +
+    textTokens(toolCallsText(message), count) +
     count(toolCallId) +
     (name === '' ? 0 : TOKENS_PER_NAME + count(name))
   );

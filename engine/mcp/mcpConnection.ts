@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, ListRootsRequestSchema, McpError, ToolListChangedNotificationSchema, type Tool as McpListedTool } from '@modelcontextprotocol/sdk/types.js';
 import { waitedFor } from '../approvals/toolGuard.js';
@@ -179,6 +178,8 @@ export class McpConnection {
     this.errorNow = undefined;
     this.stderr = new StderrTail();
     this.options.onChange();
+    // The SDK's client is loaded when the first server starts: it takes longer to load than most commands run.
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const client = new Client(clientInfo, { capabilities: { roots: { listChanged: false } } });
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: pathToFileURL(this.options.folder).href, name: path.basename(this.options.folder) }] }));
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => this.toolsChanged());
@@ -206,7 +207,10 @@ export class McpConnection {
 
   private async newTransport(): Promise<Transport> {
     const { launch } = this.options.spec;
-    if (launch.kind === 'http') return new StreamableHTTPClientTransport(new URL(launch.url), { requestInit: { headers: launch.headers } });
+    if (launch.kind === 'http') {
+      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+      return new StreamableHTTPClientTransport(new URL(launch.url), { requestInit: { headers: launch.headers } });
+    }
     const cwd = launch.cwd ? path.resolve(this.options.folder, launch.cwd) : this.options.folder;
     return new ProcessStdioTransport({ command: launch.command, args: launch.args, cwd, env: { ...(await this.options.baseEnv()), ...launch.env }, stderr: this.stderr });
   }

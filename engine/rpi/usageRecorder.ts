@@ -34,7 +34,8 @@ export class UsageRecorder {
   /** Reads what earlier runs of the request kept (a corrupt line is a warning) and tells it when there is any. */
   static async open(options: UsageRecorderOptions): Promise<UsageRecorder> {
     const warn = (message: string) => options.emit({ type: 'warning', runId: options.runId, message });
-    const log = new AppendLog({ file: currentUsageFile(options.stateDir), schema: usageLineSchema, label: currentUsageLabel(options.stateDir), onCut: warn, maxBytes: usageFileMaxBytes });
+    // Kept open while the run counts (a line per model call); rpi/ is cleared only between runs.
+    const log = new AppendLog({ file: currentUsageFile(options.stateDir), schema: usageLineSchema, label: currentUsageLabel(options.stateDir), onCut: warn, maxBytes: usageFileMaxBytes, keepOpen: true });
     try {
       const { records, warnings } = await log.load();
       warnings.forEach(warn);
@@ -60,9 +61,10 @@ export class UsageRecorder {
     return { messageId: this.options.messageId, steps: [...this.steps.values()].sort(inRunOrder) };
   }
 
-  /** Settles when every line counted so far is on disk (or failed with a warning). */
-  settled(): Promise<void> {
-    return this.writes;
+  /** Settles when every line counted so far is on disk (or failed with a warning), and lets go of the file. */
+  async close(): Promise<void> {
+    await this.writes;
+    await this.log?.close();
   }
 
   private count(event: Omit<EventOf<'usage'>, 'seq'>): void {

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { filterJsonl, findJsonl, readJsonl, type JsonlRead } from './jsonl.js';
@@ -15,6 +15,13 @@ export interface AppendLogOptions<T> {
   onCut?: (message: string) => void;
   /** A file larger than this is refused (StateFileError) instead of read into memory; no cap when absent. */
   maxBytes?: number;
+  /**
+   * Keeps the file open between appends (until close()), for a log appended to on every turn of a run:
+   * each append is then one write instead of open, check, write and close. The file is checked (no link,
+   * no other name) when it is opened; the writes stay O_APPEND writes, which land at the end even after
+   * a truncate. Only for a file the engine never renames or removes while the log is open.
+   */
+  keepOpen?: boolean;
 }
 
 /**
@@ -28,6 +35,8 @@ export class AppendLog<T> {
   private lastRead: Pick<JsonlRead<T>, 'tornTail' | 'intactBytes'> | null = null;
   /** True once the file is known to end with a complete line, so appends need no check. */
   private endsClean = false;
+  /** The handle appends write through while the file is kept open (keepOpen). */
+  private held: FileHandle | null = null;
 
   constructor(private readonly options: AppendLogOptions<T>) {
     this.file = options.file;
@@ -42,18 +51,33 @@ export class AppendLog<T> {
     const line = `${JSON.stringify(record)}\n`;
     return this.queue.run(async () => {
       const data = Buffer.from((await this.prepareEnd()) + line);
-      const handle = await openStateFile(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
+      const handle = this.held ?? (await openStateFile(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT));
+      let failed = false;
       try {
         let written = 0;
         while (written < data.length) written += (await handle.write(data, written)).bytesWritten;
       } catch (error) {
+        failed = true;
         this.lastRead = null; // a failed write may have left a torn line: read again before the next append
         this.endsClean = false;
         throw error;
       } finally {
-        await handle.close();
+        if (this.options.keepOpen && !failed) this.held = handle;
+        else await this.release(handle);
       }
     });
+  }
+
+  /** Closes the file kept open between appends (keepOpen); the next append opens it again. */
+  close(): Promise<void> {
+    return this.queue.run(async () => {
+      if (this.held) await this.release(this.held);
+    });
+  }
+
+  private async release(handle: FileHandle): Promise<void> {
+    if (this.held === handle) this.held = null;
+    await handle.close();
   }
 
   /** Cuts the file at the first record `isTarget` accepts, keeping every byte before it; false when none does. */

@@ -31,11 +31,13 @@ export interface ToolLog {
   recall(id: number): Promise<ToolLogRecord | null>;
   /** The calls of one tool made for one request, oldest first. */
   callsOf(tool: string, messageId: string): Promise<ToolLogRecord[]>;
+  /** Lets go of the file, which stays open between appends (every tool call appends one record). */
+  close(): Promise<void>;
 }
 
 /** Opens `.workbench/tool-log.jsonl`, reading it once to learn the next id. */
 export async function openToolLog(stateDir: string, onCut?: (message: string) => void): Promise<ToolLog> {
-  const log = new AppendLog({ file: toolLogFile(stateDir), schema: toolLogRecordSchema, label: 'tool-log.jsonl', ...(onCut ? { onCut } : {}) });
+  const log = new AppendLog({ file: toolLogFile(stateDir), schema: toolLogRecordSchema, label: 'tool-log.jsonl', keepOpen: true, ...(onCut ? { onCut } : {}) });
   const { records, warnings } = await log.load();
   let nextId = records.reduce((max, record) => Math.max(max, record.id), 0) + 1;
   return {
@@ -48,5 +50,6 @@ export async function openToolLog(stateDir: string, onCut?: (message: string) =>
     },
     recall: (id) => log.find((record) => record.id === id),
     callsOf: (tool, messageId) => log.filter((record) => record.tool === tool && record.messageId === messageId, JSON.stringify(messageId)),
+    close: () => log.close(),
   };
 }

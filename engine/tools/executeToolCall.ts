@@ -7,7 +7,6 @@ import { PathRefusedError } from '../workspace/pathRules.js';
 import { mcpToolPrefix } from '../contract/mcpToolName.js';
 import { phaseTools } from './phaseTools.js';
 import { resultForContext } from './resultCap.js';
-import { warmSearchWorkers } from './search/runSearch.js';
 import { ToolError, type Tool, type ToolContext } from './tool.js';
 import { toolCatalog } from './toolCatalog.js';
 
@@ -114,8 +113,6 @@ async function outcomeOf(call: ToolCallRequest, { phase, context, catalog = tool
     const offer = allowed.length ? `Tools you can use now: ${allowed.join(', ')}.` : 'No tools can be used now.';
     return { ok: false, result: `Refused: ${known}. ${offer}`, args: call.arguments, refused: 'phase' };
   }
-  // The model is at work with search_files on offer: its workers are started (or kept) for when it searches.
-  if (allowed.includes('search_files')) warmSearchWorkers();
   const parsed = parseArguments(call.arguments);
   if (!parsed.ok) return { ok: false, result: `Invalid arguments for ${tool.name}: ${parsed.error}`, args: call.arguments, refused: 'arguments' };
   const validated = tool.parameters.safeParse(parsed.value);

@@ -75,8 +75,8 @@ async function searchableKind(workspace: Workspace, target: WorkspacePath): Prom
   throw new ToolError(`${target.requested} is not a regular file or folder, so it cannot be searched.`);
 }
 
-async function* oneFile(relPath: string): AsyncGenerator<string> {
-  yield relPath;
+async function* oneFile(relPath: string): AsyncGenerator<string[]> {
+  yield [relPath];
 }
 
 interface Searched {

@@ -1,7 +1,7 @@
 import type { ParsedPayload, WorkbenchChannel, WorkbenchEvent, WorkbenchResults } from '../contract/index.js';
 import { ChangesService } from '../changes/changesService.js';
 import { followLiveChanges, type LiveChanges } from '../changes/liveChanges.js';
-import { openToolLog } from '../store/toolLog.js';
+import { openToolLog, type ToolLog } from '../store/toolLog.js';
 import { UnreachableSubtrees } from '../workspace/unreachable.js';
 import { Workspace } from '../workspace/workspace.js';
 import { EventBus } from './eventBus.js';
@@ -97,9 +97,12 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   let changes: ChangesService;
   let checkpointStore: CheckpointStore;
   let liveChanges: LiveChanges | null = null;
+  let toolLog: ToolLog;
   try {
     const pending = new PendingWrites(stateDir);
-    const [toolLog, workspace, checkpoints] = await Promise.all([
+    let workspace: Workspace;
+    let checkpoints: CheckpointStore;
+    [toolLog, workspace, checkpoints] = await Promise.all([
       openToolLog(stateDir, reportCut),
       Workspace.at(root, { unreachable }),
       CheckpointStore.open(root, stateDir, { pending, unreachable }),
@@ -172,6 +175,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       closed = true;
       await runs.cancel();
       await mcp?.close();
+      await toolLog.close();
       bus.clear();
       await lock.release();
       await state.close();

@@ -160,7 +160,7 @@ export class RunAssembler {
     }
     await this.deps.settleChanges?.().catch(() => undefined);
     // Every call counted is on disk before the run is said to be over.
-    await this.usage?.settled();
+    await this.usage?.close();
     this.usage = null;
     stopped();
     emit({

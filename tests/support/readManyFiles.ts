@@ -79,6 +79,8 @@ export async function runResearch({ root, baseUrl, contextWindow }: { root: stri
     contextWindow,
     signal,
   });
+  // Its appends are done: the file kept open for them is closed (recall reads it on its own).
+  await toolLog.close();
   return { result, events, toolLog };
 }
 

@@ -1,4 +1,4 @@
-import { isWebPage } from '../llmErrorMessages.js';
+import { isWebPage } from '../messageWording.js';
 
 /** How to ask one model server about its models, shared by every probe of one discovery. */
 export interface ProbeContext {

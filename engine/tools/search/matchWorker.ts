@@ -23,6 +23,12 @@ export interface MatchJob {
   sniffLength: number;
   /** Larger files are read and searched in pieces of about this size, cut at line ends. */
   chunkBytes: number;
+  /**
+   * One byte a batch (by id), set by the worker that takes it: a shared batch is sent to every worker and
+   * searched by the first that reaches it, so a worker held up (a slow file, a thread the machine starves)
+   * holds up no batch queued behind it. Batches with ids past its end are sent to one worker only.
+   */
+  claims: SharedArrayBuffer;
 }
 
 export interface MatchWorkerData {
@@ -39,6 +45,8 @@ export interface MatchBatch {
   job: MatchJob;
   /** Sequence number of the first file, for the progress slots. */
   first: number;
+  /** Sent to every worker, to be claimed (see MatchJob.claims); else to this one alone. */
+  shared: boolean;
   /** Paths from the root, '/' separators. */
   files: string[];
 }
@@ -52,6 +60,8 @@ export interface FileMatches {
 
 export interface BatchResult {
   id: number;
+  /** False when another worker claimed the batch first: nothing was searched here. */
+  taken: boolean;
   matches: FileMatches[];
   /** Text files searched; the rest of the batch was binary, unreadable, or skipped after `limit`. */
   searched: number;
@@ -98,11 +108,13 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
     regex: RegExp;
     literal: { bytes: Buffer; anchor: number } | null;
     rootPrefix: string;
+    claims: Uint8Array;
   }
 
   port.on('message', (batch: MatchBatch) => {
     if (batch.job.id !== search?.job.id) search = prepare(batch.job);
-    const result = searchBatch(search, batch);
+    const taken = !batch.shared || Atomics.compareExchange(search.claims, batch.id, 0, 1) === 0;
+    const result = taken ? searchBatch(search, batch) : { id: batch.id, taken, matches: [], searched: 0, binary: 0, unreadable: 0 };
     Atomics.store(progress, 0, 0);
     port.postMessage(result);
   });
@@ -114,11 +126,12 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
       regex: new RegExp(regex.source, regex.flags),
       literal: regex.literal && { bytes: Buffer.from(regex.literal.text), anchor: regex.literal.anchor },
       rootPrefix: root.endsWith('/') || root.endsWith('\\') ? root : `${root}/`,
+      claims: new Uint8Array(job.claims),
     };
   }
 
   function searchBatch(search: Prepared, batch: MatchBatch): BatchResult {
-    const result: BatchResult = { id: batch.id, matches: [], searched: 0, binary: 0, unreadable: 0 };
+    const result: BatchResult = { id: batch.id, taken: true, matches: [], searched: 0, binary: 0, unreadable: 0 };
     const folder = holdFolders(search.rootPrefix);
     let found = 0;
     try {
@@ -197,7 +210,8 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
       return 'unreadable';
     }
     try {
-      return isOwnPlainFile(fd) ? searchOpenFile(search, fd, place) : 'unreadable';
+      const size = ownPlainFileSize(fd);
+      return size === null ? 'unreadable' : searchOpenFile(search, fd, size, place);
     } catch {
       return 'unreadable';
     } finally {
@@ -205,18 +219,24 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
     }
   }
 
-  /** A regular file with no other name: a hard link's other name may be outside the folder (see Workspace.openForRead). */
-  function isOwnPlainFile(fd: number): boolean {
+  /**
+   * The size of a regular file with no other name, else null: a hard link's other name may be outside the
+   * folder (see Workspace.openForRead). Asked of every file before it is read, whatever it holds, so which
+   * files are skipped says nothing about their text.
+   */
+  function ownPlainFileSize(fd: number): number | null {
     const stats = fs.fstatSync(fd);
-    return stats.isFile() && stats.nlink === 1;
+    return stats.isFile() && stats.nlink === 1 ? stats.size : null;
   }
 
   /**
    * Reads the file into the worker's buffer, whole when it fits in `chunkBytes`, else in pieces cut at
-   * line ends, and matches each piece. Most files fit the first read, so the size is asked only when not.
+   * line ends, and matches each piece. The buffer is grown ahead from the size already asked, so a file
+   * that fits is read in one call, and one that grew since is read on in pieces.
    */
-  function searchOpenFile(search: Prepared, fd: number, { sequence, limit }: Place): Found | 'binary' {
+  function searchOpenFile(search: Prepared, fd: number, size: number, { sequence, limit }: Place): Found | 'binary' {
     const { job } = search;
+    if (size >= buffer.length && buffer.length < job.chunkBytes) buffer = Buffer.allocUnsafe(Math.min(job.chunkBytes, Math.max(size + 1, buffer.length * 2)));
     let found: Found = noMatch; // most files have none: made only for one that may
     let carried = 0;
     let firstLine = 1;
@@ -227,13 +247,6 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
       const read = buffer.subarray(0, end);
       if (first && isBinary(read, job.sniffLength)) return 'binary';
       const atEnd = end < buffer.length;
-      if (!atEnd && buffer.length < job.chunkBytes) {
-        const larger = Buffer.allocUnsafe(Math.min(job.chunkBytes, Math.max(fs.fstatSync(fd).size + 1, buffer.length * 2)));
-        buffer.copy(larger, 0, 0, end);
-        buffer = larger;
-        carried = end;
-        continue;
-      }
       const cut = atEnd ? end : buffer.lastIndexOf(10, end - 1) + 1 || end;
       if (mayMatch(search, read, cut)) {
         if (found === noMatch) found = { lines: [], texts: [] };
@@ -246,10 +259,9 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
     }
   }
 
-  /** A NUL among the first `sniffLength` bytes; the search for it runs natively through what was read. */
+  /** A NUL among the first `sniffLength` bytes, looked for in those only rather than through the whole file. */
   function isBinary(read: Buffer, sniffLength: number): boolean {
-    const nul = read.indexOf(0);
-    return nul !== -1 && nul < sniffLength;
+    return (read.length > sniffLength ? read.subarray(0, sniffLength) : read).indexOf(0) !== -1;
   }
 
   /** Whether the first `end` bytes of what was read hold the literal: found by its rarest byte, checked byte by byte. */

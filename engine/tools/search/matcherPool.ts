@@ -1,5 +1,5 @@
 import type { BatchResult, MatchBatch, MatchJob, RegexSpec } from './matchWorker.js';
-import { borrowWorker, progressEpoch, returnWorker, type SearchWorker } from './workerShelf.js';
+import { borrowWorker, endWorker, progressEpoch, returnWorker, type SearchWorker } from './workerShelf.js';
 
 export interface MatcherPoolOptions {
   root: string;
@@ -14,6 +14,7 @@ export interface MatcherPoolOptions {
   signal: AbortSignal;
 }
 
+/** One batch waiting for its result; a shared one sits in every lane's queue at once. */
 interface Pending {
   batch: MatchBatch;
   resolve: (result: BatchResult) => void;
@@ -22,6 +23,7 @@ interface Pending {
 
 interface Lane {
   lent: SearchWorker;
+  /** Every batch sent to this worker and not yet answered, taken by it or by another. */
   queue: Pending[];
   detach: () => void;
 }
@@ -31,6 +33,10 @@ interface Lane {
  * for its turn on a loaded machine, as each hand-over between the threads costs a wake-up.
  */
 const laneDepth = 8;
+/** How many batches a worker held up may have waiting (shared batches reach every worker) before it is sent no more. */
+const maxLaneDepth = 8 * laneDepth;
+/** Batches a search shares out among its workers (see MatchJob.claims); later ones go to one worker each. */
+const sharedBatches = 1 << 16;
 /** How long a worker may take to finish the batches no longer wanted before it is ended rather than kept. */
 const drainMs = 2_000;
 let jobs = 0;
@@ -51,7 +57,7 @@ export class MatcherPool {
 
   constructor(private readonly options: MatcherPoolOptions) {
     const { root, regex, limit, maxLineChars, sniffLength, chunkBytes } = options;
-    this.job = { id: jobs++, root, regex, limit, maxLineChars, sniffLength, chunkBytes };
+    this.job = { id: jobs++, root, regex, limit, maxLineChars, sniffLength, chunkBytes, claims: new SharedArrayBuffer(sharedBatches) };
     this.lanes = Array.from({ length: options.workers }, () => this.lend(borrowWorker()));
     options.signal.addEventListener('abort', this.onAbort, { once: true });
     if (options.signal.aborted) this.onAbort();
@@ -64,14 +70,24 @@ export class MatcherPool {
     return new Promise((resolve, reject) => this.waitingForRoom.push({ resolve, reject }));
   }
 
-  /** Searches `files` (paths from the root) on the least busy worker; `first` is the first one's sequence number. */
+  /**
+   * Searches `files` (paths from the root); `first` is the first one's sequence number. The batch is sent
+   * to every worker without too many waiting and searched by the first free one (see MatchJob.claims), or
+   * past the shared ones by the least busy.
+   */
   search(files: string[], first: number): Promise<BatchResult> {
     if (this.ended) return Promise.reject(this.ended.error);
-    const lane = this.lanes.reduce((best, candidate) => (candidate.queue.length < best.queue.length ? candidate : best));
-    const batch: MatchBatch = { id: this.nextBatch++, job: this.job, first, files };
+    const id = this.nextBatch++;
+    const shared = id < sharedBatches;
+    const lanes = shared
+      ? this.lanes.filter((lane) => lane.queue.length < maxLaneDepth)
+      : [this.lanes.reduce((best, candidate) => (candidate.queue.length < best.queue.length ? candidate : best))];
+    const batch: MatchBatch = { id, job: this.job, first, files, shared };
     return new Promise((resolve, reject) => {
-      lane.queue.push({ batch, resolve, reject });
-      lane.lent.worker.postMessage(batch);
+      for (const lane of lanes) {
+        lane.queue.push({ batch, resolve, reject });
+        lane.lent.worker.postMessage(batch);
+      }
     });
   }
 
@@ -126,7 +142,7 @@ export class MatcherPool {
       };
       const giveUp = setTimeout(() => {
         worker.off('message', onMessage);
-        void worker.terminate();
+        endWorker(lane.lent);
         resolve();
       }, drainMs).unref();
       worker.on('message', onMessage);
@@ -136,7 +152,8 @@ export class MatcherPool {
   private lend(lent: SearchWorker): Lane {
     const queue: Pending[] = [];
     const onMessage = (result: BatchResult) => {
-      queue.shift()?.resolve(result);
+      const answered = queue.shift();
+      if (result.taken) answered?.resolve(result);
       for (const waiter of this.waitingForRoom.splice(0)) waiter.resolve();
     };
     const onError = (error: unknown) => this.fail(error);
@@ -152,7 +169,7 @@ export class MatcherPool {
     this.options.signal.removeEventListener('abort', this.onAbort);
     for (const lane of this.lanes) {
       lane.detach();
-      void lane.lent.worker.terminate();
+      endWorker(lane.lent);
       for (const pending of lane.queue.splice(0)) pending.reject(error);
     }
     for (const waiter of this.waitingForRoom.splice(0)) waiter.reject(error);

@@ -39,8 +39,8 @@ export function warmSearchWorkers(): void {
 export interface SearchRequest {
   /** Real path of the workspace root. */
   root: string;
-  /** Paths from the root, in the order results should come in. */
-  files: AsyncIterable<string>;
+  /** Paths from the root, in the order results should come in, a run of them at a time (see candidateFiles). */
+  files: AsyncIterable<readonly string[]>;
   regex: RegexSpec;
   maxResults: number;
   signal: AbortSignal;
@@ -97,11 +97,13 @@ async function dispatch(options: {
     batch = [];
     await pool.room();
   };
-  for await (const file of request.files) {
+  for await (const run of request.files) {
     signal.throwIfAborted();
     if (results.isFull) return batches;
-    batch.push(file);
-    if (batch.length === batchSize) await send();
+    for (const file of run) {
+      batch.push(file);
+      if (batch.length === batchSize) await send();
+    }
   }
   if (batch.length > 0) await send();
   return batches;

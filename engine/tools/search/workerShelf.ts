@@ -37,7 +37,7 @@ export function borrowWorker(): SearchWorker {
 /** Takes back a worker with nothing left to do. Kept workers never keep the process alive and end after a minute unused. */
 export function returnWorker(lent: SearchWorker): void {
   if (idle.length >= maxIdle) {
-    void lent.worker.terminate();
+    endWorker(lent);
     return;
   }
   lent.worker.unref();
@@ -62,9 +62,18 @@ export function warmWorkers(count: number): void {
   keepIdleAMinute();
 }
 
+/**
+ * Ends a worker now, whatever it is doing. It stops counting as alive at once rather than when its exit
+ * comes in, so warming right after a search was stopped starts the workers it will need.
+ */
+export function endWorker(lent: SearchWorker): void {
+  live.delete(lent);
+  void lent.worker.terminate();
+}
+
 function keepIdleAMinute(): void {
   clearTimeout(idleTimer);
-  idleTimer = setTimeout(() => idle.splice(0).forEach(({ worker }) => void worker.terminate()), idleMs).unref();
+  idleTimer = setTimeout(() => idle.splice(0).forEach(endWorker), idleMs).unref();
 }
 
 function startWorker(): SearchWorker {

@@ -1,34 +1,26 @@
-import { DuckDBTypeId, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBType, DuckDBTypeId, DuckDBValue } from '@duckdb/node-api';
+import { duckDb } from './duckDb.js';
 
 /** The kinds of value the table tools name in headers: the words a model and a person both read. */
 export type ColumnKind = 'integer' | 'decimal' | 'date' | 'timestamp' | 'time' | 'text' | 'boolean' | 'other';
 
-const kindsById: ReadonlyMap<DuckDBTypeId, ColumnKind> = new Map([
-  [DuckDBTypeId.TINYINT, 'integer'],
-  [DuckDBTypeId.SMALLINT, 'integer'],
-  [DuckDBTypeId.INTEGER, 'integer'],
-  [DuckDBTypeId.BIGINT, 'integer'],
-  [DuckDBTypeId.HUGEINT, 'integer'],
-  [DuckDBTypeId.UTINYINT, 'integer'],
-  [DuckDBTypeId.USMALLINT, 'integer'],
-  [DuckDBTypeId.UINTEGER, 'integer'],
-  [DuckDBTypeId.UBIGINT, 'integer'],
-  [DuckDBTypeId.UHUGEINT, 'integer'],
-  [DuckDBTypeId.FLOAT, 'decimal'],
-  [DuckDBTypeId.DOUBLE, 'decimal'],
-  [DuckDBTypeId.DECIMAL, 'decimal'],
-  [DuckDBTypeId.DATE, 'date'],
-  [DuckDBTypeId.TIMESTAMP, 'timestamp'],
-  [DuckDBTypeId.TIMESTAMP_S, 'timestamp'],
-  [DuckDBTypeId.TIMESTAMP_MS, 'timestamp'],
-  [DuckDBTypeId.TIMESTAMP_NS, 'timestamp'],
-  [DuckDBTypeId.TIMESTAMP_TZ, 'timestamp'],
-  [DuckDBTypeId.TIME, 'time'],
-  [DuckDBTypeId.VARCHAR, 'text'],
-  [DuckDBTypeId.BOOLEAN, 'boolean'],
-]);
+/** DuckDB's type ids by the kind they are shown as; made at the first column read (DuckDB loads with the first session). */
+let kindsById: ReadonlyMap<DuckDBTypeId, ColumnKind> | null = null;
+
+const kindNames: Readonly<Record<Exclude<ColumnKind, 'other'>, readonly (keyof typeof DuckDBTypeId)[]>> = {
+  integer: ['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT', 'UTINYINT', 'USMALLINT', 'UINTEGER', 'UBIGINT', 'UHUGEINT'],
+  decimal: ['FLOAT', 'DOUBLE', 'DECIMAL'],
+  date: ['DATE'],
+  timestamp: ['TIMESTAMP', 'TIMESTAMP_S', 'TIMESTAMP_MS', 'TIMESTAMP_NS', 'TIMESTAMP_TZ'],
+  time: ['TIME'],
+  text: ['VARCHAR'],
+  boolean: ['BOOLEAN'],
+};
 
 export function kindOf(type: DuckDBType): ColumnKind {
+  kindsById ??= new Map(
+    Object.entries(kindNames).flatMap(([kind, names]) => names.map((name) => [duckDb().DuckDBTypeId[name], kind as ColumnKind] as const)),
+  );
   return kindsById.get(type.typeId) ?? 'other';
 }
 

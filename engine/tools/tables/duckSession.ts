@@ -1,9 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance, type DuckDBConnection, type DuckDBMaterializedResult, type DuckDBResult, type DuckDBValue, type Json } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBMaterializedResult, DuckDBResult, DuckDBValue, Json } from '@duckdb/node-api';
 import { ToolError } from '../tool.js';
 import { sqlString } from './sqlText.js';
+import { loadDuckDb } from './duckDb.js';
 
 export interface DuckSessionOptions {
   /** Real path of the project folder: the only place DuckDB may open a file. */
@@ -45,7 +46,7 @@ export class DuckSession {
   static async open({ root, signal, timeoutMs = defaultTimeoutMs, memoryLimitBytes = defaultMemoryLimit() }: DuckSessionOptions): Promise<DuckSession> {
     signal.throwIfAborted();
     const spillFolder = await mkdtemp(path.join(os.tmpdir(), 'rpi-duckdb-'));
-    const instance = await DuckDBInstance.create(':memory:');
+    const instance = await (await loadDuckDb()).DuckDBInstance.create(':memory:');
     const connection = await instance.connect();
     const session = new DuckSession(instance, connection, spillFolder, timeoutMs, signal);
     try {

@@ -1,7 +1,8 @@
-import { DuckDBDateValue, DuckDBDecimalValue, DuckDBTimestampValue, type DuckDBResult, type DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBResult, DuckDBValue } from '@duckdb/node-api';
 import { kindOf, type ColumnKind } from './cellText.js';
 import type { DuckSession } from './duckSession.js';
 import type { XlsxCell, XlsxType } from './workbookCells.js';
+import { duckDb } from './duckDb.js';
 
 const typeOfKind: Readonly<Record<ColumnKind, XlsxType>> = {
   integer: 'integer',
@@ -35,6 +36,7 @@ export async function* resultCells(session: DuckSession, result: DuckDBResult): 
 export function workbookCell(value: DuckDBValue): XlsxCell {
   if (value === null || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return value;
   if (typeof value === 'bigint') return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value.toString();
+  const { DuckDBDecimalValue, DuckDBDateValue, DuckDBTimestampValue } = duckDb();
   if (value instanceof DuckDBDecimalValue) return value.toDouble();
   if (value instanceof DuckDBDateValue) return value.isFinite ? new Date(value.days * 86_400_000) : value.toString();
   if (value instanceof DuckDBTimestampValue) return value.isFinite ? new Date(Number(value.micros / 1000n)) : value.toString();

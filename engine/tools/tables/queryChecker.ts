@@ -1,10 +1,11 @@
 import path from 'node:path';
-import { StatementType, type DuckDBPreparedStatement } from '@duckdb/node-api';
+import type { DuckDBPreparedStatement } from '@duckdb/node-api';
 import { ToolError } from '../tool.js';
 import { sqlIdentifier, sqlString, sqlStringList } from './sqlText.js';
 import { constantStrings, cteNames, expressionNode, isNode, namedArguments, parseSql, printSql, readOnlyRule, replaceNode, tableRefNode, type SqlNode } from './sqlTree.js';
 import type { TableSources } from './tableSources.js';
 import type { SheetLoadOptions } from './xlsxTable.js';
+import { duckDb } from './duckDb.js';
 
 /** Table functions whose first argument is a file (or a list of files, or a pattern). */
 const fileReaders = new Set([
@@ -50,7 +51,7 @@ export class QueryChecker {
     await this.visit(tree.statements, cteNames(tree.statements));
     const checked = await printSql(session, tree);
     const prepared = await session.guarded(() => session.connection.prepare(checked));
-    if (prepared.statementType !== StatementType.SELECT) throw new ToolError(`Refused: ${readOnlyRule}`);
+    if (prepared.statementType !== duckDb().StatementType.SELECT) throw new ToolError(`Refused: ${readOnlyRule}`);
     return prepared;
   }
 

@@ -1,7 +1,8 @@
-import { DuckDBTimestampValue, type DuckDBAppender } from '@duckdb/node-api';
+import type { DuckDBAppender } from '@duckdb/node-api';
 import type { DuckSession } from './duckSession.js';
 import { sqlIdentifier } from './sqlText.js';
 import type { SheetCell } from './xlsxRows.js';
+import { duckDb } from './duckDb.js';
 
 interface ColumnKinds {
   numbers: number;
@@ -52,7 +53,7 @@ export class StagedLoad {
         kinds.numbers += 1;
         kinds.fractions ||= !Number.isSafeInteger(cell);
       } else if (cell instanceof Date) {
-        this.appender.appendTimestamp(new DuckDBTimestampValue(BigInt(cell.getTime()) * 1000n));
+        this.appender.appendTimestamp(new (duckDb().DuckDBTimestampValue)(BigInt(cell.getTime()) * 1000n));
         kinds.dates += 1;
         kinds.times ||= cell.getTime() % 86_400_000 !== 0;
       } else if (typeof cell === 'boolean') {

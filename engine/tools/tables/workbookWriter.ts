@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { ToolError } from '../tool.js';
 import { columnLetters } from './cellRange.js';
 import { withoutFloatNoise } from './cellText.js';
@@ -45,7 +45,9 @@ export async function writeWorkbook(sheets: readonly (() => Promise<SheetToWrite
   const stream = new PassThrough();
   const chunks: Buffer[] = [];
   stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+  // Loaded at the first workbook written: the library takes longer to load than most commands take to run.
+  const { default: excel } = await import('exceljs');
+  const workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
   const written: WrittenSheet[] = [];
   // One sheet at a time: a sheet's rows may stream from a query, and a connection runs one query at a time.
   for (const sheet of sheets) written.push(await writeSheet(workbook, await sheet()));

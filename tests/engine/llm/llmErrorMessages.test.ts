@@ -1,6 +1,7 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { describe, expect, it } from 'vitest';
-import { llmErrorFrom, streamFailureError, type ErrorContext } from '../../../engine/llm/llmErrorMessages.js';
+import { llmErrorFrom, type ErrorContext } from '../../../engine/llm/llmErrorMessages.js';
+import { streamFailureError } from '../../../engine/llm/streamFailureError.js';
 import { saysToolsUnsupported } from '../../../engine/llm/serverErrorWords.js';
 
 const context: ErrorContext = { baseUrl: 'http://gpu-box:8000/v1', model: 'qwen3-coder', apiKey: 'sk-live-secret-1234', maxRetries: 2 };

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type * as O200k from 'gpt-tokenizer/encoding/o200k_base';
 import type { ChatMessage } from '../../../engine/llm/llmTypes.js';
 import { estimatePromptTokens } from '../../../engine/llm/tokenEstimate.js';
+import { markLast } from '../../../engine/llm/cacheHints/cacheBreakpoints.js';
 import { toolDefinitions, toolsForPhase } from '../../../engine/tools/toolCatalog.js';
 
 /** Characters handed to the tokenizer, counted through its one entry point. */
@@ -52,5 +53,67 @@ describe('estimatePromptTokens, turn after turn of one history', () => {
     ];
     const once = await estimatePromptTokens(make());
     expect(await charsEncodedBy(async () => expect(await estimatePromptTokens(make())).toBe(once))).toBeGreaterThan(0);
+  });
+
+  it('does not encode the latest result again when the turn sent it as a marked copy (the cache breakpoint)', async () => {
+    const history: ChatMessage[] = [
+      { role: 'system', content: 'You research the project. '.repeat(40) },
+      { role: 'user', content: 'Find where the totals are computed.' },
+    ];
+    await estimatePromptTokens(markLast(history));
+    for (let turn = 1; turn <= 5; turn += 1) {
+      const result = `match ${turn}: src/totals-${turn}.ts computes a sum\n`.repeat(30);
+      history.push(
+        { role: 'assistant', content: null, tool_calls: [{ id: `call_${turn}`, type: 'function', function: { name: 'search_files', arguments: `{"pattern":"total ${turn}"}` } }] },
+        { role: 'tool', tool_call_id: `call_${turn}`, content: result },
+      );
+      // Each turn's request ends with a marked copy of its last message, the history keeps the original.
+      const chars = await charsEncodedBy(() => estimatePromptTokens(markLast(history)));
+      // Today's main encoded the previous turn's result a second time (its original after its copy).
+      expect(chars).toBeLessThan(result.length + 120);
+    }
+  });
+
+  it('encodes a loop’s system prompt once for all the loops of a run that build it anew', async () => {
+    const systemPrompt = 'You carry out one item of the plan, then say what you changed. '.repeat(30);
+    const loop = (item: number): ChatMessage[] => [
+      { role: 'system', content: `${systemPrompt}` },
+      { role: 'user', content: `Item ${item}: migrate module ${item}.` },
+    ];
+    await estimatePromptTokens(loop(1));
+    for (let item = 2; item <= 5; item += 1) {
+      expect(await charsEncodedBy(() => estimatePromptTokens(loop(item)))).toBeLessThan(100);
+    }
+  });
+
+  describe('a fresh context whose stable sections end at a marked offset', () => {
+    const stable = [
+      '## The user’s request\nMigrate every module to the app logger (see src/log.ts), keep the tests green.',
+      `## The plan as approved\n${Array.from({ length: 12 }, (_, index) => `- [ ] ${index + 1}. Migrate module ${index} — replace console.log() in src/m${index}.ts; Check: \`npm test\``).join('\n')}`,
+      `## File map\n${Array.from({ length: 30 }, (_, index) => `src/m${index}.ts  (${index * 37} lines, 1.${index} KB) — naïve «logger» use`).join('\n')}`,
+    ];
+    const fresh = (changing: string, ending = ''): ChatMessage & { content: string } => {
+      const stableText = stable.join('\n\n') + ending;
+      return { role: 'user', content: `${stableText}\n\n${changing}`, cacheBreakpoint: stableText.length + 2 };
+    };
+
+    it('encodes the stable part once for every item of the phase', async () => {
+      await estimatePromptTokens([fresh('## Current item\n1. Migrate module 0')]);
+      for (let item = 2; item <= 5; item += 1) {
+        const changing = `## Current item\n${item}. Migrate module ${item - 1}\n\n## Changed since the phase began\n- src/m${item - 2}.ts (edited)`;
+        // Today's main encoded the whole message, its stable sections included, for every item.
+        expect(await charsEncodedBy(() => estimatePromptTokens([fresh(changing)]))).toBeLessThan(changing.length + 20);
+      }
+    });
+
+    it('counts it exactly as the whole text, whatever the stable part ends with and the changing part begins with', async () => {
+      for (const ending of ['', '.', ')', '`', ' 42', '  ', '\n', ' —', '/']) {
+        for (const changing of ['## Current item', '- [ ] 3. Step', '`code` first', '(aside)', '1. numbered', 'Ünïcode first', '«quoted»', '/leading slash', ' leading space', '\nnewline', "'s quote"]) {
+          const message = fresh(changing, ending);
+          const whole: ChatMessage = { role: 'user', content: message.content };
+          expect(await estimatePromptTokens([message])).toBe(await estimatePromptTokens([whole]));
+        }
+      }
+    });
   });
 });

@@ -5,8 +5,8 @@ import { runSearch } from '../../../../engine/tools/search/runSearch.js';
 import { compilePattern } from '../../../../engine/tools/search/searchPattern.js';
 import { useTempFolders, writeTree } from '../../../support/tempFolder.js';
 
-async function* listed(...paths: string[]): AsyncGenerator<string> {
-  yield* paths;
+async function* listed(...paths: string[]): AsyncGenerator<string[]> {
+  yield paths;
 }
 
 describe('runSearch', () => {

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { candidateFiles } from '../../../../engine/tools/search/candidateFiles.js';
 import { MatcherPool } from '../../../../engine/tools/search/matcherPool.js';
 import { runMatchWorker, type BatchResult, type MatchBatch, type MatchJob } from '../../../../engine/tools/search/matchWorker.js';
 import { runSearch, warmSearchWorkers } from '../../../../engine/tools/search/runSearch.js';
@@ -11,8 +12,8 @@ import { useTempFolders, writeTree } from '../../../support/tempFolder.js';
 const tree = Object.fromEntries(['a', 'b', 'c'].flatMap((folder) => [1, 2, 3, 4].map((n) => [`${folder}/f${n}.txt`, `line\nneedle ${folder}${n}\n`])));
 const files = Object.keys(tree);
 
-async function* listed(paths: readonly string[]): AsyncGenerator<string> {
-  yield* paths;
+async function* listed(paths: string[]): AsyncGenerator<string[]> {
+  yield paths;
 }
 
 /** The worker's body run on this thread with an fs that counts its calls, fed batches by hand. */
@@ -42,14 +43,45 @@ describe('what a search costs', () => {
     const root = await tempFolder();
     await writeTree(root, tree);
     const worker = countingWorker();
-    const job: MatchJob = { id: 1, root, regex: compilePattern('needle'), limit: 100, maxLineChars: 300, sniffLength: 8000, chunkBytes: 1 << 20 };
+    const job: MatchJob = { id: 1, root, regex: compilePattern('needle'), limit: 100, maxLineChars: 300, sniffLength: 8000, chunkBytes: 1 << 20, claims: new SharedArrayBuffer(1) };
 
-    worker.search({ id: 0, job, first: 0, files });
+    worker.search({ id: 0, job, first: 0, files, shared: false });
 
-    expect(worker.replies).toEqual([expect.objectContaining({ searched: 12, unreadable: 0 })]);
+    expect(worker.replies).toEqual([expect.objectContaining({ taken: true, searched: 12, unreadable: 0 })]);
     expect(worker.replies[0]!.matches.map((match) => match.path)).toEqual(files);
     // the 12 files and their 3 folders opened; where each folder really is read once, each file's kind and links once
     expect(worker.calls).toEqual({ openSync: 15, readlinkSync: 3, fstatSync: 12, readSync: 12, closeSync: 15 });
+  });
+
+  it('asks a large file its size once and reads it in one call, however large, below the piece size', async () => {
+    const root = await tempFolder();
+    const line = `${'x'.repeat(99)}\n`;
+    await writeTree(root, { 'big.txt': `${line.repeat(20_000)}needle\n${line.repeat(100)}`, 'small.txt': 'needle\n' });
+    const worker = countingWorker();
+    const job: MatchJob = { id: 1, root, regex: compilePattern('needle'), limit: 100, maxLineChars: 300, sniffLength: 8000, chunkBytes: 4 << 20, claims: new SharedArrayBuffer(1) };
+
+    worker.search({ id: 0, job, first: 0, files: ['big.txt', 'small.txt'], shared: false });
+
+    expect(worker.replies[0]!.matches).toEqual([
+      { path: 'big.txt', lines: [20_001], texts: ['needle'] },
+      { path: 'small.txt', lines: [1], texts: ['needle'] },
+    ]);
+    // 2 MB: one fstat (its kind, links and size) and one read each, where the size was asked again after a first partial read
+    expect(worker.calls).toMatchObject({ fstatSync: 2, readSync: 2 });
+  });
+
+  it('walks files to the workers a folder at a time: one step of the walk per folder, not one per file', async () => {
+    const root = await tempFolder();
+    const many = (folder: string) => Object.fromEntries(Array.from({ length: 200 }, (_, n) => [`${folder}/f${n}.txt`, 'needle\n']));
+    await writeTree(root, { ...many('a'), ...many('a/b'), ...many('c'), '.gitignore': '*.log\n', 'c/skip.log': 'needle\n' });
+
+    const steps: string[][] = [];
+    for await (const run of candidateFiles({ root, from: '', signal: new AbortController().signal })) steps.push(run);
+
+    // the root's own run is its .gitignore; 601 files in 4 steps, where a step per file took 601
+    expect(steps.map((run) => run.length)).toEqual([1, 200, 200, 200]);
+    expect(steps.map((run) => run[0])).toEqual(['.gitignore', 'a/b/f0.txt', 'a/f0.txt', 'c/f0.txt']);
+    expect(steps.flat()).not.toContain('c/skip.log');
   });
 
   it('a search closed with batches still queued (it has its max_results) gives its workers back, and the next starts none', async () => {
@@ -68,6 +100,29 @@ describe('what a search costs', () => {
     expect((await next.search(files, 0)).searched).toBe(12);
     await next.close();
     expect(searchWorkersStarted()).toBe(started);
+  });
+
+  it('a worker held up on one file holds up none of the batches sent after it: the other searches them all', async () => {
+    const root = await tempFolder();
+    // a line on which `(a+)+$` backtracks for ever, so the worker that takes it never finishes it
+    await writeTree(root, { ...tree, 'slow/stuck.txt': `${'a'.repeat(40)}b\n` });
+    const controller = new AbortController();
+    const pool = new MatcherPool({ root, regex: compilePattern('(a+)+$'), limit: 100, workers: 2, maxLineChars: 300, sniffLength: 8000, chunkBytes: 1 << 20, signal: controller.signal });
+    const stuck = pool.search(['slow/stuck.txt'], 0);
+    stuck.catch(() => {});
+
+    // each worker once had half of these queued behind what it was given, the held-up one's waiting on it for
+    // ever; more than a held-up worker may have waiting (64), so past them the others go on without it
+    const after: Promise<BatchResult>[] = [];
+    for (let batch = 0; batch < 80; batch += 1) {
+      await pool.room();
+      after.push(pool.search(files, 1 + batch * files.length));
+    }
+
+    expect((await Promise.all(after)).map((result) => result.searched)).toEqual(Array(80).fill(12));
+    expect(pool.slowest()?.path).toBe('slow/stuck.txt');
+    controller.abort(new Error('stopped by the test'));
+    await expect(stuck).rejects.toThrow('stopped by the test');
   });
 
   it('workers warmed while the model works are the ones the first search uses', async () => {

@@ -1,0 +1,7 @@
+import type { BuildOptions } from 'esbuild';
+
+export declare const workerEntries: readonly string[];
+
+export declare function nodeBundle(entry: string, outfile: string): BuildOptions;
+
+export declare function nodeBundles(dist?: string): { main: BuildOptions; preload: BuildOptions; cli: BuildOptions; workers: BuildOptions[] };

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import type { ConversationSummary } from '../../../../engine/contract/index.js';
 import { useWorkbench } from '../../store/StoreContext.js';
 import { formatAge } from '../formatAge.js';
@@ -15,7 +15,7 @@ interface ConversationItemProps {
 }
 
 /** One conversation in the list: a button that shows it, its last activity and running mark, and Rename and Delete. */
-export function ConversationItem({ conversation, shown, running, now }: ConversationItemProps) {
+export const ConversationItem = memo(function ConversationItem({ conversation, shown, running, now }: ConversationItemProps) {
   const switchConversation = useWorkbench((state) => state.switchConversation);
   const [mode, setMode] = useState<'idle' | 'renaming' | 'deleting'>('idle');
   const { id, title, updated } = conversation;
@@ -74,4 +74,4 @@ export function ConversationItem({ conversation, shown, running, now }: Conversa
       {mode === 'deleting' && <DeleteConversationDialog conversation={conversation} onClose={() => setMode('idle')} />}
     </li>
   );
-}
+});

@@ -11,8 +11,8 @@ export function ConversationList() {
   const runningId = useWorkbench((state) => state.runningConversationId);
   const hostKind = useWorkbench((state) => state.host?.kind ?? 'browser');
   const newConversation = useWorkbench((state) => state.newConversation);
-  // Ages are shown to the minute, so a tick a second is plenty and stops when there is nothing to age.
-  const now = useNow(conversations.length > 0);
+  // The page's clock ticks each second; ages are shown to the minute, so the rows only see it change by the minute.
+  const minute = Math.floor(useNow(conversations.length > 0) / 60_000) * 60_000;
   const keys = newConversationKeys(hostKind);
 
   return (
@@ -28,7 +28,7 @@ export function ConversationList() {
       ) : (
         <ul>
           {conversations.map((conversation) => (
-            <ConversationItem key={conversation.id} conversation={conversation} shown={conversation.id === shownId} running={conversation.id === runningId} now={now} />
+            <ConversationItem key={conversation.id} conversation={conversation} shown={conversation.id === shownId} running={conversation.id === runningId} now={minute} />
           ))}
         </ul>
       )}

@@ -84,6 +84,9 @@ test('is usable from the keyboard alone', async ({ page }) => {
   await expect(dialog).toBeHidden();
   // Focus goes back to what opened the dialog before the next key moves it on.
   await expect(page.getByRole('button', { name: 'Settings' })).toBeFocused();
+  // Then the conversation list beside the chat (none yet in this folder: only its button), then the request box.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'New conversation' })).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.getByLabel('Request')).toBeFocused();
 });

@@ -79,6 +79,7 @@ function fileMenu(options: MenuOptions, settings: Item): Item {
   return {
     label: 'File',
     submenu: [
+      { label: 'New Conversation', accelerator: 'CmdOrCtrl+N', click: () => actions.sendCommand('new-conversation') },
       { label: 'Open Folder…', accelerator: 'CmdOrCtrl+O', click: () => actions.openFolder() },
       { label: 'Open Recent', submenu: recentItems(options.recent, actions) },
       separator,

@@ -17,6 +17,7 @@ import { wantsColour } from '../terminal/diffText.js';
 import { LiveLine } from '../terminal/liveLine.js';
 import { shownStderr, shownStdout } from '../terminal/shownStream.js';
 import { visibleLine } from '../terminal/visibleText.js';
+import { ChatConversations } from './chatConversations.js';
 import { pipedInput, type ChatInput } from './chatInput.js';
 import { describeRequest, historyText, latestRequest, recalledRequests, requestOf } from './chatHistory.js';
 import { ChatTerminal } from './chatTerminal.js';
@@ -43,7 +44,9 @@ export async function chatSession(folder: string, flags: RunFlags): Promise<numb
   const model = { settings: setup.settings };
   const workbench = await openChecked(setup, () => model.settings);
   if (workbench === null) return exitCodes.failed;
-  const session = new ChatSession({ workbench, setup, model, flags, interactive, history: recalledRequests((await workbench.request('workbench:snapshot')).conversation) });
+  const opened = await workbench.request('workbench:snapshot');
+  const conversations = new ChatConversations(workbench, opened.conversationId ?? null);
+  const session = new ChatSession({ workbench, setup, model, flags, interactive, conversations, history: recalledRequests(opened.conversation) });
   try {
     return await session.run();
   } finally {
@@ -78,6 +81,8 @@ interface ChatSessionOptions {
   interactive: boolean;
   /** The folder's earlier requests, newest first, for the arrow keys. */
   history: readonly string[];
+  /** The conversation the session talks in, and the commands about the folder's conversations. */
+  conversations: ChatConversations;
 }
 
 class ChatSession {
@@ -149,6 +154,11 @@ class ChatSession {
     if (this.interrupts === null) this.input.end();
   };
 
+  /** The payload field naming the session's conversation. */
+  private scope(): { conversationId?: string } {
+    return this.options.conversations.scope();
+  }
+
   private get settings(): ResolvedSettings {
     return this.options.model.settings;
   }
@@ -169,9 +179,9 @@ class ChatSession {
     let sent = false;
     try {
       await this.runOne(async (workbench) => {
-        const started = await workbench.request('session:send', { prompt: text, ...(context.length > 0 ? { context } : {}) });
+        const started = await workbench.request('session:send', { prompt: text, ...(context.length > 0 ? { context } : {}), ...this.scope() });
         sent = true;
-        return started;
+        return this.options.conversations.follow(started);
       });
     } finally {
       if (!sent) putBack();
@@ -183,7 +193,7 @@ class ChatSession {
       case 'help':
         return note(chatHelp());
       case 'history': {
-        const { conversation, runs } = await this.workbench.request('workbench:snapshot');
+        const { conversation, runs } = await this.workbench.request('workbench:snapshot', this.scope());
         return shownStdout.text(`${historyText(conversation, this.workbench.folder, runs)}\n`);
       }
       case 'undo':
@@ -193,14 +203,22 @@ class ChatSession {
         const choices = request && (await this.confirmRewind('regenerate', request));
         if (!request || !choices) return;
         note(`Regenerating ${describeRequest(request)}: its changes are undone, then it is sent again.`);
-        return this.runOne((workbench) => workbench.request('session:regenerate', { messageId: request.id, choices }));
+        return this.runOne((workbench) => workbench.request('session:regenerate', { messageId: request.id, choices, ...this.scope() }));
       }
       case 'diff':
-        return printDiff(this.workbench, argument === '' ? undefined : argument, {});
+        return printDiff(this.workbench, argument === '' ? undefined : argument, this.options.conversations.flag());
       case 'resume':
-        return this.runOne((workbench) => workbench.request('session:resume'));
+        return this.runOne((workbench) => workbench.request('session:resume', this.scope()));
       case 'retry':
-        return this.runOne((workbench) => workbench.request('session:retry-failed'));
+        return this.runOne((workbench) => workbench.request('session:retry-failed', this.scope()));
+      case 'new':
+        return note(await this.options.conversations.create());
+      case 'conversations':
+        return shownStdout.text(`${await this.options.conversations.list()}\n`);
+      case 'switch':
+        return note(await this.options.conversations.switchTo(argument));
+      case 'rename':
+        return note(await this.options.conversations.rename(argument));
       case 'context':
         return this.attach(argument);
       case 'model':
@@ -210,7 +228,7 @@ class ChatSession {
 
   /** The request a command is about: the one named, or the latest; null (said why) when there is none. */
   private async target(id: string, verb: string) {
-    const { conversation } = await this.workbench.request('workbench:snapshot');
+    const { conversation } = await this.workbench.request('workbench:snapshot', this.scope());
     if (id === '') {
       const latest = latestRequest(conversation);
       if (latest === null) note(`Nothing to ${verb}: there is no request yet.`);
@@ -226,7 +244,7 @@ class ChatSession {
     const choices = request && (await this.confirmRewind('undo', request));
     if (!request || !choices) return;
     note(`Undoing ${describeRequest(request)}…`);
-    shownStdout.text(undoneFolderText(this.workbench, await this.workbench.request('session:undo', { messageId: request.id, choices })));
+    shownStdout.text(undoneFolderText(this.workbench, await this.workbench.request('session:undo', { messageId: request.id, choices, ...this.scope() })));
   }
 
   /**
@@ -236,12 +254,12 @@ class ChatSession {
    * Null when it is not to go ahead.
    */
   private async confirmRewind(action: 'undo' | 'regenerate', request: Message): Promise<UndoChoices | null> {
-    const changes = await this.workbench.request('session:undo-preview', { messageId: request.id });
+    const changes = await this.workbench.request('session:undo-preview', { messageId: request.id, ...this.scope() });
     const interrupted = new AbortController();
     const live = new LiveLine(shownStderr, false);
     const asking = { print: note, prompter: this.terminal?.prompter(live, () => interrupted.abort()) ?? null, signal: interrupted.signal };
     if (this.terminal) {
-      const { conversation } = await this.workbench.request('workbench:snapshot');
+      const { conversation } = await this.workbench.request('workbench:snapshot', this.scope());
       note(rewindPreview(action, request, changes, conversation));
       if (!(await this.terminal.confirm(`${action === 'undo' ? 'Undo' : 'Regenerate'} it? [y/N] `))) return this.notRewound(action);
     }

@@ -6,6 +6,10 @@ export const chatCommands = [
   { name: 'diff', usage: '/diff [id]', help: 'what a request (default: the latest) changed, as a git-style diff' },
   { name: 'resume', usage: '/resume', help: 'go on with the run that stopped (cancelled, failed) at its first pending step' },
   { name: 'retry', usage: '/retry', help: 'try the failed steps of the latest request again' },
+  { name: 'new', usage: '/new', help: 'start a new conversation in the folder and talk in it' },
+  { name: 'conversations', usage: '/conversations', help: "the folder's conversations: id, created, last activity, requests, title (* this session's, ● running)" },
+  { name: 'switch', usage: '/switch <id>', help: 'talk in another conversation of the folder from now on' },
+  { name: 'rename', usage: '/rename <title>', help: "give this session's conversation a title" },
   { name: 'context', usage: '/context [<path> | clear]', help: 'attach a file or folder to the next request; alone: list what is attached; clear: drop it all' },
   { name: 'model', usage: '/model [phase] [name]', help: 'use another model for every phase (or, a phase name first, for that phase) for the rest of the session; alone: show the ones in use' },
   { name: 'help', usage: '/help', help: 'this list' },
@@ -23,7 +27,7 @@ export type ChatLine =
   | { kind: 'invalid'; message: string };
 
 const aliases: Record<string, ChatCommandName> = { quit: 'exit', '?': 'help' };
-const withoutArgument: ReadonlySet<ChatCommandName> = new Set(['history', 'resume', 'retry', 'help', 'exit']);
+const withoutArgument: ReadonlySet<ChatCommandName> = new Set(['history', 'resume', 'retry', 'new', 'conversations', 'help', 'exit']);
 
 /** `/word` then a space or the end: a path such as `/etc/hosts is wrong` is a request, not a command. */
 const commandPattern = /^\/([A-Za-z?][\w-]*)(?:\s+([^]*))?$/;

@@ -23,7 +23,7 @@ async function conversations(folder: string, { json }: { json?: boolean }): Prom
 export function addConversationsCommand(program: Command): void {
   program
     .command('conversations')
-    .description("List the folder's conversations, the most recent first: id, last activity, requests, title.")
+    .description("List the folder's conversations, the most recent first: id, created, last activity, requests, title (a mark on the one running).")
     .argument('<folder>', 'the project folder')
     .option('--json', 'one JSON object per line: {id, title, created, updated, requests, running}')
     .action(exiting(conversations));

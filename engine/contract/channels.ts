@@ -68,7 +68,7 @@ export const socketTokenParam = 'token';
 export const eventChannel = 'workbench:event';
 
 /** What a native menu item asks the page to do (desktop only). */
-export const desktopCommands = ['open-settings', 'stop-run', 'focus-composer'] as const;
+export const desktopCommands = ['open-settings', 'stop-run', 'focus-composer', 'new-conversation'] as const;
 
 export type DesktopCommand = (typeof desktopCommands)[number];
 

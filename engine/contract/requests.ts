@@ -174,7 +174,7 @@ export const requestSchemas = {
   'conversations:new': empty,
   'conversations:rename': z.strictObject({
     conversationId: namedConversation,
-    title: nonEmpty('must be the new title').max(1000, { error: 'must be at most 1,000 characters' }),
+    title: nonEmpty('must not be empty: type a title for the conversation').max(1000, { error: 'must be at most 1,000 characters' }),
   }),
   /** Removes the conversation's history and kept plans, and the checkpoints no other conversation refers to. */
   'conversations:delete': z.strictObject({ conversationId: namedConversation }),

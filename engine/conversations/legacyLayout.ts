@@ -2,14 +2,12 @@ import { lstat, mkdir, readdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { syncDirectory, writeFileAtomic } from '../files/atomicWrite.js';
 import { readStateFile, StateFileError } from '../store/stateFile.js';
+import { conversationsDirName } from '../store/stateDirNames.js';
 import { HeldFolder } from '../workspace/heldFolder.js';
 import { firstConversationId } from './conversationId.js';
 import { writeMeta } from './conversationMeta.js';
 
-export const stateDirName = '.workbench';
-
-/** Where the conversations of a folder live, one folder each, inside `.workbench/`. */
-export const conversationsDirName = 'conversations';
+export { conversationsDirName, stateDirName } from '../store/stateDirNames.js';
 
 /** What the single-conversation layout kept at the top of `.workbench/`, and each conversation now keeps in its own folder. */
 export const conversationEntries = ['conversation.jsonl', 'rpi', 'runs'] as const;

@@ -4,6 +4,7 @@ import { checkResultSchema, type CheckResult, type PlanItem } from '../contract/
 import { AppendLog } from '../store/appendLog.js';
 import { intactJsonlBytes, readJsonl } from '../store/jsonl.js';
 import { StateFileError } from '../store/stateFile.js';
+import { shownStateDir } from '../store/stateDirNames.js';
 
 /** The name of the check log, in rpi/ for the current run and in runs/<messageId>/ once kept. */
 export const checksFileName = 'checks.jsonl';
@@ -32,18 +33,19 @@ export interface CheckResults {
 }
 
 export const currentChecksFile = (stateDir: string): string => path.join(stateDir, 'rpi', checksFileName);
-const currentChecksLabel = `.workbench/rpi/${checksFileName}`;
+/** How warnings name the current run's check log: in its conversation's folder. */
+export const currentChecksLabel = (stateDir: string): string => `${shownStateDir(stateDir)}/rpi/${checksFileName}`;
 
 /** Appends to the current run's check log; one per run. */
 export function checkLog(stateDir: string, warn: (message: string) => void): AppendLog<CheckLine> {
-  return new AppendLog({ file: currentChecksFile(stateDir), schema: checkLineSchema, label: currentChecksLabel, onCut: warn, maxBytes: checksFileMaxBytes });
+  return new AppendLog({ file: currentChecksFile(stateDir), schema: checkLineSchema, label: currentChecksLabel(stateDir), onCut: warn, maxBytes: checksFileMaxBytes });
 }
 
 /**
  * The results in a check log (the current run's, or one kept in runs/), the latest line of each target
  * counting. A log that cannot be read safely counts as none, with a warning; a corrupt line is skipped.
  */
-export async function readCheckResults(file: string, label = currentChecksLabel): Promise<CheckResults & { warnings: string[] }> {
+export async function readCheckResults(file: string, label: string): Promise<CheckResults & { warnings: string[] }> {
   const results: CheckResults = { items: new Map(), final: null };
   try {
     const { records, warnings } = await readJsonl(file, checkLineSchema, label, { maxBytes: checksFileMaxBytes });

@@ -5,7 +5,7 @@ import { runCheckCommand, type CheckRun } from '../tools/checkCommand.js';
 import type { ToolGuard } from '../tools/executeToolCall.js';
 import { defaultTimeoutS } from '../tools/runCommand.js';
 import type { ToolContext } from '../tools/tool.js';
-import { checkLog, type CheckLine } from './checkLog.js';
+import { checkLog, currentChecksLabel, type CheckLine } from './checkLog.js';
 
 /** Fix rounds an item gets after its check fails, before it is marked failed naming the check. */
 export const maxFixRounds = 2;
@@ -80,7 +80,7 @@ export class ItemChecks {
   private async record(line: CheckLine): Promise<void> {
     await this.log.append(line).catch((error: unknown) => {
       const reason = error instanceof Error ? error.message : String(error);
-      this.deps.emit({ type: 'warning', runId: this.deps.runId, message: `The result of the check \`${line.command}\` could not be kept in .workbench/rpi/checks.jsonl (${reason}); the plan shows it until the page reloads.` });
+      this.deps.emit({ type: 'warning', runId: this.deps.runId, message: `The result of the check \`${line.command}\` could not be kept in ${currentChecksLabel(this.deps.stateDir)} (${reason}); the plan shows it until the page reloads.` });
     });
   }
 }

@@ -6,7 +6,7 @@ import { isProcessAlive, removeStaleTempFiles, writeFileAtomic } from '../files/
 import { SerialQueue } from '../store/serialQueue.js';
 import { readStateText } from '../store/stateFile.js';
 import { HeldFolder } from '../workspace/heldFolder.js';
-import { currentChecksFile, readCheckResults, withCheckResults } from './checkLog.js';
+import { currentChecksFile, currentChecksLabel, readCheckResults, withCheckResults } from './checkLog.js';
 import { appendPlanItems, markPlanItem, parsePlan, withOriginalCount, type AppendedPlanItems } from './planFile.js';
 
 export interface RpiPaths {
@@ -56,7 +56,7 @@ export function readRpiState(stateDir: string): Promise<RpiState> {
     const research = await readArtifact(files.research);
     const plan = await readArtifact(files.plan);
     const { items, originalCount } = parsePlan(plan ?? '');
-    const checks = await readCheckResults(currentChecksFile(stateDir));
+    const checks = await readCheckResults(currentChecksFile(stateDir), currentChecksLabel(stateDir));
     return {
       hasResearch: research !== null && research.trim().length > 0,
       hasPlan: plan !== null,
@@ -90,7 +90,7 @@ export function markItem(stateDir: string, index: number, status: PlanItemStatus
   return exclusive(stateDir, async (files) => {
     const text = markPlanItem(await readExistingPlan(files.plan), index, status, reason);
     await writeArtifact(files.plan, text);
-    return withCheckResults(parsePlan(text).items, await readCheckResults(currentChecksFile(stateDir)));
+    return withCheckResults(parsePlan(text).items, await readCheckResults(currentChecksFile(stateDir), currentChecksLabel(stateDir)));
   });
 }
 

@@ -9,8 +9,9 @@ import { checksFileName, readCheckResults, withCheckResults } from './checkLog.j
 import { parsePlan } from './planFile.js';
 import { rpiFileMaxBytes } from './rpiState.js';
 import { readUsageLines, stepsOf, usageFileName } from './runUsage.js';
+import { shownStateDir } from '../store/stateDirNames.js';
 
-/** `.workbench/runs/<messageId>/`: research.md and plan.md of each earlier request, kept when a newer one clears rpi/. */
+/** `runs/<messageId>/` in a conversation's folder: research.md and plan.md of each earlier request, kept when a newer one clears rpi/. */
 export const runsDirName = 'runs';
 
 /**
@@ -65,7 +66,7 @@ export async function listKeptRuns(stateDir: string): Promise<KeptRunListing> {
     for (const entry of await runs.list()) {
       if (!keptRunIdPattern.test(entry.name)) continue;
       try {
-        const { summary, usage, warnings } = await summarize(runs, entry.name);
+        const { summary, usage, warnings } = await summarize(runs, shownRunsDir(stateDir), entry.name);
         listing.runs.set(entry.name, summary);
         if (usage.length > 0) listing.usage.set(entry.name, usage);
         listing.problems.push(...warnings);
@@ -108,13 +109,13 @@ function removalFailure(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function summarize(runs: HeldFolder, messageId: string): Promise<{ summary: RunSummary; usage: StepUsage[]; warnings: string[] }> {
-  const folder = await stepInto(runs, messageId, false);
+async function summarize(runs: HeldFolder, shownRuns: string, messageId: string): Promise<{ summary: RunSummary; usage: StepUsage[]; warnings: string[] }> {
+  const folder = await stepInto(runs, messageId, false, shownRuns);
   try {
     const research = await readKept(folder, 'research');
     const plan = await readKept(folder, 'plan');
-    const { lines, warnings } = await readUsageLines(folder.entry(usageFileName), `.workbench/${runsDirName}/${messageId}/${usageFileName}`);
-    const checks = await readCheckResults(folder.entry(checksFileName), `.workbench/${runsDirName}/${messageId}/${checksFileName}`);
+    const { lines, warnings } = await readUsageLines(folder.entry(usageFileName), `${shownRuns}/${messageId}/${usageFileName}`);
+    const checks = await readCheckResults(folder.entry(checksFileName), `${shownRuns}/${messageId}/${checksFileName}`);
     const items = plan === null ? null : withCheckResults(parsePlan(plan).items, checks);
     return {
       summary: { research: research !== null && research.trim().length > 0, plan: items && tallyPlan(items), ...(items ? { checks: tallyChecks(items, checks.final) } : {}) },
@@ -139,7 +140,7 @@ async function inRunsFolder<T>(stateDir: string, create: boolean, use: (runs: He
   const state = await HeldFolder.open(stateDir);
   let runs: HeldFolder | null;
   try {
-    runs = await stepIntoIfThere(state, runsDirName, create);
+    runs = await stepIntoIfThere(state, runsDirName, create, shownStateDir(stateDir));
   } finally {
     await state.close();
   }
@@ -153,7 +154,7 @@ async function inRunsFolder<T>(stateDir: string, create: boolean, use: (runs: He
 
 async function inRunFolder<T>(stateDir: string, messageId: string, create: boolean, use: (folder: HeldFolder) => Promise<T>): Promise<T | undefined> {
   return inRunsFolder(stateDir, create, async (runs) => {
-    const folder = await stepIntoIfThere(runs, messageId, create, `${runsDirName}/`);
+    const folder = await stepIntoIfThere(runs, messageId, create, shownRunsDir(stateDir));
     if (!folder) return undefined;
     try {
       return await use(folder);
@@ -163,20 +164,28 @@ async function inRunFolder<T>(stateDir: string, messageId: string, create: boole
   });
 }
 
-async function stepIntoIfThere(parent: HeldFolder, name: string, create: boolean, shownPrefix = ''): Promise<HeldFolder | null> {
+async function stepIntoIfThere(parent: HeldFolder, name: string, create: boolean, shownParent: string): Promise<HeldFolder | null> {
   if (!create && (await parent.lstat(name)) === null) return null;
-  return stepInto(parent, name, create, shownPrefix);
+  return stepInto(parent, name, create, shownParent);
 }
 
-/** Steps into a folder of the state folder without following a link; anything else there is refused with a sentence. */
-async function stepInto(parent: HeldFolder, name: string, create: boolean, shownPrefix = `${runsDirName}/`): Promise<HeldFolder> {
+/** Where a conversation's plan history is, for messages: `.workbench/conversations/<id>/runs`. */
+function shownRunsDir(stateDir: string): string {
+  return `${shownStateDir(stateDir)}/${runsDirName}`;
+}
+
+/**
+ * Steps into a folder of the state folder without following a link; anything else there is refused with
+ * a sentence naming it under `shownParent` (as messages name that parent).
+ */
+async function stepInto(parent: HeldFolder, name: string, create: boolean, shownParent: string): Promise<HeldFolder> {
   try {
     return await parent.child(name, { create, mode: 0o700 });
   } catch (error) {
     if (!(error instanceof NotAPlainFolderError)) throw error;
     const what = folderProblem(await parent.lstat(name));
     throw new StateFileError(
-      `.workbench/${shownPrefix}${name} ${what}, not a folder the workbench made; the workbench never follows links in .workbench/. Remove it and try again.`,
+      `${shownParent}/${name} ${what}, not a folder the workbench made; the workbench never follows links in .workbench/. Remove it and try again.`,
     );
   }
 }

@@ -4,6 +4,7 @@ import { intactJsonlBytes, readJsonl } from '../store/jsonl.js';
 import { StateFileError } from '../store/stateFile.js';
 import { readRunRecord } from './runRecord.js';
 import { rpiPaths } from './rpiState.js';
+import { shownStateDir } from '../store/stateDirNames.js';
 
 /** The name of the usage log, in rpi/ for the current run and in runs/<messageId>/ once kept. */
 export const usageFileName = 'usage.jsonl';
@@ -44,8 +45,8 @@ export type UsageLine = z.infer<typeof usageLineSchema>;
 
 export const currentUsageFile = (stateDir: string): string => `${rpiPaths(stateDir).dir}/${usageFileName}`;
 
-/** How warnings name the current run's usage log. */
-export const currentUsageLabel = `.workbench/rpi/${usageFileName}`;
+/** How warnings name the current run's usage log: in its conversation's folder. */
+export const currentUsageLabel = (stateDir: string): string => `${shownStateDir(stateDir)}/rpi/${usageFileName}`;
 
 /** Usage lines read back, and a sentence for each line that was skipped. */
 export interface UsageRead {
@@ -67,7 +68,7 @@ export async function readCurrentUsage(stateDir: string): Promise<{ usage: RunUs
   const record = await readRunRecord(stateDir);
   if (!record) return { usage: null, warnings: [] };
   try {
-    const { lines, warnings } = await readUsageLines(currentUsageFile(stateDir), currentUsageLabel);
+    const { lines, warnings } = await readUsageLines(currentUsageFile(stateDir), currentUsageLabel(stateDir));
     return { usage: lines.length === 0 ? null : { messageId: record.messageId, steps: stepsOf(lines) }, warnings };
   } catch (error) {
     if (error instanceof StateFileError) return { usage: null, warnings: [`${error.message} The usage of the current run is not shown.`] };

@@ -35,7 +35,7 @@ export class UsageRecorder {
   static async open(options: UsageRecorderOptions): Promise<UsageRecorder> {
     const warn = (message: string) => options.emit({ type: 'warning', runId: options.runId, message });
     // Kept open while the run counts (a line per model call); rpi/ is cleared only between runs.
-    const log = new AppendLog({ file: currentUsageFile(options.stateDir), schema: usageLineSchema, label: currentUsageLabel, onCut: warn, maxBytes: usageFileMaxBytes, keepOpen: true });
+    const log = new AppendLog({ file: currentUsageFile(options.stateDir), schema: usageLineSchema, label: currentUsageLabel(options.stateDir), onCut: warn, maxBytes: usageFileMaxBytes, keepOpen: true });
     try {
       const { records, warnings } = await log.load();
       warnings.forEach(warn);
@@ -95,7 +95,7 @@ export class UsageRecorder {
       if (this.toldWriteFailure) return;
       this.toldWriteFailure = true;
       const reason = error instanceof Error ? error.message : String(error);
-      this.options.emit({ type: 'warning', runId: this.options.runId, message: `The run's usage could not be saved in ${currentUsageLabel} (${reason}); the figures shown are not kept.` });
+      this.options.emit({ type: 'warning', runId: this.options.runId, message: `The run's usage could not be saved in ${currentUsageLabel(this.options.stateDir)} (${reason}); the figures shown are not kept.` });
     });
   }
 

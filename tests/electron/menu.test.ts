@@ -27,6 +27,15 @@ describe('the application menu', () => {
     expect(actions.openRecent).toHaveBeenCalledWith('/p/R&D');
   });
 
+  it('starts a new conversation with Ctrl/Cmd+N in File, carried out by the page', () => {
+    const file = submenuOf(template(), 'File');
+    const item = itemOf(file, 'New Conversation');
+    expect(item?.accelerator).toBe('CmdOrCtrl+N');
+    click(item);
+    expect(actions.sendCommand).toHaveBeenCalledWith('new-conversation');
+    expect(itemOf(submenuOf(template({ isMac: true }), 'File'), 'New Conversation')?.accelerator).toBe('CmdOrCtrl+N');
+  });
+
   it('has the usual menus in the usual order, with the app menu first on macOS', () => {
     const names = (items: Item[]) => items.map((item) => item.label ?? item.role);
     expect(names(template())).toEqual(['File', 'editMenu', 'Run', 'View', 'windowMenu', 'help']);

@@ -73,12 +73,12 @@ describe('the preload bridge', () => {
     const onCommand = bridge.onCommand;
     if (!onCommand) throw new Error('the desktop bridge has onCommand');
     const unsubscribe = onCommand((...args: unknown[]) => received.push(args));
-    for (const payload of ['open-settings', 'stop-run', 'focus-composer', 'rm -rf', { command: 'stop-run' }, 'toString', null]) {
+    for (const payload of ['open-settings', 'stop-run', 'focus-composer', 'new-conversation', 'rm -rf', { command: 'stop-run' }, 'toString', null]) {
       emitOn('workbench:command', payload);
     }
     unsubscribe();
     emitOn('workbench:command', 'stop-run');
-    expect(received).toEqual([['open-settings'], ['stop-run'], ['focus-composer']]);
+    expect(received).toEqual([['open-settings'], ['stop-run'], ['focus-composer'], ['new-conversation']]);
   });
 
   it('gives the real path of a dropped file, and null when there is none', () => {

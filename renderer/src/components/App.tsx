@@ -4,6 +4,7 @@ import { ErrorBanner } from './ErrorBanner.js';
 import { SettingsDialog } from './SettingsDialog.js';
 import { DropLayer } from './start/DropLayer.js';
 import { StartScreen } from './StartScreen.js';
+import { useNewConversationKey } from './conversations/useNewConversationKey.js';
 import { useDesktopCommands } from './useDesktopCommands.js';
 import { useDocumentTitle } from './useDocumentTitle.js';
 import { WorkbenchView } from './WorkbenchView.js';
@@ -15,6 +16,7 @@ export function App() {
   const openSettings = useCallback(() => setSettingsOpen(true), []);
   useDocumentTitle();
   useDesktopCommands(openSettings);
+  useNewConversationKey();
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {

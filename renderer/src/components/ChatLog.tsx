@@ -2,6 +2,7 @@ import { useCallback, useLayoutEffect, useState } from 'react';
 import type { Message, UndoResult } from '../../../engine/contract/index.js';
 import { useWorkbench } from '../store/StoreContext.js';
 import { ChatRunCards } from './run/ChatRunCards.js';
+import { WaitingElsewhere } from './conversations/WaitingElsewhere.js';
 import type { RewindAction } from './chat/MessageActions.js';
 import { MessageList } from './chat/MessageList.js';
 import { RewindDialog } from './chat/RewindDialog.js';
@@ -10,7 +11,7 @@ import { StreamingSummary } from './chat/StreamingSummary.js';
 import { UndoneNotice } from './chat/UndoneNotice.js';
 import { useStickToBottom } from './chat/useStickToBottom.js';
 
-/** The conversation: messages, the summary streaming in, a failed run's error, and the run's cards. */
+/** The conversation: messages, the summary streaming in, a failed run's error, the run's cards, and what another conversation's run waits for. */
 export function ChatLog() {
   const messages = useWorkbench((state) => state.messages);
   const streaming = useWorkbench((state) => state.streamingSummary !== '');
@@ -43,6 +44,7 @@ export function ChatLog() {
           {undone && <UndoneNotice undone={undone} onDismiss={() => setUndone(null)} />}
           <RunFailureNotice />
           <ChatRunCards />
+          <WaitingElsewhere />
         </div>
       </div>
       {rewind && <RewindDialog action={rewind.action} message={rewind.message} onClose={() => setRewind(null)} onUndone={setUndone} />}

@@ -2,10 +2,11 @@ import { useState } from 'react';
 import { useWorkbench } from '../store/StoreContext.js';
 import { ChatLog } from './ChatLog.js';
 import { Composer } from './Composer.js';
+import { ConversationList } from './conversations/ConversationList.js';
 import { ResumeBanner } from './ResumeBanner.js';
 import { RunPanel } from './run/RunPanel.js';
 
-/** An open folder: its header, the chat and composer in the main column, the run view beside them. */
+/** An open folder: its header, its conversations, the chat and composer in the main column, the run view beside them. */
 export function WorkbenchView({ onOpenSettings }: { onOpenSettings: () => void }) {
   const folder = useWorkbench((state) => state.folder);
   const warnings = useWorkbench((state) => state.warnings);
@@ -42,6 +43,7 @@ export function WorkbenchView({ onOpenSettings }: { onOpenSettings: () => void }
       )}
       <ResumeBanner />
       <div className="workbench-body">
+        <ConversationList />
         <main className="main-column">
           <ChatLog />
           <Composer />

@@ -1,7 +1,8 @@
-import type { ConversationSummary, EventOf, WorkbenchEvent } from '../../../engine/contract/index.js';
+import type { EventOf, WorkbenchEvent } from '../../../engine/contract/index.js';
 import { usageTotalOf } from '../../../engine/contract/runUsage.js';
 import { rpiWithCheck } from './checkResults.js';
 import { reduceRun } from './reduceRun.js';
+import { conversationOf, elsewhere, sortedByActivity, touched } from './otherConversation.js';
 import { emptyRpi, type WorkbenchState } from './state.js';
 
 /**
@@ -13,11 +14,13 @@ export function applyEvent(state: WorkbenchState, event: WorkbenchEvent): Workbe
   if (event.seq !== state.lastSeq + 1) return { ...state, needsResync: true };
   // A page with no conversation yet takes the first one something happens in (its own first request).
   const shown = state.conversationId ?? (event.type === 'message-added' ? (event.conversationId ?? null) : null);
-  if (event.conversationId !== undefined && event.conversationId !== shown) return elsewhere({ ...state, lastSeq: event.seq }, event);
-  const next = { ...state, conversationId: shown, lastSeq: event.seq, run: reduceRun(state.run, event) };
+  const about = conversationOf(state, event);
+  const listed = event.type === 'message-added' ? { conversations: touched(state.conversations, about, event.message) } : {};
+  if (about !== undefined && about !== shown) return elsewhere({ ...state, ...listed, lastSeq: event.seq }, event, about);
+  const next = { ...state, ...listed, conversationId: shown, lastSeq: event.seq, run: reduceRun(state.run, event) };
   switch (event.type) {
     case 'conversation-updated':
-      return { ...next, conversations: withConversation(next.conversations, event.conversation) };
+      return { ...next, conversations: sortedByActivity([...next.conversations.filter((known) => known.id !== event.conversation.id), event.conversation]) };
     case 'conversation-deleted':
       return {
         ...next,
@@ -27,7 +30,7 @@ export function applyEvent(state: WorkbenchState, event: WorkbenchEvent): Workbe
       };
     case 'run-started':
       // A new request's run starts from an empty rpi/; a resumed one goes on from its own figures.
-      return { ...next, running: true, runningConversationId: event.conversationId ?? shown, resumable: false, phase: null, streamingSummary: '', runUsage: next.runUsage?.messageId === event.messageId ? next.runUsage : null };
+      return { ...next, running: true, runningConversationId: event.conversationId ?? shown, otherRun: null, resumable: false, phase: null, streamingSummary: '', runUsage: next.runUsage?.messageId === event.messageId ? next.runUsage : null };
     case 'phase-started':
       return { ...next, phase: event.phase };
     case 'plan-updated':
@@ -95,21 +98,6 @@ export function applyEvent(state: WorkbenchState, event: WorkbenchEvent): Workbe
     case 'context-items-read':
       return next; // only the run view shows these
   }
-}
-
-/**
- * An event of a conversation not shown: only whether its run is going shows here (the list's mark, the
- * offer to switch to it); its messages and run view wait for a switch.
- */
-function elsewhere(state: WorkbenchState, event: WorkbenchEvent): WorkbenchState {
-  if (event.type === 'run-started') return { ...state, runningConversationId: event.conversationId ?? null };
-  if (event.type === 'run-finished') return { ...state, runningConversationId: null };
-  return state;
-}
-
-/** The list with the conversation's line replaced (or added), most recent first. */
-function withConversation(list: readonly ConversationSummary[], conversation: ConversationSummary): ConversationSummary[] {
-  return [...list.filter((listed) => listed.id !== conversation.id), conversation].sort((a, b) => b.updated - a.updated || b.created - a.created);
 }
 
 /** The kept figures of the requests still in the conversation: undo and regenerate removed the others' with them. */

@@ -1,5 +1,5 @@
 import type { ChangeTotals, ConversationSummary, HostInfo, McpServerStatus, Message, Phase, PublicSettings, RpiState, RunSummary, RunUsage, Snapshot, UsageTotal } from '../../../engine/contract/index.js';
-import { replayRun, streamedSummary } from './replayRun.js';
+import { replayRun, streamedSummary, waitingElsewhere } from './replayRun.js';
 import type { RunView } from './runView.js';
 
 export interface OpenFolder {
@@ -20,6 +20,11 @@ export interface WorkbenchState {
   conversations: ConversationSummary[];
   /** The conversation whose run is active (maybe not the one shown), or null. */
   runningConversationId: string | null;
+  /**
+   * The run of another conversation than the one shown, while it is going: what it waits for (approvals,
+   * questions, the plan review) is shown wherever the user is. Null when no other conversation's run is.
+   */
+  otherRun: RunView | null;
   messages: Message[];
   rpi: RpiState;
   running: boolean;
@@ -36,6 +41,8 @@ export interface WorkbenchState {
   warnings: string[];
   /** The last failed request, shown to the user until dismissed. */
   error: string | null;
+  /** When the error is a start refused because another conversation's run is going: that conversation, offered as a switch. */
+  errorRunningIn: string | null;
   /** Each request's changed files and lines, as last counted; null when they cannot be counted (no checkpoint). */
   changeTotals: Record<string, ChangeTotals | null>;
   /** What each request's run kept (research, the plan's outcome), by message id, as the last snapshot said; requests whose run kept nothing are absent. */
@@ -56,6 +63,7 @@ const noFolder = {
   conversationId: null,
   conversations: [],
   runningConversationId: null,
+  otherRun: null,
   messages: [],
   rpi: emptyRpi,
   running: false,
@@ -78,6 +86,7 @@ export const initialState: WorkbenchState = {
   ...noFolder,
   warnings: [],
   error: null,
+  errorRunningIn: null,
   mcpStatus: {},
 };
 
@@ -94,6 +103,7 @@ export function applySnapshot(state: WorkbenchState, snapshot: Snapshot | null):
     conversationId: snapshot.conversationId ?? null,
     conversations: snapshot.conversations ?? [],
     runningConversationId: snapshot.runningConversationId ?? (snapshot.running ? (snapshot.conversationId ?? null) : null),
+    otherRun: waitingElsewhere(snapshot),
     messages: snapshot.conversation,
     rpi: snapshot.rpi,
     running: snapshot.running,

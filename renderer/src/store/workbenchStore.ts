@@ -57,6 +57,14 @@ export interface WorkbenchActions {
   pickFolder(): Promise<void>;
   loadRecentFolders(): Promise<RecentFolder[]>;
   saveSettings(patch: RequestPayload<'settings:set'>): Promise<string | null>;
+  /** Shows another conversation of the folder (its messages, run and plans). */
+  switchConversation(conversationId: string): Promise<void>;
+  /** Starts an empty conversation and shows it. */
+  newConversation(): Promise<void>;
+  /** Gives a conversation the user's title; a refusal (an empty title) is returned for the list to show. */
+  renameConversation(conversationId: string, title: string): Promise<Response<'conversations:rename'>>;
+  /** Deletes a conversation with its history and kept plans; a refusal (a run going) is returned for the dialog to show. */
+  deleteConversation(conversationId: string): Promise<Response<'conversations:delete'>>;
   dismissError(): void;
   connectionLost(): void;
   /** The real path of a dropped file or folder; null where the host cannot tell (the browser host). */
@@ -66,6 +74,9 @@ export interface WorkbenchActions {
 }
 
 export type WorkbenchStore = StoreApi<WorkbenchState & WorkbenchActions>;
+
+/** The requests that start a run. */
+type StartChannel = 'session:send' | 'session:resume' | 'session:retry-failed';
 
 /** The requests of Settings → MCP servers. */
 export type McpChannel = Extract<RequestChannel, `mcp:${string}`>;
@@ -82,11 +93,22 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
     const call = async <C extends RequestChannel>(channel: C, payload: RequestPayload<C>): Promise<RequestResults[C] | undefined> => {
       const response = await request(channel, payload);
       if (response.ok) return response.value as RequestResults[C];
-      set({ error: response.error });
+      set({ error: response.error, errorRunningIn: null });
       return undefined;
     };
     /** Whether a request succeeded; a failure is shown as the request error. */
     const succeeds = async <C extends RequestChannel>(channel: C, payload: RequestPayload<C>): Promise<boolean> => (await call(channel, payload)) !== undefined;
+    /**
+     * Whether a run started; a refusal is shown as the request error, with the conversation whose run is
+     * going offered as a switch when it is another one (a folder runs one request at a time).
+     */
+    const starts = async <C extends StartChannel>(channel: C, payload: RequestPayload<C>): Promise<boolean> => {
+      const response = await request(channel, payload);
+      if (response.ok) return true;
+      const { runningConversationId, conversationId } = get();
+      set({ error: response.error, errorRunningIn: runningConversationId !== null && runningConversationId !== conversationId ? runningConversationId : null });
+      return false;
+    };
     /** Shows the folder a request opened; nothing when it failed or opened none (a cancelled pick). */
     const show = (snapshot: Snapshot | null | undefined) => {
       if (snapshot) set((state) => applySnapshot(state, snapshot));
@@ -123,13 +145,13 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
         const snapshot = await call('workbench:snapshot', shown());
         if (snapshot !== undefined) set((state) => applySnapshot(state, snapshot));
       },
-      send: (prompt, context = []) => succeeds('session:send', { prompt, ...(context.length > 0 ? { context: [...context] } : {}), ...shown() }),
+      send: (prompt, context = []) => starts('session:send', { prompt, ...(context.length > 0 ? { context: [...context] } : {}), ...shown() }),
       searchPaths: (query) => request('context:paths', { query }),
       async cancel() {
         await call('session:cancel', {});
       },
-      resume: () => succeeds('session:resume', shown()),
-      retryFailed: () => succeeds('session:retry-failed', shown()),
+      resume: () => starts('session:resume', shown()),
+      retryFailed: () => starts('session:retry-failed', shown()),
       async discard() {
         await call('session:discard', shown());
       },
@@ -181,7 +203,17 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
         set({ settings: response.value });
         return null;
       },
-      dismissError: () => set({ error: null }),
+      async switchConversation(conversationId) {
+        const snapshot = await call('workbench:snapshot', { conversationId });
+        if (snapshot !== undefined) set((state) => ({ ...applySnapshot(state, snapshot), error: null, errorRunningIn: null }));
+      },
+      async newConversation() {
+        const created = await call('conversations:new', {});
+        if (created !== undefined) await get().switchConversation(created.id);
+      },
+      renameConversation: (conversationId, title) => request('conversations:rename', { conversationId, title }),
+      deleteConversation: (conversationId) => request('conversations:delete', { conversationId }),
+      dismissError: () => set({ error: null, errorRunningIn: null }),
       connectionLost: () => set({ connection: 'lost' }),
       folderPathOf: (file) => bridge.pathForFile?.(file) || null,
       onDesktopCommand: (listener) => bridge.onCommand?.(listener) ?? (() => undefined),

@@ -51,8 +51,8 @@ describe('rpi-workbench conversations and --conversation', { timeout: 180_000 },
 
     const table = await cli.run(['conversations', root]);
     expect(table.code).toBe(0);
-    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+UPDATED\s+REQUESTS\s+TITLE$/);
-    expect(table.stdout).toMatch(new RegExp(`${alpha!.id}\\s+\\S+ \\S+\\s+2\\s+Alpha request`));
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+CREATED\s+UPDATED\s+REQUESTS\s+TITLE$/);
+    expect(table.stdout).toMatch(new RegExp(`${alpha!.id}\\s+\\S+ \\S+\\s+\\S+ \\S+\\s+2\\s+Alpha request`));
   });
 
   it('refuses an unknown conversation and --new with --conversation, starting nothing', async () => {

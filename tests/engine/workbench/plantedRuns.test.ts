@@ -11,6 +11,9 @@ import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { conversationDir } from '../../support/conversationDir.js';
 import { oneStep } from '../../support/planHistory.js';
 
+/** How messages name the folder's one conversation: `.workbench/conversations/<id>`. */
+const shownConversation = (root: string) => path.relative(root, conversationDir(root));
+
 
 /**
  * `.workbench/runs/` (the plan history) is state like the rest of `.workbench/`: whatever a hostile
@@ -82,7 +85,7 @@ describe('a planted .workbench/runs', () => {
     await symlink(outside, keptSecond);
 
     await expect(workbench.request('session:run-file', { messageId: second, file: 'plan' })).rejects.toThrow(
-      `.workbench/runs/${second} is a symlink, not a folder the workbench made; the workbench never follows links in .workbench/. Remove it and try again.`,
+      `${shownConversation(root)}/runs/${second} is a symlink, not a folder the workbench made; the workbench never follows links in .workbench/. Remove it and try again.`,
     );
     expect((await workbench.request('workbench:snapshot')).runs?.[second]).toBeUndefined();
 
@@ -101,7 +104,7 @@ describe('a planted .workbench/runs', () => {
     await mkdir(path.join(conversationDir(root), 'runs'));
     await symlink(outside, path.join(conversationDir(root), 'runs', first.messageId));
 
-    await expect(startRun(workbench, 'Two')).rejects.toThrow(`.workbench/runs/${first.messageId} is a symlink, not a folder the workbench made`);
+    await expect(startRun(workbench, 'Two')).rejects.toThrow(`${shownConversation(root)}/runs/${first.messageId} is a symlink, not a folder the workbench made`);
 
     expect(await readdir(outside)).toEqual(['plan.md', 'research.md', 'secret.md']);
     expect(await readFile(path.join(outside, 'plan.md'), 'utf8')).toBe(planText('Outside item'));
@@ -121,16 +124,16 @@ describe('a planted .workbench/runs', () => {
 
     expect(Object.keys(snapshot.runs ?? {})).not.toContain(first);
     expect(snapshot.warnings.at(-1)).toBe(
-      '.workbench/runs is a symlink, not a folder the workbench made; the workbench never follows links in .workbench/. Remove it and try again. No earlier plan can be shown until then.',
+      `${shownConversation(root)}/runs is a symlink, not a folder the workbench made; the workbench never follows links in .workbench/. Remove it and try again. No earlier plan can be shown until then.`,
     );
-    await expect(workbench.request('session:run-file', { messageId: first, file: 'plan' })).rejects.toThrow('.workbench/runs is a symlink');
+    await expect(workbench.request('session:run-file', { messageId: first, file: 'plan' })).rejects.toThrow(`${shownConversation(root)}/runs is a symlink`);
 
     // Undo still goes back; it says it left the planted link alone, and nothing behind it is removed.
     const warnings: string[] = [];
     workbench.subscribe((event) => void (event.type === 'warning' && warnings.push(event.message)));
     await workbench.request('session:undo', { messageId: first });
     expect((await workbench.request('workbench:snapshot')).conversation).toEqual([]);
-    expect(warnings).toEqual([expect.stringMatching(/^\.workbench\/runs is a symlink.*The plan history of the requests undone was not removed\.$/)]);
+    expect(warnings).toEqual([`${shownConversation(root)}/runs is a symlink, not a folder the workbench made; the workbench never follows links in .workbench/. Remove it and try again. The plan history of the requests undone was not removed.`]);
     expect(await readFile(path.join(outside, first, 'plan.md'), 'utf8')).toBe(planText('Outside'));
   });
 });

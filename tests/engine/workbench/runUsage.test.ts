@@ -13,6 +13,9 @@ import { nextEvent } from './stoppedRun.js';
 import { conversationDir } from '../../support/conversationDir.js';
 import { stepUsage } from '../../support/stepUsage.js';
 
+/** How messages name the folder's one conversation: `.workbench/conversations/<id>`. */
+const shownConversation = (root: string) => path.relative(root, conversationDir(root));
+
 const usageFile = (root: string) => path.join(conversationDir(root), 'rpi', 'usage.jsonl');
 
 /** A turn whose server reports these counts and, OpenRouter-style, what the call cost. */
@@ -181,7 +184,8 @@ describe('usage kept with the run', () => {
 
     const reopened = await open(root, fakeModelOptions(llm()));
     const snapshot = await reopened.request('workbench:snapshot');
-    expect(snapshot.warnings).toEqual([expect.stringMatching(/^\.workbench\/rpi\/usage\.jsonl: skipped corrupt line 2 \(/)]);
+    // Named where it is: in the conversation's own folder.
+    expect(snapshot.warnings).toEqual([expect.stringMatching(/^\.workbench\/conversations\/c-[\w-]+\/rpi\/usage\.jsonl: skipped corrupt line 2 \(/)]);
     expect(snapshot.usage?.current?.steps.map(({ phase, calls }) => ({ phase, calls }))).toEqual([
       { phase: 'research', calls: 1 },
       { phase: 'plan', calls: 1 },
@@ -192,7 +196,7 @@ describe('usage kept with the run', () => {
     const events = recordEvents(reopened);
     llm().enqueue(priced(say('Done.'), 3_000, 0, 300, 0.003), priced(say('Summary.'), 4_000, 0, 400, 0.004));
     expect((await (await followRun(reopened, reopened.request('session:resume'))).finished).status).toBe('done');
-    expect(warningsIn(events)).toEqual([expect.stringMatching(/^\.workbench\/rpi\/usage\.jsonl: skipped corrupt line 2 \(/)]);
+    expect(warningsIn(events)).toEqual([expect.stringMatching(/^\.workbench\/conversations\/c-[\w-]+\/rpi\/usage\.jsonl: skipped corrupt line 2 \(/)]);
     expect((await readFile(usageFile(root), 'utf8')).trim().split('\n')).toHaveLength(6);
   });
 
@@ -214,8 +218,8 @@ describe('usage kept with the run', () => {
     llm().enqueue(priced(say('Done.'), 3_000, 0, 300, 0.003), priced(say('Summary.'), 4_000, 0, 400, 0.004));
     expect((await (await followRun(reopened, reopened.request('session:resume'))).finished).status).toBe('done');
     expect(warningsIn(events)).toEqual([
-      expect.stringMatching(/^\.workbench\/rpi\/usage\.jsonl: line \d+ is an incomplete write and will be cut off/),
-      `.workbench/rpi/usage.jsonl: cut off an incomplete last line of ${Buffer.byteLength(torn)} bytes, left by a write that did not finish (the process stopped mid-write); every complete record is kept.`,
+      expect.stringMatching(/^\.workbench\/conversations\/c-[\w-]+\/rpi\/usage\.jsonl: line \d+ is an incomplete write and will be cut off/),
+      `${shownConversation(root)}/rpi/usage.jsonl: cut off an incomplete last line of ${Buffer.byteLength(torn)} bytes, left by a write that did not finish (the process stopped mid-write); every complete record is kept.`,
     ]);
     const lines = await usageLines(root);
     expect(lines.map((line) => line['phase'])).toEqual(['research', 'plan', 'implement', 'implement', 'summary']);

@@ -99,6 +99,22 @@ describe('App with a folder open (browser host handlers)', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('starts a conversation on the desktop menu’s New Conversation (Ctrl/Cmd+N), shown with the request box focused', async () => {
+    const { settings, recent } = stores();
+    let command: (command: DesktopCommand) => void = () => undefined;
+    await renderWith(browserHandlers(workbench!, settings, recent), undefined, {
+      onCommand(listener) {
+        command = listener;
+        return () => undefined;
+      },
+    });
+    expect(screen.queryAllByTestId('conversation')).toHaveLength(0);
+    act(() => command('new-conversation'));
+    await waitFor(() => expect(screen.getAllByTestId('conversation').map((row) => row.textContent)).toEqual([expect.stringContaining('New conversation')]));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Request')));
+    expect(screen.getByRole('button', { current: true }).textContent).toContain('New conversation');
+  });
+
   it('gives focus back to where it was when the settings dialog closes', async () => {
     await renderProject();
     screen.getByLabelText('Request').focus();

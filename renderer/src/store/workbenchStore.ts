@@ -76,7 +76,7 @@ export interface WorkbenchActions {
 export type WorkbenchStore = StoreApi<WorkbenchState & WorkbenchActions>;
 
 /** The requests that start a run. */
-type StartChannel = 'session:send' | 'session:resume' | 'session:retry-failed';
+type StartChannel = 'session:send' | 'session:resume' | 'session:retry-failed' | 'session:regenerate';
 
 /** The requests of Settings → MCP servers. */
 export type McpChannel = Extract<RequestChannel, `mcp:${string}`>;
@@ -96,8 +96,6 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
       set({ error: response.error, errorRunningIn: null });
       return undefined;
     };
-    /** Whether a request succeeded; a failure is shown as the request error. */
-    const succeeds = async <C extends RequestChannel>(channel: C, payload: RequestPayload<C>): Promise<boolean> => (await call(channel, payload)) !== undefined;
     /**
      * Whether a run started; a refusal is shown as the request error, with the conversation whose run is
      * going offered as a switch when it is another one (a folder runs one request at a time).
@@ -160,7 +158,7 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
       reviewPlan: (payload) => request('session:review-plan', payload),
       previewUndo: (messageId) => call('session:undo-preview', { messageId, ...shown() }),
       undo: (messageId, choices = {}) => request('session:undo', { messageId, choices, ...shown() }),
-      regenerate: (messageId, choices = {}) => succeeds('session:regenerate', { messageId, choices, ...shown() }),
+      regenerate: (messageId, choices = {}) => starts('session:regenerate', { messageId, choices, ...shown() }),
       async loadChangeTotals(messageId) {
         if (counting.has(messageId)) return;
         counting.add(messageId);

@@ -8,6 +8,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { autoApprovals, fakeModelOptions, firstUserText, phaseOfRequest, recordEvents, say } from '../../support/rpiScript.js';
 import { followRun, startRun } from '../../support/startRun.js';
 import { useTempFolders } from '../../support/tempFolder.js';
+import { conversationDir } from '../../support/conversationDir.js';
 
 const plan = '# Execution Plan\n\n## Items\n- [ ] 1. Tidy — rename the helpers\n- [ ] 2. Clean up — delete the old logs folder and run the tests\n';
 
@@ -74,7 +75,7 @@ describe('the plan review gate', () => {
     llm().enqueue(say('renamed'), say('Summary.'));
     await workbench.request('session:review-plan', { decision: 'edit', plan: '# Execution Plan\n<!-- original_count: 9 -->\n\n## Items\n- [ ] 1. Rename only — rename the helpers\n' });
     expect((await started.finished).status).toBe('done');
-    const written = await readFile(path.join(root, '.workbench/rpi/plan.md'), 'utf8');
+    const written = await readFile(path.join(conversationDir(root), 'rpi', 'plan.md'), 'utf8');
     expect(written).toContain('<!-- original_count: 1 -->');
     expect(written).not.toContain('original_count: 9');
     expect(written).toContain('- [x] 1. Rename only');

@@ -6,6 +6,7 @@ import { noKeyStorage, type KeyCipher } from '../../../engine/settings/keyCipher
 import { RecentFolders } from '../../../engine/settings/recentFolders.js';
 import { SettingsStore } from '../../../engine/settings/settingsStore.js';
 import { useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
+import { writeLegacyFolder } from '../../support/legacyFolder.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 import { xorCipher } from '../../support/xorCipher.js';
@@ -158,7 +159,14 @@ describe('the host request handlers', () => {
         ok: false,
         error: 'session:run-file: No folder is open: open a project folder first.',
       });
-      const { dispatch } = await host({ workbench: await open(await tempFolder()) });
+      const empty = await host({ workbench: await open(await tempFolder()) });
+      expect(await empty.dispatch('session:run-file', { messageId: 'm-1', file: 'plan' })).toEqual({
+        ok: false,
+        error: 'session:run-file: This folder has no conversation yet: send a request to start one.',
+      });
+      const used = await tempFolder();
+      await writeLegacyFolder(used);
+      const { dispatch } = await host({ workbench: await open(used) });
 
       expect(await dispatch('session:run-file', { messageId: '../rpi', file: 'plan' })).toEqual({
         ok: false,

@@ -8,7 +8,7 @@ export default defineConfig({
     hookTimeout: 20_000,
     pool: 'forks',
     // Two at a time even on two cores (vitest's default there is one): most tests wait on child processes,
-    // servers and disk, so the suite takes 580 s instead of 920 s on the CI machine's two cores.
+    // servers and disk, so the suite took 583 s instead of 917 s on a two-core machine.
     maxWorkers: 2,
   },
 });

@@ -7,7 +7,7 @@ import { defaultLoopLimits } from '../engine/agent/loopLimits.js';
 import { ToolModeState } from '../engine/agent/toolMode.js';
 import type { EventOf } from '../engine/contract/index.js';
 import { createLlmClient } from '../engine/llm/openaiClient.js';
-import { openToolLog, type ToolLog } from '../engine/store/toolLog.js';
+import { openToolLog } from '../engine/store/toolLog.js';
 import { getFileMap } from '../engine/tools/getFileMap.js';
 import { toolsForPhase } from '../engine/tools/toolCatalog.js';
 import { toolOfferFor } from '../engine/tools/toolOffer.js';
@@ -113,13 +113,11 @@ export async function runSingleLoop(fake: Omit<FakeLlmOptions, 'script'> = {}): 
   const root = await tempFolder('rpi-bench-single-');
   const stateDir = await tempFolder('rpi-bench-single-state-');
   const llm = await startFakeLlm({ ...fake, script: singleLoopScript(work) });
-  let toolLog: ToolLog | null = null;
+  const toolLog = await openToolLog(stateDir);
   try {
     await writeProject(root);
     const signal = new AbortController().signal;
-    toolLog = await openToolLog(stateDir);
-    const log = toolLog;
-    const toolContext = { workspace: await Workspace.at(root), recall: (id: number) => log.recall(id), childEnv: commandEnv, log: () => {}, maskSecrets: (text: string) => text };
+    const toolContext = { workspace: await Workspace.at(root), recall: (id: number) => toolLog.recall(id), childEnv: commandEnv, log: () => {}, maskSecrets: (text: string) => text };
     const manifest = await getFileMap.run({ path: '.', depth: 3 }, { ...toolContext, signal });
     const usage: EventOf<'usage'>[] = [];
     let calls = 0;
@@ -138,7 +136,7 @@ export async function runSingleLoop(fake: Omit<FakeLlmOptions, 'script'> = {}): 
       limits: { ...defaultLoopLimits, timeoutMs: 10 * 60_000 },
       finalAnswerAtCap: false,
       toolContext,
-      toolLog: log,
+      toolLog,
       emit: (event) => {
         if (event.type === 'usage') usage.push({ ...event, seq: usage.length + 1 });
       },
@@ -150,7 +148,7 @@ export async function runSingleLoop(fake: Omit<FakeLlmOptions, 'script'> = {}): 
     await checkDone(root, llm, 'single loop');
     return { bodies: llm.chatRequests(), usage, cacheReports: llm.promptCache?.reports ?? [] };
   } finally {
-    await toolLog?.close();
+    await toolLog.close();
     await llm.close();
     await Promise.all([root, stateDir].map((folder) => rm(folder, { recursive: true, force: true })));
   }

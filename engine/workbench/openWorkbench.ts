@@ -95,13 +95,12 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   let runs: RunGate;
   let mcp: ReturnType<typeof startMcpHub> = null;
   let changes: ChangesService;
-  let checkpointStore: CheckpointStore;
+  let checkpoints: CheckpointStore;
   let liveChanges: LiveChanges | null = null;
   let toolLog: ToolLog;
   try {
     const pending = new PendingWrites(stateDir);
     let workspace: Workspace;
-    let checkpoints: CheckpointStore;
     [toolLog, workspace, checkpoints] = await Promise.all([
       openToolLog(stateDir, reportCut),
       Workspace.at(root, { unreachable }),
@@ -122,7 +121,6 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       },
       emit: (event) => void bus.emit(event),
     });
-    checkpointStore = checkpoints;
     // A request's changes end where the folder's next request began, whichever conversation made it.
     const folderHistory = { load: async () => ({ messages: await conversations.allMessages(), warnings: [] }) };
     changes = new ChangesService({ workspace, checkpoints, conversation: folderHistory, broker, journal: pending, emit: (event) => void bus.emit(event) });
@@ -151,7 +149,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
     questions,
     paths: new PathSearch({ root, onUnreachable: unreachable.report }),
     conversations,
-    desk: new ConversationDesk({ conversations, runs, checkpoints: checkpointStore, emit: (event) => void bus.emit(event) }),
+    desk: new ConversationDesk({ conversations, runs, checkpoints, emit: (event) => void bus.emit(event) }),
     folderCheck: { get: () => folderChecks.get(root), set: (command) => folderChecks.set(root, command) },
     snapshot: (scope) => takeSnapshot({ root, bus, runs: runGate, runEvents, conversations, broker, planGate, questions, mcp, notices, unreachable }, scope),
   });

@@ -96,7 +96,10 @@ describe.skipIf(linuxOnly)('a folder holding a path beyond the system’s limit 
       say('Wrote greeting.txt.'),
       say('Added **greeting.txt**.'),
     );
-    const workbench = await open(root, fakeModelOptions(llm()));
+    // The engine walks this slow tree between requests; on a loaded machine (CI) an answer once reached the
+    // client later than the shared options' 1.5 s, and the retry took the next scripted turn.
+    const patient = { firstByteTimeoutMs: 60_000, idleTimeoutMs: 60_000, maxRetries: 0, retryBaseDelayMs: 10 };
+    const workbench = await open(root, fakeModelOptions(llm(), { llmClient: patient }));
     const events = recordEvents(workbench);
 
     const started = await startRun(workbench, 'Add a greeting');

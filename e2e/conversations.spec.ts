@@ -48,6 +48,8 @@ test('conversations: the list, a new one, a switch during a run with its approva
   await row(page, 'Summarise the bank statement').getByTestId('conversation-title').click();
   await expect(requests(page)).toContainText(['Summarise the bank statement']);
   await expect(running.getByTestId('conversation-running')).toBeVisible();
+  // The run view shows this conversation's own last run, finished, not the one going elsewhere.
+  await expect(page.getByTestId('run-panel').getByTestId('status-line')).toHaveText('Finished');
   const waiting = page.getByTestId('waiting-elsewhere');
   await expect(waiting.getByTestId('waiting-elsewhere-title')).toHaveText('Write the monthly report');
   await expect(waiting.getByTestId('approval-card')).toHaveAttribute('data-status', 'pending');

@@ -21,7 +21,7 @@ import { startMcpHub } from '../mcp/startMcpHub.js';
 import type { WorkbenchMcp } from '../mcp/workbenchMcp.js';
 import { hostEnvironment } from '../secrets/processCredentials.js';
 import type { RunResult } from './runAssembler.js';
-import { RunEventLog } from './runEventLog.js';
+import { ConversationRunEvents } from './conversationRunEvents.js';
 import { RunGate } from './runGate.js';
 import { memoryAllowList, memoryFolderChecks, type RunOptions } from './runOptions.js';
 import { hasStateFolder, openStateFolder } from './stateFolder.js';
@@ -72,7 +72,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   // Commands a crashed engine left running on this folder are ended before anything else happens here.
   const notices = await orphanNotices(lock.crashed, root);
   const bus = new EventBus();
-  const runEvents = new RunEventLog();
+  const runEvents = new ConversationRunEvents();
   bus.subscribe((event) => runEvents.record(event));
   // A torn line cut off before an append is news for whoever watches: a warning event (the CLI prints it on stderr).
   const reportCut = (message: string) => void bus.emit({ type: 'warning', runId: null, message });

@@ -10,8 +10,9 @@ const latestOnly = new Set<WorkbenchEventType>(['plan-updated', 'plan-ready', 'm
 const milestones = new Set<WorkbenchEventType>(['run-started', 'phase-started', 'phase-completed', 'plan-updated', 'plan-ready', 'implement-progress', 'run-finished']);
 
 /**
- * The events of the active or most recent run from its run-started, so a page opened or reloaded during
- * or after a run rebuilds its run view by replaying them (`Snapshot.runEvents`). Kept small on purpose:
+ * The events of one conversation's active or most recent run from its run-started, so a page opened or
+ * reloaded during or after a run rebuilds its run view by replaying them (`Snapshot.runEvents`; see
+ * ConversationRunEvents). Kept small on purpose:
  * - strings in tool arguments are cut past 400 characters ("… (N chars)");
  * - the summary's deltas are kept as one summary-delta holding their concatenation (with the latest
  *   seq), dropped once the summary's message-added arrives, since the message carries the same text;
@@ -49,11 +50,6 @@ export class RunEventLog {
   /** The recorded events, oldest first (a copy). */
   events(): WorkbenchEvent[] {
     return [...this.recorded];
-  }
-
-  /** The conversation of the run recorded, or null when none is. */
-  get conversationId(): string | null {
-    return this.recorded[0]?.conversationId ?? null;
   }
 
   /** Forgets the run: after an undo, a regenerate or a discard there is no run to show. */

@@ -10,7 +10,7 @@ import { attachedItems, prepareNewRequest, prepareResume } from './prepareReques
 import { prepareRetry } from './retryFailed.js';
 import { previewRewind, rewind, type RewindDeps } from './rewind.js';
 import { RunAssembler, type RunAssemblerDeps, type RunResult } from './runAssembler.js';
-import type { RunEventLog } from './runEventLog.js';
+import type { ConversationRunEvents } from './conversationRunEvents.js';
 
 const busyForHistory = 'A run is in progress in this folder: cancel it or wait for it to finish before going back in the history.';
 const busyForDiscard = 'A run is in progress in this folder: cancel it first, then discard it.';
@@ -32,7 +32,7 @@ interface ActiveRun {
 
 export interface RunGateDeps extends RunAssemblerDeps {
   /** The recorded events of the latest run, forgotten when its request is undone or discarded. */
-  runEvents: Pick<RunEventLog, 'clear' | 'conversationId'>;
+  runEvents: Pick<ConversationRunEvents, 'clear'>;
   /** The folder's conversations: their histories decide which checkpoints an undo may collect and which files it must ask about. */
   conversations: Pick<Conversations, 'writtenHistories' | 'list' | 'find' | 'allMessages'>;
   /** The folder's Changes view: an undo puts back what it counts as the undone requests' changes, as its revert does. */
@@ -153,10 +153,7 @@ export class RunGate {
       allMessages: () => conversations.allMessages(),
       emit: scopedEmit(this.deps.bus, conversation.id),
       histories: () => conversations.writtenHistories(),
-      // Only the run shown in this conversation is forgotten: the latest run may be another one's.
-      forgetRun: () => {
-        if (runEvents.conversationId === conversation.id) runEvents.clear();
-      },
+      forgetRun: () => runEvents.clear(conversation.id),
     };
   }
 

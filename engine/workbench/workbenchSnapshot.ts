@@ -12,14 +12,14 @@ import { unansweredRequest } from '../store/conversation.js';
 import type { UnreachableSubtrees } from '../workspace/unreachable.js';
 import { countFiles } from '../workspace/walkFiles.js';
 import type { EventBus } from './eventBus.js';
-import type { RunEventLog } from './runEventLog.js';
+import type { ConversationRunEvents } from './conversationRunEvents.js';
 import { runSummaries } from './runHistory.js';
 
 export interface SnapshotSources {
   root: string;
   bus: EventBus;
   runs: { readonly runningConversation: string | null; liveUsage(): RunUsage | null };
-  runEvents: RunEventLog;
+  runEvents: ConversationRunEvents;
   conversations: Pick<Conversations, 'list'>;
   broker: ApprovalBroker;
   planGate: PlanGate;
@@ -46,7 +46,7 @@ export async function takeSnapshot(sources: SnapshotSources, scope: Conversation
   const running = runningConversationId !== null && runningConversationId === shown;
   // The active run's figures as it counts them: its file may be mid-append.
   const live = running ? runs.liveUsage() : null;
-  const recorded = runEvents.conversationId === shown ? runEvents.events() : [];
+  const recorded = runEvents.events(shown);
   const mcpStatuses = mcp?.statuses();
   const stateDir = scope?.dir ?? null;
   const [history, rpi, fileCount, listed] = await Promise.all([

@@ -66,6 +66,10 @@ describe('several conversations in one folder', () => {
     const latest = await workbench.request('workbench:snapshot');
     expect(latest.conversationId).toBe(beta.id);
     expect(latest.conversation.map((message) => message.text)).toEqual(['Beta request', 'Beta done.']);
+    // … and its own latest run to replay in the run view, not the folder's latest.
+    const runOf = (events: typeof latest.runEvents) => events?.filter((event) => event.type === 'run-started' || event.type === 'run-finished').map((event) => event.runId);
+    expect(runOf(shownAlpha.runEvents)).toEqual([alpha.runId, alpha.runId]);
+    expect(runOf(latest.runEvents)).toEqual([betaRun.runId, betaRun.runId]);
     const { conversations } = await workbench.request('conversations:list');
     expect(conversations.map(({ id, title, requests, running }) => ({ id, title, requests, running }))).toEqual([
       { id: beta.id, title: 'Beta request', requests: 1, running: false },
@@ -78,6 +82,10 @@ describe('several conversations in one folder', () => {
     await workbench.finished(again.runId);
     expect(await readFile(path.join(folders[alpha.conversationId]!, 'runs', alpha.messageId, 'plan.md'), 'utf8')).toContain('- [x] 1. Alpha step');
     expect(await exists(path.join(folders[beta.id]!, 'runs'))).toBe(false);
+    // An undo in Alpha forgets Alpha's run view only.
+    await workbench.request('session:undo', { messageId: again.messageId, conversationId: alpha.conversationId });
+    expect((await workbench.request('workbench:snapshot', { conversationId: alpha.conversationId })).runEvents).toEqual([]);
+    expect(runOf((await workbench.request('workbench:snapshot', { conversationId: beta.id })).runEvents)).toEqual([betaRun.runId, betaRun.runId]);
   });
 
   it('renames (one line, controls made spaces), refuses an empty title and an unknown id, and announces every change', async () => {

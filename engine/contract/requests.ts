@@ -1,17 +1,14 @@
 import { z } from 'zod';
-import type { RequestChannel, WorkbenchChannel } from './channels.js';
-import type { HostInfo, LearnedContextWindow, PathMatches, PublicSettings, RecentFolder } from './model.js';
-import type { Snapshot } from './snapshot.js';
-import type { ApprovalPreview, ChangeList, FileDiff, RevertResult } from './changes.js';
-import type { RunFileAnswer } from './runHistory.js';
-import type { ConversationSummary } from './conversations.js';
-import { undoChoicesSchema, type UndoFile, type UndoResult } from './undo.js';
-import { mcpServerInputSchema, mcpServerNameSchema, type McpOverview } from './mcp.js';
+import type { RequestChannel } from './channels.js';
+import type { RequestResults } from './requestResults.js';
+import { undoChoicesSchema } from './undo.js';
+import { mcpServerInputSchema, mcpServerNameSchema } from './mcp.js';
 import { questionLimits } from './questionLimits.js';
-import { approvalSettingsSchema, contextItemsSchema, contextWindowRange, phaseSchema, promptCachingSchema, rpiFileSchema, toolModeSchema } from './model.js';
+import { approvalSettingsSchema, contextItemsSchema, phaseSchema, promptCachingSchema, rpiFileSchema, toolModeSchema } from './model.js';
+import { checkCommandSchema, contextWindowTokens, dollarsPerMillion, httpUrl, nonEmpty, phaseModelsPatchSchema } from './settingsFields.js';
 
-const nonEmpty = (what = 'must be a non-empty string') =>
-  z.string({ error: what }).trim().min(1, { error: what });
+export { checkCommandSchema, maxCheckCommandChars, phaseModelPatchSchema, type PhaseModelPatch } from './settingsFields.js';
+export type { RequestResults, StartedRun, WorkbenchResults } from './requestResults.js';
 
 const empty = z.strictObject({});
 
@@ -22,72 +19,6 @@ const namedConversation = nonEmpty('must be the id of a conversation').max(200, 
 
 const changeRangeSchema = z.enum(['request', 'since'], { error: 'must be "request" or "since"' });
 const filePaths = z.array(nonEmpty('must be a file path'), { error: 'must be a list of file paths' }).min(1, { error: 'must name at least one file' });
-
-/** A price in US dollars per million tokens, as typed in Settings. */
-const dollarsPerMillion = z
-  .number({ error: 'must be a price in dollars per million tokens' })
-  .nonnegative({ error: 'must be 0 or more' })
-  .max(100_000, { error: 'must be at most 100,000 dollars per million tokens' });
-
-const httpUrl = z
-  .string({ error: 'must be a URL string' })
-  .trim()
-  .refine(
-    (value) => {
-      try {
-        const url = new URL(value);
-        return url.protocol === 'http:' || url.protocol === 'https:';
-      } catch {
-        return false;
-      }
-    },
-    { error: 'must be an http:// or https:// URL' },
-  );
-
-/** The longest check command a folder may set: a command line, not a script. */
-export const maxCheckCommandChars = 2000;
-
-/** A folder's check command: one command line, run as is in the folder after every plan item without a check of its own. */
-export const checkCommandSchema = z
-  .string({ error: 'must be a command line' })
-  .trim()
-  .min(1, { error: 'must be a command line, not empty (clear it to set none)' })
-  .max(maxCheckCommandChars, { error: `must be at most ${maxCheckCommandChars.toLocaleString('en-US')} characters` })
-  .refine((value) => !/[\r\n\0]/.test(value), { error: 'must be one line: a single command, e.g. npm test' });
-/** A context window typed in Settings; null beside it means automatic, learned from the server. */
-const contextWindowTokens = z
-  .number({ error: 'must be a number of tokens' })
-  .int({ error: 'must be a whole number of tokens' })
-  .min(contextWindowRange.min, { error: 'must be at least 1024 tokens' })
-  .max(contextWindowRange.max, { error: 'must be at most 10,000,000 tokens' });
-
-/**
- * One phase's model as the Settings form saves it: the default, another model on the same server, or
- * another connection whose key (a new one, null to forget it, absent to keep it) is stored like the main one.
- */
-export const phaseModelPatchSchema = z.discriminatedUnion(
-  'use',
-  [
-    z.strictObject({ use: z.literal('default') }),
-    z.strictObject({ use: z.literal('model'), model: nonEmpty('must name a model'), contextWindow: contextWindowTokens.nullable().optional() }),
-    z.strictObject({
-      use: z.literal('connection'),
-      baseUrl: httpUrl,
-      model: nonEmpty('must name a model'),
-      contextWindow: contextWindowTokens.nullable().optional(),
-      apiKey: nonEmpty().nullable().optional(),
-    }),
-  ],
-  { error: 'must be "default", "model" or "connection"' },
-);
-export type PhaseModelPatch = z.output<typeof phaseModelPatchSchema>;
-
-const phaseModelsPatchSchema = z.strictObject({
-  research: phaseModelPatchSchema.optional(),
-  plan: phaseModelPatchSchema.optional(),
-  implement: phaseModelPatchSchema.optional(),
-  summary: phaseModelPatchSchema.optional(),
-});
 
 /** Payload schema of every request, keyed by channel. Hosts validate with these before acting. */
 export const requestSchemas = {
@@ -233,81 +164,6 @@ export const requestSchemas = {
   'folders:open': z.strictObject({ folder: nonEmpty('must be a folder path') }),
   'host:info': empty,
 } satisfies Record<RequestChannel, z.ZodType>;
-
-/** A run a request started: the user message it answers, and its id in the events (`run-started` … `run-finished`). */
-export interface StartedRun {
-  messageId: string;
-  runId: string;
-  /** The conversation the request is in. */
-  conversationId: string;
-}
-
-/** What each request answers with when it succeeds. */
-export interface RequestResults {
-  /** null: no folder is open in this window. */
-  'workbench:snapshot': Snapshot | null;
-  'session:send': StartedRun;
-  'session:cancel': { cancelled: boolean };
-  'session:resume': StartedRun;
-  'session:retry-failed': StartedRun;
-  'session:approve': { decision: 'approved' | 'edited' | 'denied' | 'expired' };
-  'session:answer-question': { outcome: 'answered' | 'no-answer' };
-  /** What the undo put back and kept; `takeBack` reverts it through `changes:undo-revert`. */
-  'session:undo': UndoResult;
-  'session:regenerate': StartedRun;
-  /** Each path undo would put back; those another conversation changed since name its request (a choice for undo). */
-  'session:undo-preview': UndoFile[];
-  'session:review-plan': { decision: 'approve' | 'edit' | 'reject' };
-  /** Forgets a stopped run (files are kept); false when there was nothing to discard. */
-  'session:discard': { discarded: boolean };
-  /** What a waiting approval would change, file by file, with its own or the edited arguments. */
-  'session:approval-preview': ApprovalPreview;
-  /** The files a request changed, or that changed since before it, with line counts. */
-  'changes:list': ChangeList;
-  /** Diffs of a request's files (those at `paths`, or all), git-style patch material. */
-  'changes:diffs': FileDiff[];
-  /** One file's diff; every line for files up to 1 MB (wholeFile). */
-  'changes:file': FileDiff;
-  /** The files put back as they were before the request; `revertId` takes the revert back. */
-  'changes:revert': RevertResult;
-  'changes:undo-revert': RevertResult;
-  /** The file's text, or null when the current run has not written it. */
-  'rpi:read': { text: string | null };
-  /** At most 50 matches, best first. */
-  'context:paths': PathMatches;
-  /** The file's text, or why none can be shown (not written yet, or not kept). */
-  'session:run-file': RunFileAnswer;
-  /** The folder's conversations, most recent first. */
-  'conversations:list': { conversations: ConversationSummary[] };
-  'conversations:new': ConversationSummary;
-  'conversations:rename': ConversationSummary;
-  'conversations:delete': { deleted: string; collectedCheckpoints: number };
-  /** The open folder's check command; null when it sets none. */
-  'folder:check': { command: string | null };
-  'folder:set-check': { command: string | null };
-  /**
-   * The server's model ids, whether the model to test is among them, and its context window as the
-   * server, the model catalog or the default gives it (both null when no model was named).
-   */
-  'settings:test-connection': { models: string[]; modelFound: boolean | null; contextWindow: LearnedContextWindow | null };
-  'settings:get': PublicSettings;
-  'settings:set': PublicSettings;
-  /** Every MCP request answers with every server as stored, with its live status in this window's folder. */
-  'mcp:list': McpOverview;
-  'mcp:save': McpOverview;
-  'mcp:remove': McpOverview;
-  'mcp:set-enabled': McpOverview;
-  'mcp:restart': McpOverview;
-  'mcp:allow-tool': McpOverview;
-  'folders:recent': RecentFolder[];
-  /** null: nothing changed in this window (the dialog was cancelled, or the folder is open in another window, now focused). */
-  'folders:pick': Snapshot | null;
-  'folders:open': Snapshot | null;
-  'host:info': HostInfo;
-}
-
-/** What an open folder's workbench answers: the results above, with its snapshot always there. */
-export type WorkbenchResults = { [C in WorkbenchChannel]: C extends 'workbench:snapshot' ? Snapshot : RequestResults[C] };
 
 export type RequestPayload<C extends RequestChannel> = z.input<(typeof requestSchemas)[C]>;
 export type ParsedPayload<C extends RequestChannel> = z.output<(typeof requestSchemas)[C]>;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { phaseNames, type Message, type StartedRun, type UndoChoices, type UndoFile } from '../../engine/contract/index.js';
+import { phaseNames, type StartedRun } from '../../engine/contract/index.js';
 import { hostEnvironment, type Workbench } from '../../engine/index.js';
 import type { Answerer } from '../commands/answerApprovals.js';
 import { CliError, exitCodes, messageOf } from '../commands/cliError.js';
@@ -12,14 +12,14 @@ import { runRequest } from '../commands/requestRun.js';
 import { cancelledLine, resumeCommand } from '../commands/runEnding.js';
 import type { RunFlags } from '../commands/runFlags.js';
 import { checkReviewPlan, isInteractive } from '../commands/runSession.js';
-import { chooseForConflicts, undoneFolderText } from '../commands/undoCommand.js';
 import { wantsColour } from '../terminal/diffText.js';
 import { LiveLine } from '../terminal/liveLine.js';
 import { shownStderr, shownStdout } from '../terminal/shownStream.js';
 import { visibleLine } from '../terminal/visibleText.js';
 import { ChatConversations } from './chatConversations.js';
 import { pipedInput, type ChatInput } from './chatInput.js';
-import { describeRequest, historyText, latestRequest, recalledRequests, requestOf } from './chatHistory.js';
+import { describeRequest, historyText, recalledRequests } from './chatHistory.js';
+import { ChatRewind } from './chatRewind.js';
 import { ChatTerminal } from './chatTerminal.js';
 import { modelsInUse, parseModelChoice, withModelChoice } from './modelChoice.js';
 import { PendingContext } from './pendingContext.js';
@@ -70,8 +70,6 @@ async function openChecked(setup: SessionSetup, settings: () => ResolvedSettings
   }
 }
 
-type RestoreChange = UndoFile;
-
 interface ChatSessionOptions {
   workbench: Workbench;
   setup: SessionSetup;
@@ -91,6 +89,7 @@ class ChatSession {
   private readonly input: ChatInput;
   private readonly context: PendingContext;
   private readonly resume: string;
+  private readonly rewind: ChatRewind;
   /** The running request's Ctrl-C, while there is one. */
   private interrupts: Interrupts | null = null;
   private failed = false;
@@ -104,6 +103,7 @@ class ChatSession {
     this.context = new PendingContext(this.workbench.folder);
     this.terminal = options.interactive ? new ChatTerminal({ input: process.stdin, output: process.stderr, history: options.history }) : null;
     this.input = this.terminal ?? pipedInput(process.stdin);
+    this.rewind = new ChatRewind({ workbench: this.workbench, terminal: this.terminal, scope: () => this.scope(), note });
     this.stopWatching = this.workbench.subscribe((event) => {
       if (this.interrupts === null && event.type === 'warning') this.idleWarnings.push(event.message);
     });
@@ -197,13 +197,12 @@ class ChatSession {
         return shownStdout.text(`${historyText(conversation, this.workbench.folder, runs)}\n`);
       }
       case 'undo':
-        return this.undo(argument);
+        return this.rewind.undo(argument);
       case 'regenerate': {
-        const request = await this.target(argument, 'regenerate');
-        const choices = request && (await this.confirmRewind('regenerate', request));
-        if (!request || !choices) return;
-        note(`Regenerating ${describeRequest(request)}: its changes are undone, then it is sent again.`);
-        return this.runOne((workbench) => workbench.request('session:regenerate', { messageId: request.id, choices, ...this.scope() }));
+        const chosen = await this.rewind.chosen(argument, 'regenerate');
+        if (!chosen) return;
+        note(`Regenerating ${describeRequest(chosen.request)}: its changes are undone, then it is sent again.`);
+        return this.runOne((workbench) => workbench.request('session:regenerate', { messageId: chosen.request.id, choices: chosen.choices, ...this.scope() }));
       }
       case 'diff':
         return printDiff(this.workbench, argument === '' ? undefined : argument, this.options.conversations.flag());
@@ -224,51 +223,6 @@ class ChatSession {
       case 'model':
         return this.switchModel(argument);
     }
-  }
-
-  /** The request a command is about: the one named, or the latest; null (said why) when there is none. */
-  private async target(id: string, verb: string) {
-    const { conversation } = await this.workbench.request('workbench:snapshot', this.scope());
-    if (id === '') {
-      const latest = latestRequest(conversation);
-      if (latest === null) note(`Nothing to ${verb}: there is no request yet.`);
-      return latest;
-    }
-    const request = requestOf(conversation, id);
-    if (request === null) throw new CliError(`There is no message ${visibleLine(id)} in this folder's conversation: /history lists them.`);
-    return request;
-  }
-
-  private async undo(id: string): Promise<void> {
-    const request = await this.target(id, 'undo');
-    const choices = request && (await this.confirmRewind('undo', request));
-    if (!request || !choices) return;
-    note(`Undoing ${describeRequest(request)}…`);
-    shownStdout.text(undoneFolderText(this.workbench, await this.workbench.request('session:undo', { messageId: request.id, choices, ...this.scope() })));
-  }
-
-  /**
-   * On a terminal, an undo or a regenerate is confirmed first (y/N), naming the request, the files it puts
-   * back and the later requests it cuts, then asks about each file another conversation changed since;
-   * without one (a script) it runs as written, keeping those files as they are (and saying which).
-   * Null when it is not to go ahead.
-   */
-  private async confirmRewind(action: 'undo' | 'regenerate', request: Message): Promise<UndoChoices | null> {
-    const changes = await this.workbench.request('session:undo-preview', { messageId: request.id, ...this.scope() });
-    const interrupted = new AbortController();
-    const live = new LiveLine(shownStderr, false);
-    const asking = { print: note, prompter: this.terminal?.prompter(live, () => interrupted.abort()) ?? null, signal: interrupted.signal };
-    if (this.terminal) {
-      const { conversation } = await this.workbench.request('workbench:snapshot', this.scope());
-      note(rewindPreview(action, request, changes, conversation));
-      if (!(await this.terminal.confirm(`${action === 'undo' ? 'Undo' : 'Regenerate'} it? [y/N] `))) return this.notRewound(action);
-    }
-    return (await chooseForConflicts(changes, asking)) ?? this.notRewound(action);
-  }
-
-  private notRewound(action: 'undo' | 'regenerate'): null {
-    note(`Nothing was ${action === 'undo' ? 'undone' : 'regenerated'}: the files and the conversation are as they were.`);
-    return null;
   }
 
   private attach(argument: string): Promise<void> | void {
@@ -328,24 +282,6 @@ class ChatSession {
     if (this.terminal) return { kind: 'ask', prompter: this.terminal.prompter(live, interrupts.interrupt) };
     return { kind: 'deny' };
   }
-}
-
-/** Files named before an undo or a regenerate is confirmed; the others are counted. */
-const shownChanges = 30;
-const changeLabels: Record<RestoreChange['change'], string> = { restored: 'restored', removed: 'removed (created since)', recreated: 'recreated (deleted since)' };
-
-/** What an undo or a regenerate of the request would do: the files it puts back, the later requests it cuts. */
-function rewindPreview(action: 'undo' | 'regenerate', request: Message, changes: readonly RestoreChange[], conversation: readonly Message[]): string {
-  const later = conversation.slice(conversation.findIndex((message) => message.id === request.id) + 1).filter((message) => message.role === 'user').length;
-  const cut = later === 0 ? '' : ` (and the ${later === 1 ? 'request' : `${later} requests`} after it)`;
-  const head =
-    action === 'undo'
-      ? `Undo ${describeRequest(request)}: the conversation is cut before it${cut}, and the files go back to before it.`
-      : `Regenerate ${describeRequest(request)}: the conversation is cut before it${cut}, the files go back to before it, then it is sent again.`;
-  if (changes.length === 0) return `${head}\nNo files change.`;
-  const files = changes.slice(0, shownChanges).map((change) => `  ${visibleLine(change.path)}${change.kind === 'folder' ? '/' : ''}  ${changeLabels[change.change]}`);
-  const more = changes.length > shownChanges ? [`  … and ${changes.length - shownChanges} more (/diff ${visibleLine(request.id)} shows what the request changed)`] : [];
-  return [head, `Files that change (${changes.length}):`, ...files, ...more].join('\n');
 }
 
 /** The summary's Markdown formatted for the terminal (its plain text when it is too big or too deeply nested to format), shown through the escape neutraliser. */

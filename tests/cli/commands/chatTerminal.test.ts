@@ -169,19 +169,19 @@ describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal (a pse
   });
 });
 
-describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal: lines typed while a run works', { timeout: 60_000 }, () => {
+describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal: keys typed while a run works', { timeout: 60_000 }, () => {
   const tempFolder = useTempFolders('rpi-cli-chat-typed-');
   const startLlm = useFakeLlmStarter();
   const cli = useCli();
 
-  it('are shown at the next prompt to edit, never run: a "/undo" typed ahead undoes nothing', async () => {
+  /** A chat on a terminal whose first request's research answer is held until `release()`: the run is working meanwhile. */
+  async function heldRun() {
     const root = await tempFolder();
     const turns = [say('Looked.'), say(planText('Write a.txt')), call('write_file', { path: 'a.txt', content: 'a.txt\n' }), say('Written.'), say('Wrote a.')];
     let researchAsked = () => undefined as void;
     const asked = new Promise<void>((resolve) => (researchAsked = resolve));
     let release = () => undefined as void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    // The research answer is held until the test has typed ahead: the run is working meanwhile.
     const llm = await startLlm({
       script: async (_request, index) => {
         if (index === 0) {
@@ -196,19 +196,23 @@ describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal: lines
     const child = spawn(scriptBin, ['-qefc', command, '/dev/null'], { env: cli.environment(), stdio: ['pipe', 'pipe', 'pipe'] });
     cli.track(child);
     const terminal = watched(child);
-
     await terminal.waitFor('stdout', prompt);
     child.stdin.write('Write a\r');
     await asked;
+    return { root, llm, prompt, terminal, type: (keys: string) => child.stdin.write(keys), release };
+  }
+
+  it('lines are shown at the next prompt to edit, never run: a "/undo" typed ahead undoes nothing', async () => {
+    const { root, llm, prompt, terminal, type, release } = await heldRun();
     // Typed while the run works (the terminal in its normal mode, which echoes it).
-    child.stdin.write('/undo\r');
+    type('/undo\r');
     await terminal.waitFor('stdout', /Write a[^]*\/undo/);
     release();
     // The run ends; the typed line is at the prompt, not run: Ctrl-C drops it, Ctrl-D ends the session.
     await terminal.waitFor('stdout', `${prompt}/undo`);
-    child.stdin.write('\x03');
+    type('\x03');
     await terminal.waitFor('stdout', new RegExp(`${escaped(prompt)}/undo[^]*${escaped(prompt)}`));
-    child.stdin.write('\x04');
+    type('\x04');
     const done = await terminal.exited;
 
     expect(done.code).toBe(0);
@@ -217,5 +221,21 @@ describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal: lines
     expect(done.stdout).not.toContain('Undoing');
     expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe('a.txt\n');
     expect(llm.chatRequests()).toHaveLength(5);
+  });
+
+  it('Ctrl-D (the end of input in the normal mode) ends the session once the run is over, as at the prompt', async () => {
+    const { root, llm, prompt, terminal, type, release } = await heldRun();
+    // Read only once raw mode is back, the normal mode's end of input would be a NUL byte, a key that does nothing.
+    type('\x04');
+    release();
+    const done = await terminal.exited;
+
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain('Wrote a.');
+    // The run went on to its end; no prompt came after it.
+    expect(done.stdout.slice(done.stdout.indexOf('Wrote a.'))).not.toContain(prompt);
+    expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe('a.txt\n');
+    expect(llm.chatRequests()).toHaveLength(5);
+    expect(existsSync(path.join(root, '.workbench', 'lock'))).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
@@ -23,10 +23,10 @@ describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal (a pse
   const cli = useCli();
 
   /** The CLI on a pseudo-terminal; with `stdinFile`, stdin is that file instead (stdout and stderr stay the terminal). */
-  function onTerminal(args: string[], stdinFile?: string) {
+  function onTerminal(args: string[], { stdinFile, env }: { stdinFile?: string; env?: Record<string, string> } = {}) {
     // exec: the CLI itself leads the terminal's foreground, so a Ctrl-C during a run reaches it as it would from a shell.
     const command = `${quote(['stty', 'cols', '120'])} && exec ${quote([process.execPath, cliBin, ...args])}${stdinFile === undefined ? '' : ` < ${quote([stdinFile])}`}`;
-    const child = spawn(scriptBin, ['-qefc', command, '/dev/null'], { env: cli.environment(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(scriptBin, ['-qefc', command, '/dev/null'], { env: cli.environment(env), stdio: ['pipe', 'pipe', 'pipe'] });
     cli.track(child);
     const terminal = watched(child);
     return {
@@ -109,6 +109,30 @@ describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal (a pse
     expect(existsSync(path.join(root, '.workbench', 'lock'))).toBe(false);
   });
 
+  it('an editor opened from an approval reads the terminal itself: the chat takes none of what is typed in it', async () => {
+    const root = await tempFolder();
+    // The editor says it is reading, then takes the file's content from a line typed on the terminal.
+    const editor = path.join(root, '..', `${path.basename(root)}-editor.sh`);
+    await writeFile(editor, `#!/bin/sh\necho 'Editor reading.'\nread content\nprintf '{"path":"a.txt","content":"%s\\\\n"}' "$content" > "$1"\n`);
+    await chmod(editor, 0o755);
+    llm().enqueue(...writes('a.txt', 'Wrote a.'));
+    const prompt = `${path.basename(root)} · fake-model › `;
+
+    const terminal = onTerminal(['chat', root, '--base-url', llm().baseUrl, '--model', 'fake-model'], { env: { EDITOR: editor } });
+    await terminal.answer(prompt, 'Write a\r');
+    await terminal.answer('[v]iew details > ', 'e\r');
+    await terminal.answer('Editor reading.', 'typed in the editor\r');
+    await terminal.answer('With your edits, approving does what is shown above.', 'a\r');
+    await terminal.answer(prompt, '\x04', 2);
+    const done = await terminal.exited;
+
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain('Approved with your edits.');
+    expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe('typed in the editor\n');
+    // What was typed in the editor was not held for the chat's next prompt.
+    expect(done.stdout).not.toContain('Typed ahead');
+  });
+
   it('a summary marked cannot format (6,000 nested quotes) is printed as it is, and the next run is shown once (stdin piped, stdout a terminal)', async () => {
     const root = await tempFolder();
     const hostile = `${'>'.repeat(6000)} x`;
@@ -116,7 +140,7 @@ describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal (a pse
     const requests = path.join(await tempFolder(), 'requests.txt');
     await writeFile(requests, 'Write a\nWrite b\n');
 
-    const done = await onTerminal(['chat', root, '--base-url', llm().baseUrl, '--model', 'fake-model', '--yes'], requests).exited;
+    const done = await onTerminal(['chat', root, '--base-url', llm().baseUrl, '--model', 'fake-model', '--yes'], { stdinFile: requests }).exited;
 
     expect(done.code).toBe(0);
     const screen = done.stdout;

@@ -1,12 +1,10 @@
 import { createInterface, type Interface } from 'node:readline';
-import { PassThrough } from 'node:stream';
 import { editInEditor } from '../terminal/editInEditor.js';
 import type { LiveLine } from '../terminal/liveLine.js';
 import type { Prompter } from '../terminal/prompter.js';
 import { visibleLine, visibleText } from '../terminal/visibleText.js';
 import type { ChatInput } from './chatInput.js';
-
-type TerminalInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+import { TerminalKeys, type TerminalInput } from './terminalKeys.js';
 
 /** A key as node:readline reads it: paste-start and paste-end are the marks of a bracketed paste. */
 interface Key {
@@ -51,12 +49,10 @@ const typedHint = '(Typed ahead, and not run: press Enter to send it as one requ
  * `run` does); a question during the run takes the terminal again, and Ctrl-C typed there is passed to
  * the run as its Ctrl-C.
  *
- * The terminal is read all the while (but for an editor's turn), and what comes is held for readline
- * until the prompt or a question reads: keys typed ahead are read in the mode they were typed in. Left
- * in the terminal instead, what was typed in its normal mode would be read once raw mode was back on,
- * and the normal mode's end of input (Ctrl-D at the start of a line) then comes as a NUL byte, a key
- * that does nothing: a Ctrl-D typed a moment before the prompt, or while a run worked, was lost. Read
- * as typed, it is the end of input, which ends the session (once the run is over), as at the prompt.
+ * What is typed while a run works is read as the normal mode gives it and held for the next prompt or
+ * question (terminalKeys.ts): its lines, and Ctrl-D at the start of a line, the end of input, which
+ * ends the session (once the run is over; a question it asks meets the end of input, and an approval
+ * is denied) as Ctrl-D at the prompt does.
  *
  * Nothing runs that was not seen at the prompt: only Enter at the prompt (a carriage return) sends the
  * line. A paste (bracketed paste, on for the whole session) is put into the line, its newlines kept, as
@@ -66,8 +62,7 @@ const typedHint = '(Typed ahead, and not run: press Enter to send it as one requ
  */
 export class ChatTerminal implements ChatInput {
   private readonly rl: EditableInterface;
-  /** readline's input: what the terminal gave, held while readline is paused. */
-  private readonly keys: PassThrough & Pick<TerminalInput, 'isTTY' | 'setRawMode'>;
+  private readonly keys: TerminalKeys;
   private readonly history: string[];
   /** Lines ended while nobody was reading (they came in with the one sent): the next prompt shows them, to edit and send. */
   private readonly typed: string[] = [];
@@ -84,9 +79,8 @@ export class ChatTerminal implements ChatInput {
 
   constructor(private readonly options: ChatTerminalOptions) {
     this.history = [...options.history];
-    // readline's own raw mode switches (on at its start, off at its close) still reach the terminal.
-    this.keys = Object.assign(new PassThrough(), { isTTY: options.input.isTTY, setRawMode: (mode: boolean) => this.setRawMode(mode) });
-    this.rl = createInterface({ input: this.keys, output: options.output, terminal: true, history: this.history, historySize: 1000, removeHistoryDuplicates: true }) as EditableInterface;
+    this.keys = new TerminalKeys(options.input, () => this.end());
+    this.rl = createInterface({ input: this.keys.stream, output: options.output, terminal: true, history: this.history, historySize: 1000, removeHistoryDuplicates: true }) as EditableInterface;
     this.readKeys();
     this.marksPastes = Boolean(options.input.isTTY);
     if (this.marksPastes) {
@@ -97,8 +91,6 @@ export class ChatTerminal implements ChatInput {
     this.rl.on('line', (line) => this.deliver(line));
     this.rl.on('close', () => this.end());
     this.rl.on('SIGINT', () => this.interrupt());
-    options.input.on('data', this.relay);
-    options.input.on('end', this.inputEnded);
     this.stepAside();
   }
 
@@ -124,7 +116,7 @@ export class ChatTerminal implements ChatInput {
     this.stopMarkingPastes();
     // The shell's prompt comes next: not on the line of ours.
     if (this.waiting) this.options.output.write('\n');
-    this.stopReading();
+    this.keys.stop();
     this.rl.close();
     this.settle(null);
   }
@@ -160,7 +152,7 @@ export class ChatTerminal implements ChatInput {
   prompter(live: LiveLine, onInterrupt: () => void): Prompter {
     return {
       ask: (question, signal) => live.suspend(() => this.question(question, signal, onInterrupt)),
-      edit: (text, fileName) => live.suspend(() => this.handOver(() => editInEditor(text, fileName))),
+      edit: (text, fileName) => live.suspend(() => this.keys.handOver(() => editInEditor(text, fileName))),
       print: (text) => live.log(text),
       printStyled: (lines) => live.logStyled(lines),
     };
@@ -182,34 +174,6 @@ export class ChatTerminal implements ChatInput {
     process.off('exit', this.stopMarkingPastes);
     this.options.output.write(bracketedPaste.off);
   };
-
-  /** What the terminal gives goes to readline, which holds it while paused: at the prompt it is keys, while a run works the lines of the normal mode. */
-  private readonly relay = (chunk: Buffer | string) => {
-    this.keys.write(chunk);
-  };
-
-  /**
-   * The end of input: Ctrl-D at the start of a line in the terminal's normal mode (while a run works or
-   * a command is being done). It ends the session as Ctrl-D at the prompt does; a run working goes on to
-   * its end, and a question it asks meets the end of input (an approval is denied), as Ctrl-D typed there would.
-   */
-  private readonly inputEnded = () => this.end();
-
-  private stopReading(): void {
-    this.options.input.off('data', this.relay);
-    this.options.input.off('end', this.inputEnded);
-    this.options.input.pause();
-  }
-
-  /** The editor reads the terminal while it is open; what is typed after it closes is read again. */
-  private async handOver<T>(work: () => Promise<T>): Promise<T> {
-    this.options.input.pause();
-    try {
-      return await work();
-    } finally {
-      if (!this.ended) this.options.input.resume();
-    }
-  }
 
   /** Every key goes through here first: pastes and line feeds are put into the line; the other keys are readline's. */
   private readKeys(): void {
@@ -282,24 +246,20 @@ export class ChatTerminal implements ChatInput {
     this.reading = true;
     // Again each time: an editor opened during a run may have turned it off on its way out.
     if (this.marksPastes) this.options.output.write(bracketedPaste.on);
-    this.setRawMode(true);
+    this.keys.setRawMode(true);
     this.rl.resume();
   }
 
-  /** Stops reading and gives the terminal its normal mode back, so Ctrl-C is a signal again (a run is working, or an editor is open). */
+  /** readline stops taking keys (what comes is held for it) and the terminal has its normal mode back, so Ctrl-C is a signal again (a run is working, or an editor is open). */
   private stepAside(): void {
     this.reading = false;
     // While a run works the terminal is in line mode, which can cut a long paste's end mark: a paste then
     // is plain typed-ahead lines, held for the next prompt.
     if (this.marksPastes) this.options.output.write(bracketedPaste.off);
     this.rl.pause();
-    this.setRawMode(false);
+    this.keys.setRawMode(false);
   }
 
-  private setRawMode(mode: boolean): void {
-    const { input } = this.options;
-    if (input.isTTY && typeof input.setRawMode === 'function') input.setRawMode(mode);
-  }
 }
 
 /** What a key of a paste puts into the line: its text, a newline for a line break (CR LF being one), nothing for a control key. */

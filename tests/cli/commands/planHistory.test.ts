@@ -69,7 +69,8 @@ describe('history shows each request’s plan outcome, and prints an earlier pla
     expect(await cli.run(['history', root, '--research', first!.id])).toMatchObject({ code: 0, stdout: 'A README.\n' });
   });
 
-  it('history --plan refuses an id that is not a request of the conversation, and says when none was kept', async () => {
+  // Two tests, not one: together they start eight CLI processes, past the 20 s ceiling on a loaded two-core machine.
+  it('history --plan refuses an id that is not a request of the conversation', async () => {
     const root = await folderAfterTwoRuns();
     const [, answer] = await historyOf(root);
 
@@ -81,7 +82,9 @@ describe('history shows each request’s plan outcome, and prints an earlier pla
     expect((await cli.run(['history', root, '--plan', answer!.id])).stderr).toBe(
       'rpi-workbench: That message is an answer: research and plans belong to requests, so ask with the id of a user message.\n',
     );
+  });
 
+  it('history --plan says when no plan was kept for the request', async () => {
     const stopped = await tempFolder();
     llm().enqueue({ fault: 'http-401' });
     expect((await cli.run(['run', stopped, 'Look around', ...model()])).code).toBe(1);

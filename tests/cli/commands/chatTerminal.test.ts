@@ -122,11 +122,13 @@ describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal (a pse
     await terminal.answer(prompt, 'Write a\r');
     await terminal.answer('[v]iew details > ', 'e\r');
     await terminal.answer('Editor reading.', 'typed in the editor\r');
-    await terminal.answer('With your edits, approving does what is shown above.', 'a\r');
+    // The question asked again, not the line before it: Enter typed ahead of a question is a line feed there, not an answer.
+    await terminal.answer('[v]iew details > ', 'a\r', 2);
     await terminal.answer(prompt, '\x04', 2);
     const done = await terminal.exited;
 
     expect(done.code).toBe(0);
+    expect(done.stdout).toContain('With your edits, approving does what is shown above.');
     expect(done.stdout).toContain('Approved with your edits.');
     expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe('typed in the editor\n');
     // What was typed in the editor was not held for the chat's next prompt.

@@ -7,5 +7,11 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Two test files at a time even on two cores (vitest's default there is one): most tests wait on child
+    // processes, servers and disk. On a two-core machine the whole suite took 917 s with one, 583-688 s with
+    // two; tests/cli alone 613 s with one and 453 s with two on the same machine shared with other work
+    // (load 5-7). A chat-on-a-terminal test that hung once under two was a real race (a Ctrl-D typed a
+    // moment before the prompt was read as a NUL byte), fixed in cli/chat/terminalKeys.ts.
+    maxWorkers: 2,
   },
 });

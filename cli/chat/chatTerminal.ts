@@ -4,8 +4,7 @@ import type { LiveLine } from '../terminal/liveLine.js';
 import type { Prompter } from '../terminal/prompter.js';
 import { visibleLine, visibleText } from '../terminal/visibleText.js';
 import type { ChatInput } from './chatInput.js';
-
-type TerminalInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+import { TerminalKeys, type TerminalInput } from './terminalKeys.js';
 
 /** A key as node:readline reads it: paste-start and paste-end are the marks of a bracketed paste. */
 interface Key {
@@ -50,6 +49,11 @@ const typedHint = '(Typed ahead, and not run: press Enter to send it as one requ
  * `run` does); a question during the run takes the terminal again, and Ctrl-C typed there is passed to
  * the run as its Ctrl-C.
  *
+ * What is typed while a run works is read as the normal mode gives it and held for the next prompt or
+ * question (terminalKeys.ts): its lines, and Ctrl-D at the start of a line, the end of input, which
+ * ends the session (once the run is over; a question it asks meets the end of input, and an approval
+ * is denied) as Ctrl-D at the prompt does.
+ *
  * Nothing runs that was not seen at the prompt: only Enter at the prompt (a carriage return) sends the
  * line. A paste (bracketed paste, on for the whole session) is put into the line, its newlines kept, as
  * one request to edit and send; so is a line feed, which is Ctrl-J, or Enter typed ahead while a run
@@ -58,6 +62,7 @@ const typedHint = '(Typed ahead, and not run: press Enter to send it as one requ
  */
 export class ChatTerminal implements ChatInput {
   private readonly rl: EditableInterface;
+  private readonly keys: TerminalKeys;
   private readonly history: string[];
   /** Lines ended while nobody was reading (they came in with the one sent): the next prompt shows them, to edit and send. */
   private readonly typed: string[] = [];
@@ -74,7 +79,8 @@ export class ChatTerminal implements ChatInput {
 
   constructor(private readonly options: ChatTerminalOptions) {
     this.history = [...options.history];
-    this.rl = createInterface({ input: options.input, output: options.output, terminal: true, history: this.history, historySize: 1000, removeHistoryDuplicates: true }) as EditableInterface;
+    this.keys = new TerminalKeys(options.input, () => this.end());
+    this.rl = createInterface({ input: this.keys.stream, output: options.output, terminal: true, history: this.history, historySize: 1000, removeHistoryDuplicates: true }) as EditableInterface;
     this.readKeys();
     this.marksPastes = Boolean(options.input.isTTY);
     if (this.marksPastes) {
@@ -110,6 +116,7 @@ export class ChatTerminal implements ChatInput {
     this.stopMarkingPastes();
     // The shell's prompt comes next: not on the line of ours.
     if (this.waiting) this.options.output.write('\n');
+    this.keys.stop();
     this.rl.close();
     this.settle(null);
   }
@@ -145,7 +152,7 @@ export class ChatTerminal implements ChatInput {
   prompter(live: LiveLine, onInterrupt: () => void): Prompter {
     return {
       ask: (question, signal) => live.suspend(() => this.question(question, signal, onInterrupt)),
-      edit: (text, fileName) => live.suspend(() => editInEditor(text, fileName)),
+      edit: (text, fileName) => live.suspend(() => this.keys.handOver(() => editInEditor(text, fileName))),
       print: (text) => live.log(text),
       printStyled: (lines) => live.logStyled(lines),
     };
@@ -239,24 +246,20 @@ export class ChatTerminal implements ChatInput {
     this.reading = true;
     // Again each time: an editor opened during a run may have turned it off on its way out.
     if (this.marksPastes) this.options.output.write(bracketedPaste.on);
-    this.setRawMode(true);
+    this.keys.setRawMode(true);
     this.rl.resume();
   }
 
-  /** Stops reading and gives the terminal its normal mode back, so Ctrl-C is a signal again (a run is working, or an editor is open). */
+  /** readline stops taking keys (what comes is held for it) and the terminal has its normal mode back, so Ctrl-C is a signal again (a run is working, or an editor is open). */
   private stepAside(): void {
     this.reading = false;
     // While a run works the terminal is in line mode, which can cut a long paste's end mark: a paste then
     // is plain typed-ahead lines, held for the next prompt.
     if (this.marksPastes) this.options.output.write(bracketedPaste.off);
     this.rl.pause();
-    this.setRawMode(false);
+    this.keys.setRawMode(false);
   }
 
-  private setRawMode(mode: boolean): void {
-    const { input } = this.options;
-    if (input.isTTY && typeof input.setRawMode === 'function') input.setRawMode(mode);
-  }
 }
 
 /** What a key of a paste puts into the line: its text, a newline for a line break (CR LF being one), nothing for a control key. */

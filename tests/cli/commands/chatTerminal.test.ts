@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
@@ -23,10 +23,10 @@ describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal (a pse
   const cli = useCli();
 
   /** The CLI on a pseudo-terminal; with `stdinFile`, stdin is that file instead (stdout and stderr stay the terminal). */
-  function onTerminal(args: string[], stdinFile?: string) {
+  function onTerminal(args: string[], { stdinFile, env }: { stdinFile?: string; env?: Record<string, string> } = {}) {
     // exec: the CLI itself leads the terminal's foreground, so a Ctrl-C during a run reaches it as it would from a shell.
     const command = `${quote(['stty', 'cols', '120'])} && exec ${quote([process.execPath, cliBin, ...args])}${stdinFile === undefined ? '' : ` < ${quote([stdinFile])}`}`;
-    const child = spawn(scriptBin, ['-qefc', command, '/dev/null'], { env: cli.environment(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(scriptBin, ['-qefc', command, '/dev/null'], { env: cli.environment(env), stdio: ['pipe', 'pipe', 'pipe'] });
     cli.track(child);
     const terminal = watched(child);
     return {
@@ -109,6 +109,32 @@ describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal (a pse
     expect(existsSync(path.join(root, '.workbench', 'lock'))).toBe(false);
   });
 
+  it('an editor opened from an approval reads the terminal itself: the chat takes none of what is typed in it', async () => {
+    const root = await tempFolder();
+    // The editor says it is reading, then takes the file's content from a line typed on the terminal.
+    const editor = path.join(root, '..', `${path.basename(root)}-editor.sh`);
+    await writeFile(editor, `#!/bin/sh\necho 'Editor reading.'\nread content\nprintf '{"path":"a.txt","content":"%s\\\\n"}' "$content" > "$1"\n`);
+    await chmod(editor, 0o755);
+    llm().enqueue(...writes('a.txt', 'Wrote a.'));
+    const prompt = `${path.basename(root)} · fake-model › `;
+
+    const terminal = onTerminal(['chat', root, '--base-url', llm().baseUrl, '--model', 'fake-model'], { env: { EDITOR: editor } });
+    await terminal.answer(prompt, 'Write a\r');
+    await terminal.answer('[v]iew details > ', 'e\r');
+    await terminal.answer('Editor reading.', 'typed in the editor\r');
+    // The question asked again, not the line before it: Enter typed ahead of a question is a line feed there, not an answer.
+    await terminal.answer('[v]iew details > ', 'a\r', 2);
+    await terminal.answer(prompt, '\x04', 2);
+    const done = await terminal.exited;
+
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain('With your edits, approving does what is shown above.');
+    expect(done.stdout).toContain('Approved with your edits.');
+    expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe('typed in the editor\n');
+    // What was typed in the editor was not held for the chat's next prompt.
+    expect(done.stdout).not.toContain('Typed ahead');
+  });
+
   it('a summary marked cannot format (6,000 nested quotes) is printed as it is, and the next run is shown once (stdin piped, stdout a terminal)', async () => {
     const root = await tempFolder();
     const hostile = `${'>'.repeat(6000)} x`;
@@ -116,7 +142,7 @@ describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal (a pse
     const requests = path.join(await tempFolder(), 'requests.txt');
     await writeFile(requests, 'Write a\nWrite b\n');
 
-    const done = await onTerminal(['chat', root, '--base-url', llm().baseUrl, '--model', 'fake-model', '--yes'], requests).exited;
+    const done = await onTerminal(['chat', root, '--base-url', llm().baseUrl, '--model', 'fake-model', '--yes'], { stdinFile: requests }).exited;
 
     expect(done.code).toBe(0);
     const screen = done.stdout;
@@ -169,19 +195,19 @@ describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal (a pse
   });
 });
 
-describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal: lines typed while a run works', { timeout: 60_000 }, () => {
+describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal: keys typed while a run works', { timeout: 60_000 }, () => {
   const tempFolder = useTempFolders('rpi-cli-chat-typed-');
   const startLlm = useFakeLlmStarter();
   const cli = useCli();
 
-  it('are shown at the next prompt to edit, never run: a "/undo" typed ahead undoes nothing', async () => {
+  /** A chat on a terminal whose first request's research answer is held until `release()`: the run is working meanwhile. */
+  async function heldRun() {
     const root = await tempFolder();
     const turns = [say('Looked.'), say(planText('Write a.txt')), call('write_file', { path: 'a.txt', content: 'a.txt\n' }), say('Written.'), say('Wrote a.')];
     let researchAsked = () => undefined as void;
     const asked = new Promise<void>((resolve) => (researchAsked = resolve));
     let release = () => undefined as void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    // The research answer is held until the test has typed ahead: the run is working meanwhile.
     const llm = await startLlm({
       script: async (_request, index) => {
         if (index === 0) {
@@ -196,19 +222,23 @@ describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal: lines
     const child = spawn(scriptBin, ['-qefc', command, '/dev/null'], { env: cli.environment(), stdio: ['pipe', 'pipe', 'pipe'] });
     cli.track(child);
     const terminal = watched(child);
-
     await terminal.waitFor('stdout', prompt);
     child.stdin.write('Write a\r');
     await asked;
+    return { root, llm, prompt, terminal, type: (keys: string) => child.stdin.write(keys), release };
+  }
+
+  it('lines are shown at the next prompt to edit, never run: a "/undo" typed ahead undoes nothing', async () => {
+    const { root, llm, prompt, terminal, type, release } = await heldRun();
     // Typed while the run works (the terminal in its normal mode, which echoes it).
-    child.stdin.write('/undo\r');
+    type('/undo\r');
     await terminal.waitFor('stdout', /Write a[^]*\/undo/);
     release();
     // The run ends; the typed line is at the prompt, not run: Ctrl-C drops it, Ctrl-D ends the session.
     await terminal.waitFor('stdout', `${prompt}/undo`);
-    child.stdin.write('\x03');
+    type('\x03');
     await terminal.waitFor('stdout', new RegExp(`${escaped(prompt)}/undo[^]*${escaped(prompt)}`));
-    child.stdin.write('\x04');
+    type('\x04');
     const done = await terminal.exited;
 
     expect(done.code).toBe(0);
@@ -217,5 +247,21 @@ describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal: lines
     expect(done.stdout).not.toContain('Undoing');
     expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe('a.txt\n');
     expect(llm.chatRequests()).toHaveLength(5);
+  });
+
+  it('Ctrl-D (the end of input in the normal mode) ends the session once the run is over, as at the prompt', async () => {
+    const { root, llm, prompt, terminal, type, release } = await heldRun();
+    // Read only once raw mode is back, the normal mode's end of input would be a NUL byte, a key that does nothing.
+    type('\x04');
+    release();
+    const done = await terminal.exited;
+
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain('Wrote a.');
+    // The run went on to its end; no prompt came after it.
+    expect(done.stdout.slice(done.stdout.indexOf('Wrote a.'))).not.toContain(prompt);
+    expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe('a.txt\n');
+    expect(llm.chatRequests()).toHaveLength(5);
+    expect(existsSync(path.join(root, '.workbench', 'lock'))).toBe(false);
   });
 });

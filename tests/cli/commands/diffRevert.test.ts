@@ -22,7 +22,9 @@ interface JsonFile {
   patch: string;
 }
 
-describe('diff and revert on the command line', () => {
+// Each test starts the CLI up to six times (one or two whole runs among them), a process of its own each: with
+// two test files at a time on a loaded two-core machine that came to the default 20 s. Nothing here waits on time.
+describe('diff and revert on the command line', { timeout: 60_000 }, () => {
   const tempFolder = useTempFolders('rpi-cli-diff-');
   const llm = useFakeLlm();
   const cli = useCli();

@@ -5,7 +5,9 @@ import { greetingDoneWorkbookFailed, planText, say } from '../../support/rpiScri
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 
-describe('history shows each request’s plan outcome, and prints an earlier plan', () => {
+// Each test starts the CLI three to six times (whole runs among them), a process of its own each: with two test
+// files at a time on a loaded two-core machine that came to the default 20 s. Nothing here waits on time.
+describe('history shows each request’s plan outcome, and prints an earlier plan', { timeout: 60_000 }, () => {
   const tempFolder = useTempFolders('rpi-cli-plan-history-');
   const llm = useFakeLlm();
   const cli = useCli();
@@ -69,7 +71,8 @@ describe('history shows each request’s plan outcome, and prints an earlier pla
     expect(await cli.run(['history', root, '--research', first!.id])).toMatchObject({ code: 0, stdout: 'A README.\n' });
   });
 
-  it('history --plan refuses an id that is not a request of the conversation, and says when none was kept', async () => {
+  // Two tests, not one: each case alone, so a failure names it (together they started the CLI eight times).
+  it('history --plan refuses an id that is not a request of the conversation', async () => {
     const root = await folderAfterTwoRuns();
     const [, answer] = await historyOf(root);
 
@@ -81,7 +84,9 @@ describe('history shows each request’s plan outcome, and prints an earlier pla
     expect((await cli.run(['history', root, '--plan', answer!.id])).stderr).toBe(
       'rpi-workbench: That message is an answer: research and plans belong to requests, so ask with the id of a user message.\n',
     );
+  });
 
+  it('history --plan says when no plan was kept for the request', async () => {
     const stopped = await tempFolder();
     llm().enqueue({ fault: 'http-401' });
     expect((await cli.run(['run', stopped, 'Look around', ...model()])).code).toBe(1);

@@ -140,7 +140,9 @@ describe('where run settings come from', () => {
   const nothingToDo = () => llm().enqueue(say('Nothing to look at.'), say('No changes are needed.'), say('Nothing changed.'));
   const modelOfLastRun = () => llm().chatRequests().at(-1)?.model;
 
-  it('takes flags over the environment over the config file', async () => {
+  // Six runs of the CLI, a process of its own each: with two test files at a time on a loaded two-core machine
+  // that came to the default 20 s. Nothing here waits on time.
+  it('takes flags over the environment over the config file', { timeout: 60_000 }, async () => {
     const root = await tempFolder();
     await writeSettingsFile(cli.configDir(), { baseUrl: llm().baseUrl, model: 'config-model' });
     const closedPort = await closedPortUrl();

@@ -4,8 +4,10 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.{ts,tsx}'],
     environment: 'node',
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // A ceiling that catches a hang, not a measure: with two files at a time on two cores, a test that
+    // starts the CLI several times (0.6 s of CPU each) shares its core and can pass 20 s without hanging.
+    testTimeout: 40_000,
+    hookTimeout: 40_000,
     pool: 'forks',
     // Two test files at a time even on two cores (vitest's default there is one): most tests wait on child
     // processes, servers and disk. On a two-core machine the whole suite took 917 s with one, 583-688 s with

@@ -37,17 +37,23 @@ export function followLiveChanges({ subscribe, announce }: LiveChangesOptions): 
   let pending: Recount | null = null;
   /** An approval answered with edited arguments: the call may change other files than it named. */
   let edited = false;
+  /** A recount failed: the files its calls changed may not have been looked at, so the next looks at every file. */
+  let unsure = false;
 
   const schedule = (target: { runId: string | null; messageId: string }, paths: readonly string[] | null) => {
-    const same = pending && pending.runId === target.runId && pending.messageId === target.messageId;
-    const before = same ? pending!.paths : new Set<string>();
-    pending = { ...target, paths: before && paths ? new Set([...before, ...paths]) : null };
+    // A call folding into a recount still due for the same request adds its files to that recount's.
+    const due = pending?.runId === target.runId && pending.messageId === target.messageId ? pending.paths : new Set<string>();
+    pending = { ...target, paths: due && paths ? new Set([...due, ...paths]) : null };
     if (busy) return;
     busy = (async () => {
       while (pending) {
         const next: Recount = pending;
         pending = null;
-        await announce(next.messageId, next.runId, next.paths && [...next.paths]).catch(() => undefined);
+        const paths = next.paths && !unsure ? [...next.paths] : null;
+        unsure = false;
+        await announce(next.messageId, next.runId, paths).catch(() => {
+          unsure = true;
+        });
       }
       busy = null;
     })();

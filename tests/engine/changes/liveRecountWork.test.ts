@@ -7,8 +7,10 @@ import { ConversationStore } from '../../../engine/store/conversation.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { folderAfterOneRun } from '../../support/folderAfterOneRun.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
-import { call, planText, say } from '../../support/rpiScript.js';
-import { useTempFolders } from '../../support/tempFolder.js';
+import { eventsInTurn } from '../../support/eventsInTurn.js';
+import { call, fakeModelOptions, planText, recordEvents, say } from '../../support/rpiScript.js';
+import { startRun } from '../../support/startRun.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 const writes = 8;
 
@@ -111,5 +113,31 @@ describe('the live change count of a running request', () => {
       // The write through link.txt changed keep.txt; src/a.ts is as it was; logs/debug.log is ignored.
       [...created.map((file) => [file, 'added']), ['src/gone.txt', 'deleted'], ['keep.txt', 'modified']].sort(),
     );
+  });
+
+  it('looks at the whole folder after a call whose arguments the user edited at its approval: it may have changed another file', async () => {
+    const root = await tempFolder();
+    await writeTree(root, { 'keep.txt': 'keep\n' });
+    llm().enqueue(
+      say('Files.'),
+      say(planText('Write')),
+      call('write_file', { path: 'a.txt', content: 'a\n' }),
+      call('write_file', { path: 'b.txt', content: 'b\n' }),
+      say('done'),
+      say('Wrote them.'),
+    );
+    const workbench = await open(root, { ...fakeModelOptions(llm()), approvals: async () => ({ files: 'ask', commands: 'ask', timeoutSeconds: 600, reviewPlan: false }) });
+    const events = recordEvents(workbench);
+    const next = eventsInTurn(workbench, events, 'approval-requested');
+    const started = await startRun(workbench, 'Write the files');
+    await workbench.request('session:approve', { requestId: (await next()).requestId, decision: 'approve' });
+    // The second write goes to c.txt instead of the b.txt the model named.
+    await workbench.request('session:approve', { requestId: (await next()).requestId, decision: 'approve', args: { path: 'c.txt', content: 'c\n' } });
+    expect((await started.finished).status).toBe('done');
+
+    const list = await workbench.request('changes:list', { messageId: started.messageId });
+    expect(list.files.map((file) => file.path)).toEqual(['a.txt', 'c.txt']);
+    const counted = events.filter((event): event is EventOf<'changes-updated'> => event.type === 'changes-updated');
+    expect(counted.at(-1)).toMatchObject({ messageId: started.messageId, ...list.totals });
   });
 });

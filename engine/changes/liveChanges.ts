@@ -11,7 +11,11 @@ export interface LiveChangesOptions {
 }
 
 export interface LiveChanges {
-  /** Resolves once no recount is running or due: the run waits for it before it says it finished. */
+  /**
+   * Resolves once no recount is running or due: the run waits for it before it says it finished. A run
+   * whose recounts looked at named files only gets one more over the whole folder first, so the count it
+   * ends with is a full recount's, whatever else changed the folder meanwhile (an editor, say).
+   */
   settled(): Promise<void>;
   stop(): void;
 }
@@ -39,6 +43,8 @@ export function followLiveChanges({ subscribe, announce }: LiveChangesOptions): 
   let edited = false;
   /** A recount failed: the files its calls changed may not have been looked at, so the next looks at every file. */
   let unsure = false;
+  /** The run has had a recount of named files only. */
+  let narrowed = false;
 
   const schedule = (target: { runId: string | null; messageId: string }, paths: readonly string[] | null) => {
     // A call folding into a recount still due for the same request adds its files to that recount's.
@@ -51,6 +57,7 @@ export function followLiveChanges({ subscribe, announce }: LiveChangesOptions): 
         pending = null;
         const paths = next.paths && !unsure ? [...next.paths] : null;
         unsure = false;
+        if (paths) narrowed = true;
         await announce(next.messageId, next.runId, paths).catch(() => {
           unsure = true;
         });
@@ -64,6 +71,7 @@ export function followLiveChanges({ subscribe, announce }: LiveChangesOptions): 
       case 'run-started':
         active = { runId: event.runId, messageId: event.messageId };
         calls.clear();
+        narrowed = false;
         return;
       case 'tool-started':
         calls.set(event.callId, { tool: event.tool, paths: namedPaths(event.tool, event.args) });
@@ -86,7 +94,15 @@ export function followLiveChanges({ subscribe, announce }: LiveChangesOptions): 
         return;
     }
   });
-  return { settled: async () => void (await busy), stop };
+  const settled = async () => {
+    await busy;
+    if (active && narrowed) {
+      narrowed = false;
+      schedule(active, null);
+      await busy;
+    }
+  };
+  return { settled, stop };
 }
 
 /** The files a call of `tool` with these arguments changes, if that is all it can change (Tool.changedPaths). */

@@ -60,8 +60,8 @@ export class ChangesService {
     return this.listBetween(await changeEnds(this.deps, messageId, range), range);
   }
 
-  private async listBetween(ends: ChangeEnds, range: ChangeRange): Promise<ChangeList> {
-    const listed = await this.filesBetween(ends);
+  private async listBetween(ends: ChangeEnds, range: ChangeRange, changedPaths?: readonly string[]): Promise<ChangeList> {
+    const listed = await this.filesBetween(ends, changedPaths);
     const files = ends.afterId === null ? listed : await this.markReverted(ends.beforeId, listed);
     return { messageId: ends.request.id, range, until: ends.afterId === null ? 'folder' : 'next-request', files, totals: totalsOf(files) };
   }
@@ -153,9 +153,14 @@ export class ChangesService {
    * Emits the request's current totals as `changes-updated`. A run recounts after every tool call that may
    * have changed the folder; where its request's changes start (its message, its checkpoint) stays put
    * while it runs, so it is looked up once per run, not in the conversation and checkpoint list each time.
+   * `changedPaths`: the files the run's calls since its last recount named as all they changed (writes and
+   * edits); only those are looked at again, except in a run's first recount, which looks at the whole
+   * folder (what happened between runs, an undo say, is then known too).
    */
-  async announce(messageId: string, runId: string | null): Promise<void> {
-    const { totals, messageId: request } = await this.listBetween(await this.endsFor(messageId, runId), 'request');
+  async announce(messageId: string, runId: string | null, changedPaths: readonly string[] | null = null): Promise<void> {
+    const followed = runId !== null && this.runEnds?.runId === runId && this.runEnds.messageId === messageId;
+    const paths = followed && changedPaths ? lexicalPaths(changedPaths, this.deps.workspace.root) : undefined;
+    const { totals, messageId: request } = await this.listBetween(await this.endsFor(messageId, runId), 'request', paths ?? undefined);
     this.deps.emit({ type: 'changes-updated', runId, messageId: request, ...totals });
   }
 
@@ -185,18 +190,18 @@ export class ChangesService {
     return result;
   }
 
-  private async filesBetween(ends: ChangeEnds): Promise<FileChange[]> {
+  private async filesBetween(ends: ChangeEnds, changedPaths?: readonly string[]): Promise<FileChange[]> {
     const key = ends.afterId === null ? null : `${ends.beforeId}>${ends.afterId}`;
     const kept = key === null ? undefined : this.lists.get(key);
     if (kept) return kept;
-    const diffs = await computeChanges(await this.pairsOf(ends), { context: null, counts: this.counts });
+    const diffs = await computeChanges(await this.pairsOf(ends, changedPaths), { context: null, counts: this.counts });
     const files = diffs.map(({ hunks: _hunks, wholeFile: _whole, approximate: _approximate, ...file }) => file);
     if (key !== null) remember(this.lists, key, files, keptLists);
     return files;
   }
 
-  /** Every path whose content differs between the two ends, with where each side comes from. */
-  private async pairsOf({ beforeId, afterId }: ChangeEnds): Promise<PathPair[]> {
+  /** Every path whose content differs between the two ends, with where each side comes from; see CheckpointStore.changesSince for `changedPaths`. */
+  private async pairsOf({ beforeId, afterId }: ChangeEnds, changedPaths?: readonly string[]): Promise<PathPair[]> {
     const before = await this.contentsOf(beforeId);
     if (afterId !== null) {
       const after = await this.contentsOf(afterId);
@@ -207,7 +212,7 @@ export class ChangesService {
         return [{ path: relPath, before: checkpointSource(before, was), after: checkpointSource(after, now) }];
       });
     }
-    const changed = (await this.deps.checkpoints.changesSince(beforeId)).filter((change) => change.kind !== 'folder');
+    const changed = (await this.deps.checkpoints.changesSince(beforeId, changedPaths ? { changedPaths } : {})).filter((change) => change.kind !== 'folder');
     const pairs = await Promise.all(
       changed.map(async ({ path: relPath, change }) => ({
         path: relPath,
@@ -253,6 +258,15 @@ function sameSide(record: FileRecord, loaded: LoadedSide): boolean {
   const { side } = loaded;
   if (record.type === 'symlink') return side.kind === 'symlink' && side.target === record.target;
   return record.type === 'file' && side.kind === 'file' && side.mode === record.mode && loaded.hash === record.hash;
+}
+
+/** The paths as the folder's scans name them; null when one is no path inside the folder (then the whole folder is looked at). */
+function lexicalPaths(requested: readonly string[], root: string): string[] | null {
+  try {
+    return requested.map((one) => lexicalPath(one, root));
+  } catch {
+    return null;
+  }
 }
 
 function remember<T>(map: Map<string, T>, key: string, value: T, limit: number): void {

@@ -3,35 +3,64 @@ import { toolCatalog } from '../tools/toolCatalog.js';
 
 export interface LiveChangesOptions {
   subscribe(listener: (event: WorkbenchEvent) => void): () => void;
-  /** Recomputes the request's changes and emits `changes-updated` for them. */
-  announce(messageId: string, runId: string | null): Promise<void>;
+  /**
+   * Recomputes the request's changes and emits `changes-updated` for them; `changedPaths` names the only
+   * files changed since the last recount, null when anything may have changed.
+   */
+  announce(messageId: string, runId: string | null, changedPaths: readonly string[] | null): Promise<void>;
 }
 
 export interface LiveChanges {
-  /** Resolves once no recount is running or due: the run waits for it before it says it finished. */
+  /**
+   * Resolves once no recount is running or due: the run waits for it before it says it finished. A run
+   * whose recounts looked at named files only gets one more over the whole folder first, so the count it
+   * ends with is a full recount's, whatever else changed the folder meanwhile (an editor, say).
+   */
   settled(): Promise<void>;
   stop(): void;
+}
+
+interface Recount {
+  runId: string | null;
+  messageId: string;
+  /** The files the calls since the last recount named as all they changed; null: any file. */
+  paths: Set<string> | null;
 }
 
 /**
  * Keeps a running request's change list live: after each tool call that may have changed the folder
  * (any tool not known to be read-only, commands included) its changes are recounted and announced.
- * Recounts never overlap: calls finishing meanwhile fold into one more.
+ * Recounts never overlap: calls finishing meanwhile fold into one more. A call that changes only the
+ * files it names (see Tool.changedPaths) has those recounted; any other call, or one whose arguments the
+ * user edited at its approval, has the whole folder looked at.
  */
 export function followLiveChanges({ subscribe, announce }: LiveChangesOptions): LiveChanges {
-  const tools = new Map<string, string>();
+  const calls = new Map<string, { tool: string; paths: readonly string[] | null }>();
   let active: { runId: string | null; messageId: string } | null = null;
   let busy: Promise<void> | null = null;
-  let pending: { runId: string | null; messageId: string } | null = null;
+  let pending: Recount | null = null;
+  /** An approval answered with edited arguments: the call may change other files than it named. */
+  let edited = false;
+  /** A recount failed: the files its calls changed may not have been looked at, so the next looks at every file. */
+  let unsure = false;
+  /** The run has had a recount of named files only. */
+  let narrowed = false;
 
-  const schedule = (target: { runId: string | null; messageId: string }) => {
-    pending = target;
+  const schedule = (target: { runId: string | null; messageId: string }, paths: readonly string[] | null) => {
+    // A call folding into a recount still due for the same request adds its files to that recount's.
+    const due = pending?.runId === target.runId && pending.messageId === target.messageId ? pending.paths : new Set<string>();
+    pending = { ...target, paths: due && paths ? new Set([...due, ...paths]) : null };
     if (busy) return;
     busy = (async () => {
       while (pending) {
-        const next: { runId: string | null; messageId: string } = pending;
+        const next: Recount = pending;
         pending = null;
-        await announce(next.messageId, next.runId).catch(() => undefined);
+        const paths = next.paths && !unsure ? [...next.paths] : null;
+        unsure = false;
+        if (paths) narrowed = true;
+        await announce(next.messageId, next.runId, paths).catch(() => {
+          unsure = true;
+        });
       }
       busy = null;
     })();
@@ -41,15 +70,21 @@ export function followLiveChanges({ subscribe, announce }: LiveChangesOptions): 
     switch (event.type) {
       case 'run-started':
         active = { runId: event.runId, messageId: event.messageId };
-        tools.clear();
+        calls.clear();
+        narrowed = false;
         return;
       case 'tool-started':
-        tools.set(event.callId, event.tool);
+        calls.set(event.callId, { tool: event.tool, paths: namedPaths(event.tool, event.args) });
+        return;
+      case 'approval-resolved':
+        if (event.args) edited = true;
         return;
       case 'tool-finished': {
-        const tool = tools.get(event.callId);
-        tools.delete(event.callId);
-        if (active && toolCatalog.get(tool ?? '')?.mutates !== false) schedule(active);
+        const call = calls.get(event.callId);
+        calls.delete(event.callId);
+        const paths = edited ? null : (call?.paths ?? null);
+        edited = false;
+        if (active && toolCatalog.get(call?.tool ?? '')?.mutates !== false) schedule(active, paths);
         return;
       }
       case 'run-finished':
@@ -59,5 +94,21 @@ export function followLiveChanges({ subscribe, announce }: LiveChangesOptions): 
         return;
     }
   });
-  return { settled: async () => void (await busy), stop };
+  const settled = async () => {
+    await busy;
+    if (active && narrowed) {
+      narrowed = false;
+      schedule(active, null);
+      await busy;
+    }
+  };
+  return { settled, stop };
+}
+
+/** The files a call of `tool` with these arguments changes, if that is all it can change (Tool.changedPaths). */
+function namedPaths(tool: string, args: Record<string, unknown>): readonly string[] | null {
+  const known = toolCatalog.get(tool);
+  if (!known?.changedPaths) return null;
+  const parsed = known.parameters.safeParse(args);
+  return parsed.success ? known.changedPaths(parsed.data) : null;
 }

@@ -12,6 +12,7 @@ import { readLatestCheckpoint, type LatestCheckpoint, type StoreFolders } from '
 import { Manifests, infoOf, isCheckpointId, type Manifest } from './manifests.js';
 import { addPresentButIgnored } from './presentButIgnored.js';
 import { readState } from './readTrees.js';
+import { restatPaths, type SeenFolder } from './restatPaths.js';
 import { planRestore, type RestorePlan } from './restorePlan.js';
 import { scanWorkspace, type ListingCache, type WorkspaceScan } from './scanWorkspace.js';
 import { isHiddenName, recordedFileCount, type FileContentRecord, type FileRecord, type WorkspaceState } from './workspaceState.js';
@@ -61,6 +62,11 @@ export class CheckpointStore {
    * the files whose lstat changed since, rather than every file changed since the latest snapshot.
    */
   private lastSeen: WorkspaceState | undefined;
+  /**
+   * The last scan's findings and how it sorted out each folder, while nothing but tool calls the caller
+   * names can have changed the folder since (a restore writes it itself): see changesSince's `changedPaths`.
+   */
+  private seen: SeenFolder | null = null;
   /** Work done so far, for the tests that hold the store to doing each piece once. */
   readonly work = { scans: 0, filesHashed: 0, listingsRead: 0 };
 
@@ -93,12 +99,14 @@ export class CheckpointStore {
 
   /**
    * What restore(id) would change, in path order, changing nothing (for a confirmation). `forUndo`: an undo
-   * goes by it, so what cannot be reached is said to be left as it was, as restore says.
+   * goes by it, so what cannot be reached is said to be left as it was, as restore says. `changedPaths`:
+   * the caller knows these files are all that changed since the store last looked at the folder (a tool
+   * call's write, say); they are looked at again instead of the whole folder, where that finds the same.
    */
-  changesSince(id: string, { forUndo = false }: { forUndo?: boolean } = {}): Promise<RestoreChange[]> {
+  changesSince(id: string, { forUndo = false, changedPaths }: { forUndo?: boolean; changedPaths?: readonly string[] } = {}): Promise<RestoreChange[]> {
     return this.queue.run(async () => {
       const left: UnreachableSubtree[] = [];
-      const { changes } = await this.planRestoreTo(id, forUndo ? (subtree) => left.push(subtree) : this.unreachable.report);
+      const { changes } = await this.planRestoreTo(id, forUndo ? (subtree) => left.push(subtree) : this.unreachable.report, changedPaths);
       this.unreachable.undoLeft(left);
       return changes;
     });
@@ -112,6 +120,7 @@ export class CheckpointStore {
     return this.queue.run(async () => {
       const left: UnreachableSubtree[] = [];
       const plan = await this.planRestoreTo(id, (subtree) => left.push(subtree));
+      this.seen = null;
       const changes = await applyRestore({ root: this.root, plan, objects: this.folders.objects, journal: this.pending });
       this.unreachable.undoLeft(left);
       return changes;
@@ -168,19 +177,38 @@ export class CheckpointStore {
     await this.folders.manifests.write(manifest);
     this.latest = { id, stored: { state: found.state, index } };
     this.lastSeen = found.state;
+    this.seen = { state: found.state, listing: scan.cache };
     return infoOf(manifest);
   }
 
-  private async planRestoreTo(id: string, onUnreachable: OnUnreachable): Promise<RestorePlan> {
+  private async planRestoreTo(id: string, onUnreachable: OnUnreachable, changedPaths?: readonly string[]): Promise<RestorePlan> {
     const manifest = await this.readManifest(id);
     const wanted = await this.stateOf(manifest.root);
+    const present = (changedPaths && (await this.restat(changedPaths))) || (await this.scanPresent(onUnreachable));
+    await addPresentButIgnored(this.root, wanted.state, present);
+    return planRestore(wanted.state, present);
+  }
+
+  /** The folder now from the whole of it: a scan, reading what lstat says changed since it was last seen. */
+  private async scanPresent(onUnreachable: OnUnreachable): Promise<WorkspaceState> {
     const base = await this.comparisonBase();
     const scan = await this.scan({ onUnreachable });
     const present = await fingerprint({ root: this.root, scan, base, objects: null, startedAt: Date.now() });
     this.work.filesHashed += present.hashedFiles;
     this.lastSeen = present.state;
-    await addPresentButIgnored(this.root, wanted.state, present.state);
-    return planRestore(wanted.state, present.state);
+    this.seen = { state: present.state, listing: scan.cache };
+    return present.state;
+  }
+
+  /** The folder now from the last scan and `paths` looked at again; null when only a scan can tell (see restatPaths). */
+  private async restat(paths: readonly string[]): Promise<WorkspaceState | null> {
+    if (!this.seen) return null;
+    const restated = await restatPaths(this.root, this.seen, [...new Set(paths)]);
+    if (!restated) return null;
+    this.work.filesHashed += restated.hashedFiles;
+    this.lastSeen = restated.state;
+    this.seen = { state: restated.state, listing: this.seen.listing };
+    return restated.state;
   }
 
   /**

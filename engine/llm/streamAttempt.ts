@@ -174,7 +174,7 @@ async function wholeBody(response: Response, contentType: string, reader: ChunkR
 class StreamClock {
   ended: 'stalled' | 'silent-start' | 'queued-too-long' | null = null;
   started = false;
-  private silence: NodeJS.Timeout | undefined;
+  private silence: { timer: NodeJS.Timeout; why: 'stalled' | 'silent-start' } | undefined;
   private queue: NodeJS.Timeout | undefined;
 
   constructor(
@@ -205,15 +205,21 @@ class StreamClock {
   }
 
   stop(): void {
-    clearTimeout(this.silence);
+    clearTimeout(this.silence?.timer);
+    this.silence = undefined;
     clearTimeout(this.queue);
   }
 
+  /** Restarts the silence limit; the same limit's timer is restarted in place, as every chunk of a stream restarts it. */
   private armSilence(): void {
     if (this.ended) return;
-    clearTimeout(this.silence);
     const [limit, why] = this.started ? [this.input.idleTimeoutMs, 'stalled' as const] : [this.input.firstByteTimeoutMs, 'silent-start' as const];
-    this.silence = setTimeout(() => this.end(why), limit);
+    if (this.silence?.why === why) {
+      this.silence.timer.refresh();
+      return;
+    }
+    clearTimeout(this.silence?.timer);
+    this.silence = { timer: setTimeout(() => this.end(why), limit), why };
   }
 
   private end(why: 'stalled' | 'silent-start' | 'queued-too-long'): void {

@@ -18,6 +18,7 @@ export const editFile = defineTool({
     new_text: z.string().describe('The text to put in its place (may be empty to delete old_text).'),
   }),
   mutates: true,
+  changedPaths: ({ path }) => [path],
   async run({ path, old_text: oldText, new_text: newText }, { workspace }) {
     refuseEmptyEdit(oldText, newText);
     const target = await workspace.resolve(path, 'write');

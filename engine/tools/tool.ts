@@ -64,6 +64,11 @@ export interface Tool<Params = unknown> {
   readonly jsonSchema?: Record<string, unknown>;
   /** Whether it changes the folder or runs a program (needs approval, never in Research or Plan). */
   readonly mutates: boolean;
+  /**
+   * For a tool that changes nothing but the files its arguments name (a write, an edit): those paths, as
+   * given. A live count of the changes then looks at them alone; without it, at the whole folder.
+   */
+  changedPaths?(args: Params): readonly string[];
   /** Returns the result the model reads; throws ToolError or PathRefusedError for failures. */
   run(args: Params, context: ToolContext): Promise<ToolResult>;
 }

@@ -12,6 +12,7 @@ export const writeFile = defineTool({
     content: z.string().describe('The complete new content of the file.'),
   }),
   mutates: true,
+  changedPaths: ({ path }) => [path],
   async run({ path, content }, { workspace }) {
     const target = await workspace.resolve(path, 'write');
     const { created } = await workspace.writeFile(target, content);

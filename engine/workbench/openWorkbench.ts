@@ -139,7 +139,10 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
     subscribe: (listener) => bus.subscribe(listener),
     emit: (event) => void bus.emit(event),
   });
-  liveChanges = followLiveChanges({ subscribe: (listener) => bus.subscribe(listener), announce: async (messageId, runId) => (closed ? undefined : changes.announce(messageId, runId)) });
+  liveChanges = followLiveChanges({
+    subscribe: (listener) => bus.subscribe(listener),
+    announce: async (messageId, runId, changedPaths) => (closed ? undefined : changes.announce(messageId, runId, changedPaths)),
+  });
 
   const handlers: WorkbenchHandlers = workbenchHandlers({
     runs,

@@ -40,17 +40,32 @@ async function entryFor(usage: Usage, { model, baseUrl }: ModelAt, forMoney: boo
   if (name === '') return null;
   const { calcPrice, findProvider } = await catalog();
   try {
-    const host = findProvider({ providerApiUrl: baseUrl.trim() });
-    if (host) {
-      const atHost = calcPrice(usage, name, { providerId: host.id });
+    const server = serverOf(baseUrl, findProvider);
+    if (server.providerId !== null) {
+      const atHost = calcPrice(usage, name, { providerId: server.providerId });
       if (atHost || forMoney) return atHost;
     }
-    if (forMoney && isLocalServer(baseUrl)) return null;
+    if (forMoney && server.local) return null;
     return calcPrice(usage, name, { providerId: 'litellm' });
   } catch {
     // Counts the catalog refuses (more cached than input) leave the request unpriced, never the run failed.
     return null;
   }
+}
+
+/** A run asks the same server for every request: what its base URL says is worked out once (the bundled catalog never changes). */
+const servers = new Map<string, { providerId: string | null; local: boolean }>();
+const keptServers = 32;
+
+function serverOf(baseUrl: string, findProvider: Catalog['findProvider']): { providerId: string | null; local: boolean } {
+  const url = baseUrl.trim();
+  let server = servers.get(url);
+  if (!server) {
+    server = { providerId: findProvider({ providerApiUrl: url })?.id ?? null, local: isLocalServer(url) };
+    if (servers.size >= keptServers) servers.delete(servers.keys().next().value as string);
+    servers.set(url, server);
+  }
+  return server;
 }
 
 /** What the request cost by the catalog's prices (tiers by prompt size, cache rates, time-of-day prices included); null when it has none. */

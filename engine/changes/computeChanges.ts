@@ -38,7 +38,7 @@ export class ChangeCounts {
 const readsAtOnce = 32;
 /** How long the counting may keep the event loop to itself. */
 const turnMs = 10;
-/** Files larger than this are read, decoded and diffed on the diff worker, never on the engine's thread. */
+/** Files larger than this are read and diffed (or their lines counted) on the diff worker, never on the engine's thread. */
 const offThreadBytes = 1_000_000;
 
 /**

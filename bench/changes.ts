@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -188,8 +189,13 @@ async function scrollFrames(root: string): Promise<void> {
     console.log(`  frames: skipped (${browserPath.message})`);
     return;
   }
+  const rendererDir = path.resolve('dist/renderer');
+  if (!existsSync(path.join(rendererDir, 'index.html'))) {
+    console.log('  frames: skipped (no built renderer in dist/renderer: `npm run build` first)');
+    return;
+  }
   const configDir = await mkdtemp(path.join(os.tmpdir(), 'rpi-bench-changes-config-'));
-  const host = await startBrowserHost({ folder: root, rendererDir: path.resolve('dist/renderer'), configDir, env: { OPENAI_API_KEY: '' } });
+  const host = await startBrowserHost({ folder: root, rendererDir, configDir, env: { OPENAI_API_KEY: '' } });
   const browser = await chromium.launch({ ...config.use?.launchOptions, executablePath: browserPath.path, headless: true });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FileDiff, FileSideView } from '../contract/changes.js';
 import { forEachLimited } from '../checkpoints/forEachLimited.js';
 import { diffOffThread, type DiffSideResult } from '../diff/diffThread.js';
@@ -35,7 +36,9 @@ export class ChangeCounts {
 }
 
 const readsAtOnce = 32;
-/** Files larger than this are read, decoded and diffed on the diff worker, never on the engine's thread. */
+/** How long the counting may keep the event loop to itself. */
+const turnMs = 10;
+/** Files larger than this are read and diffed (or their lines counted) on the diff worker, never on the engine's thread. */
 const offThreadBytes = 1_000_000;
 
 /**
@@ -47,7 +50,16 @@ const offThreadBytes = 1_000_000;
 export async function computeChanges(pairs: readonly PathPair[], { context, counts }: { context: number | null; counts?: ChangeCounts }): Promise<FileDiff[]> {
   const computed: Computed[] = new Array<Computed>(pairs.length);
   const indexed = pairs.map((pair, index) => ({ pair, index }));
-  await forEachLimited(indexed, readsAtOnce, async ({ pair, index }) => {
+  // The large pairs first, so the diff worker is on them while this thread counts the small ones. Those
+  // are read synchronously, so the thread gives the event loop a turn every few milliseconds: the large
+  // pairs' reads and hand-overs to the worker go on meanwhile (as do other requests), not after the last.
+  const largeFirst = [...indexed.filter(({ pair }) => goesOffThread(pair)), ...indexed.filter(({ pair }) => !goesOffThread(pair))];
+  let turnStart = performance.now();
+  await forEachLimited(largeFirst, readsAtOnce, async ({ pair, index }) => {
+    if (performance.now() - turnStart > turnMs) {
+      await nextTurn();
+      turnStart = performance.now();
+    }
     computed[index] = await computeOne(pair, context, counts);
   });
   return pairRenames(computed, context).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -66,13 +78,13 @@ async function computeOne(pair: PathPair, context: number | null, counts: Change
   if (context !== null) return loadAndDiff(pair, undefined, context);
   const known = counts?.get(key);
   if (known) return known;
-  const computed = await loadAndDiff(pair, undefined, 0);
-  const counted = { ...computed, diff: { ...computed.diff, hunks: [] } };
+  const counted = await loadAndDiff(pair, undefined, null);
   counts?.set(key, counted);
   return counted;
 }
 
-async function loadAndDiff(pair: PathPair, oldPath: string | undefined, context: number): Promise<Computed> {
+/** `context` null: the line counts only, no hunks (see lineChanges). */
+async function loadAndDiff(pair: PathPair, oldPath: string | undefined, context: number | null): Promise<Computed> {
   if (goesOffThread(pair)) {
     const computed = await diffOnWorker(pair, oldPath, context).catch(() => null);
     // null: a checkpoint's copy could not be read or no thread could be had; the diff here then says why, or does the work itself.
@@ -85,7 +97,7 @@ async function loadAndDiff(pair: PathPair, oldPath: string | undefined, context:
     ...(oldPath === undefined ? {} : { oldPath }),
     before: before?.side ?? null,
     after: after?.side ?? null,
-    context: typeChanged ? Number.POSITIVE_INFINITY : context,
+    context: typeChanged && context !== null ? Number.POSITIVE_INFINITY : context,
   });
   // Hashes only pair deletions with creations (renames): a file changed in place is not hashed.
   return { diff, beforeHash: after === null ? (before?.hash ?? null) : null, afterHash: before === null ? (after?.hash ?? null) : null };
@@ -98,7 +110,7 @@ function goesOffThread({ before, after }: PathPair): boolean {
 }
 
 /** The pair read, decoded and diffed on the diff worker. */
-async function diffOnWorker(pair: PathPair, oldPath: string | undefined, context: number): Promise<Computed> {
+async function diffOnWorker(pair: PathPair, oldPath: string | undefined, context: number | null): Promise<Computed> {
   const [beforeInput, afterInput] = await Promise.all([pair.before?.offThread?.input() ?? null, pair.after?.offThread?.input() ?? null]);
   const result = await diffOffThread({ before: beforeInput, after: afterInput, context });
   const sideOf = (source: SideSource | null, found: DiffSideResult | null) => {

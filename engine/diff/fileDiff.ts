@@ -1,6 +1,7 @@
 import type { FileChangeStatus, FileDiff, FileSideView, LineEndings } from '../contract/changes.js';
+import { countLineChanges } from './lineCounts.js';
 import { diffLines, type LineDiff } from './lineDiff.js';
-import { contentOf, type Content, type ContentView } from './textContent.js';
+import { decodeText, textViewOf, type ContentView } from './textContent.js';
 
 /** One side of a change as the diff reads it: a file's bytes, a file known only by its size (with why), or a symlink. */
 export type DiffSide =
@@ -15,8 +16,8 @@ export interface DiffFilesOptions {
   /** null: the file does not exist on that side. */
   before: DiffSide | null;
   after: DiffSide | null;
-  /** Unchanged lines kept around each change; Infinity keeps them all (`wholeFile`). */
-  context: number;
+  /** Unchanged lines kept around each change; Infinity keeps them all (`wholeFile`); null: the line counts only, no hunks. */
+  context: number | null;
 }
 
 const eolNames: Record<LineEndings, string> = { lf: 'LF', crlf: 'CRLF', mixed: 'mixed', none: 'none' };
@@ -30,12 +31,35 @@ export type SideMeta = { kind: 'file'; mode: number; size: number } | { kind: 's
  */
 export function diffFiles(options: DiffFilesOptions): FileDiff {
   const { before, after, context } = options;
-  const beforeContent = before && contentOfSide(before);
-  const afterContent = after && contentOfSide(after);
-  const textOf = (content: Content | null) => (content && 'text' in content ? content.text : '');
-  const bothText = !(beforeContent && 'notText' in beforeContent) && !(afterContent && 'notText' in afterContent);
-  const lines = bothText ? diffLines(textOf(beforeContent), textOf(afterContent), { context }) : null;
-  return assembleDiff({ ...options, beforeContent, afterContent, lines });
+  const [beforeText, afterText] = [before && textOfSide(before), after && textOfSide(after)];
+  const bytesOf = (side: SideText | null) => (side === null ? noBytes : side.bytes);
+  const [beforeBytes, afterBytes] = [bytesOf(beforeText), bytesOf(afterText)];
+  const lines = beforeBytes && afterBytes ? lineChanges(beforeBytes, afterBytes, context) : null;
+  return assembleDiff({ ...options, beforeContent: beforeText?.view ?? null, afterContent: afterText?.view ?? null, lines });
+}
+
+/**
+ * The line diff of two texts given as UTF-8 bytes, with `context` lines around each change; `context`
+ * null counts the lines only (no hunks), on the bytes without decoding them (see countLineChanges).
+ */
+export function lineChanges(before: Uint8Array, after: Uint8Array, context: number | null): LineDiff {
+  if (context === null) return { hunks: [], ...countLineChanges(before, after) };
+  return diffLines(decodeText(before), decodeText(after), { context });
+}
+
+const noBytes = new Uint8Array(0);
+
+/** A side's text view, and its bytes when it is text (null when not). */
+interface SideText {
+  view: ContentView;
+  bytes: Uint8Array | null;
+}
+
+function textOfSide(side: DiffSide): SideText {
+  if (side.kind === 'symlink') return { view: { lines: side.target === '' ? 0 : 1, eol: 'none' }, bytes: Buffer.from(side.target) };
+  if (!('bytes' in side)) return { view: { notText: side.notText }, bytes: null };
+  const view = textViewOf(side.bytes);
+  return { view, bytes: 'notText' in view ? null : side.bytes };
 }
 
 export interface AssembleDiffOptions {
@@ -43,7 +67,7 @@ export interface AssembleDiffOptions {
   oldPath?: string;
   before: SideMeta | null;
   after: SideMeta | null;
-  context: number;
+  context: number | null;
   beforeContent: ContentView | null;
   afterContent: ContentView | null;
   /** The line diff of the two texts; null when a side is not text. */
@@ -63,11 +87,6 @@ export function assembleDiff({ path, oldPath, before, after, context, beforeCont
   };
   if (!lines) return { ...change, added: 0, removed: 0, binary: true, hunks: [], wholeFile: false, approximate: false };
   return { ...change, added: lines.added, removed: lines.removed, binary: false, hunks: lines.hunks, wholeFile: context === Number.POSITIVE_INFINITY, approximate: lines.approximate };
-}
-
-function contentOfSide(side: DiffSide): Content {
-  if (side.kind === 'symlink') return { text: side.target, lines: side.target === '' ? 0 : 1, eol: 'none' };
-  return 'bytes' in side ? contentOf(side.bytes) : { notText: side.notText };
 }
 
 function viewOf(side: SideMeta, content: ContentView): FileSideView {

@@ -2,4 +2,4 @@
 export { diffFiles, permissions, type DiffSide, type DiffFilesOptions } from './fileDiff.js';
 export { gitPatch, gitMode } from './gitPatch.js';
 export { diffLines, splitLines, noNewlineMarker } from './lineDiff.js';
-export { contentOf, maxComparedBytes, tooLarge } from './textContent.js';
+export { maxComparedBytes, tooLarge } from './textContent.js';

@@ -1,5 +1,6 @@
-import { diffArrays } from 'diff';
 import type { DiffHunk } from '../contract/changes.js';
+import { alignLines, changedLines, type Block } from './alignLines.js';
+import { lineWork } from './lineWork.js';
 
 export interface LineDiff {
   hunks: DiffHunk[];
@@ -8,9 +9,6 @@ export interface LineDiff {
   /** The alignment gave up (see maxEditLength): every line between the common start and end is shown removed and added. */
   approximate: boolean;
 }
-
-/** A run of the edit script: lines both sides share, or lines removed from the old side and added on the new. */
-type Block = { equal: number } | { removed: number; added: number };
 
 export const noNewlineMarker = '\\ No newline at end of file';
 
@@ -35,25 +33,13 @@ export function splitLines(text: string): string[] {
 export function diffLines(before: string, after: string, { context }: { context: number }): LineDiff {
   const oldLines = splitLines(before);
   const newLines = splitLines(after);
-  const { blocks, approximate } = editScript(oldLines, newLines);
-  let added = 0;
-  let removed = 0;
-  for (const block of blocks) {
-    if ('removed' in block) {
-      added += block.added;
-      removed += block.removed;
-    }
-  }
-  return { hunks: hunksOf(blocks, oldLines, newLines, context), added, removed, approximate };
+  const { left, right, idCount } = lineIds(oldLines, newLines);
+  const { blocks, approximate } = alignLines(left, right, idCount);
+  return { hunks: hunksOf(blocks, oldLines, newLines, context), ...changedLines(blocks), approximate };
 }
 
-/**
- * The blocks that turn `a` into `b`. Lines become numbers (equal lines, equal numbers) so jsdiff compares
- * integers; the common start and end are taken off first, and the rest is split at anchors (see
- * `anchors`). jsdiff's Myers search of each stretch is bounded by an edit length that keeps the work near
- * 10^9 steps; past it the stretch is shown replaced whole (`approximate`), always a correct, longer diff.
- */
-function editScript(a: readonly string[], b: readonly string[]): { blocks: Block[]; approximate: boolean } {
+/** Each line as a number, equal lines equal numbers (dense, from 0), for alignLines. */
+function lineIds(a: readonly string[], b: readonly string[]): { left: Int32Array; right: Int32Array; idCount: number } {
   const ids = new Map<string, number>();
   const idsOf = (lines: readonly string[]) => {
     const out = new Int32Array(lines.length);
@@ -68,100 +54,8 @@ function editScript(a: readonly string[], b: readonly string[]): { blocks: Block
     }
     return out;
   };
-  const [left, right] = [idsOf(a), idsOf(b)];
-  let prefix = 0;
-  while (prefix < left.length && prefix < right.length && left[prefix] === right[prefix]) prefix += 1;
-  let suffix = 0;
-  while (suffix < left.length - prefix && suffix < right.length - prefix && left[left.length - 1 - suffix] === right[right.length - 1 - suffix]) suffix += 1;
-  const middleLeft = left.subarray(prefix, left.length - suffix);
-  const middleRight = right.subarray(prefix, right.length - suffix);
-
-  const blocks: Block[] = [];
-  const push = (block: Block) => {
-    const last = blocks.at(-1);
-    if ('equal' in block) {
-      if (block.equal === 0) return;
-      if (last && 'equal' in last) last.equal += block.equal;
-      else blocks.push(block);
-    } else {
-      if (block.removed + block.added === 0) return;
-      if (last && 'removed' in last) {
-        last.removed += block.removed;
-        last.added += block.added;
-      } else blocks.push(block);
-    }
-  };
-  let approximate = false;
-  /** jsdiff aligns one stretch between anchors; past its bound the stretch is shown replaced whole. */
-  const align = (from: Int32Array, to: Int32Array) => {
-    if (from.length === 0 || to.length === 0) return push({ removed: from.length, added: to.length });
-    const maxEditLength = Math.max(1_000, Math.min(50_000, Math.floor(8e8 / (from.length + to.length))));
-    const changes = diffArrays(Array.from(from), Array.from(to), { maxEditLength });
-    if (changes === undefined) {
-      approximate = true;
-      return push({ removed: from.length, added: to.length });
-    }
-    for (const change of changes) {
-      if (change.added) push({ removed: 0, added: change.count });
-      else if (change.removed) push({ removed: change.count, added: 0 });
-      else push({ equal: change.count });
-    }
-  };
-  push({ equal: prefix });
-  let [leftAt, rightAt] = [0, 0];
-  for (const [leftAnchor, rightAnchor] of anchors(middleLeft, middleRight, ids.size)) {
-    align(middleLeft.subarray(leftAt, leftAnchor), middleRight.subarray(rightAt, rightAnchor));
-    push({ equal: 1 });
-    [leftAt, rightAt] = [leftAnchor + 1, rightAnchor + 1];
-  }
-  align(middleLeft.subarray(leftAt), middleRight.subarray(rightAt));
-  push({ equal: suffix });
-  return { blocks, approximate };
-}
-
-/**
- * Lines that occur once in each text, paired in the longest run that keeps their order on both sides
- * (patience diff's anchors, as git's --patience and --histogram start): they split a large diff into
- * small stretches between them, each aligned by jsdiff, so a big file with scattered edits costs about
- * its size instead of its size times the edits. Texts with few unique lines get few anchors and are
- * aligned by jsdiff more or less whole, as without them.
- */
-function anchors(left: Int32Array, right: Int32Array, idCount: number): [number, number][] {
-  // Ids are dense (0 … idCount-1), so counts by id are arrays, not maps.
-  const leftCount = new Int32Array(idCount);
-  const rightCount = new Int32Array(idCount);
-  const leftAt = new Int32Array(idCount);
-  for (let index = 0; index < left.length; index += 1) {
-    const id = left[index]!;
-    if (leftCount[id] === 0) leftAt[id] = index;
-    leftCount[id] = leftCount[id]! + 1;
-  }
-  for (let index = 0; index < right.length; index += 1) rightCount[right[index]!] = rightCount[right[index]!]! + 1;
-  const candidates: [number, number][] = [];
-  for (let index = 0; index < right.length; index += 1) {
-    const id = right[index]!;
-    if (leftCount[id] === 1 && rightCount[id] === 1) candidates.push([leftAt[id]!, index]);
-  }
-  return longestIncreasing(candidates);
-}
-
-/** The longest subsequence of pairs (in order of their second member) whose first members increase too. */
-function longestIncreasing(pairs: readonly [number, number][]): [number, number][] {
-  const tails: number[] = [];
-  const previous = new Array<number>(pairs.length).fill(-1);
-  pairs.forEach(([left], index) => {
-    let [low, high] = [0, tails.length];
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if ((pairs[tails[middle]!]?.[0] ?? 0) < left) low = middle + 1;
-      else high = middle;
-    }
-    if (low > 0) previous[index] = tails[low - 1]!;
-    tails[low] = index;
-  });
-  const chain: [number, number][] = [];
-  for (let at = tails.at(-1) ?? -1; at !== -1; at = previous[at]!) chain.push(pairs[at]!);
-  return chain.reverse();
+  lineWork.linesNumbered += a.length + b.length;
+  return { left: idsOf(a), right: idsOf(b), idCount: ids.size };
 }
 
 /** Groups the blocks into hunks: changes closer than twice the context share one hunk, as in diff -u and git. */

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { LineEndings } from '../contract/changes.js';
 import { fileKindOf, sniffLength } from '../files/fileKind.js';
 import { formatSize } from '../files/fileSize.js';
@@ -5,50 +6,39 @@ import { formatSize } from '../files/fileSize.js';
 /** Larger files are shown by their sizes only: a line diff of them would take too long to be worth it. */
 export const maxComparedBytes = 32 * 1024 * 1024;
 
-export type Content = { text: string; lines: number; eol: LineEndings } | { notText: string };
-
 /** The text view of a content without the text itself: what a side shows, and what the diff worker sends back. */
 export type ContentView = { lines: number; eol: LineEndings } | { notText: string };
 
-// The byte order mark is kept: a change that adds or drops one is a change.
+// The byte order mark is kept: a change that adds or drops one is a change. Fatal, though the bytes are
+// known to be UTF-8 (isUtf8) by then: a decoder that replaced anything would change the text compared.
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const [newline, carriageReturn] = [10, 13];
+
+/** Bytes textViewOf found to be text, as that text. */
+export function decodeText(bytes: Uint8Array): string {
+  return strictUtf8.decode(bytes);
+}
 
 /**
- * A file's bytes as text to compare line by line, or why they are not: binary (a NUL byte or a known
- * signature in the first 8 KB, as git and the tools judge it), not UTF-8, or too large.
+ * A file's bytes as text to compare line by line (their lines and line endings), or why they are not:
+ * binary (a NUL byte or a known signature in the first 8 KB, as git and the tools judge it), not UTF-8,
+ * or too large. Nothing is decoded: a line break is the byte 10 in UTF-8, never part of another
+ * character, so lines are counted on the bytes.
  */
-export function contentOf(bytes: Uint8Array): Content {
+export function textViewOf(bytes: Uint8Array): ContentView {
   if (bytes.length > maxComparedBytes) return { notText: tooLarge(bytes.length) };
   const kind = fileKindOf(bytes.subarray(0, sniffLength));
   if (kind.binary) return { notText: kind.description };
-  let text: string;
-  try {
-    text = strictUtf8.decode(bytes);
-  } catch {
-    return { notText: 'not UTF-8 text' };
+  if (!isUtf8(bytes)) return { notText: 'not UTF-8 text' };
+  let [crlf, lf] = [0, 0];
+  for (let at = bytes.indexOf(newline); at !== -1; at = bytes.indexOf(newline, at + 1)) {
+    if (at > 0 && bytes[at - 1] === carriageReturn) crlf += 1;
+    else lf += 1;
   }
-  return { text, lines: lineCount(text), eol: lineEndingsOf(text) };
+  const unbroken = bytes.length > 0 && bytes[bytes.length - 1] !== newline ? 1 : 0;
+  return { lines: crlf + lf + unbroken, eol: crlf === 0 && lf === 0 ? 'none' : crlf === 0 ? 'lf' : lf === 0 ? 'crlf' : 'mixed' };
 }
 
 export function tooLarge(bytes: number): string {
   return `too large to compare line by line (${formatSize(bytes)})`;
-}
-
-export function lineCount(text: string): number {
-  if (text === '') return 0;
-  let count = 0;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count += 1;
-  return text.endsWith('\n') ? count : count + 1;
-}
-
-export function lineEndingsOf(text: string): LineEndings {
-  let crlf = 0;
-  let lf = 0;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
-    if (at > 0 && text.charCodeAt(at - 1) === 13) crlf += 1;
-    else lf += 1;
-  }
-  if (crlf === 0 && lf === 0) return 'none';
-  if (crlf === 0) return 'lf';
-  return lf === 0 ? 'crlf' : 'mixed';
 }

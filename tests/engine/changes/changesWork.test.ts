@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChangesService } from '../../../engine/changes/changesService.js';
 import { CheckpointStore } from '../../../engine/checkpoints/checkpointStore.js';
+import { lineWorkSoFar } from '../../../engine/diff/lineWork.js';
 import { ConversationStore } from '../../../engine/store/conversation.js';
 import { openStateFolder } from '../../../engine/workbench/stateFolder.js';
 import { Workspace } from '../../../engine/workspace/workspace.js';
@@ -64,6 +65,27 @@ describe('the work a list of changes does', () => {
       expect(checkpoints.work).toEqual({ scans: 3, filesHashed: changedCount + 1, listingsRead: folders + 1 });
     } finally {
       await close();
+    }
+  });
+
+  it('counts a long file with one line changed by that line: only its two versions are numbered and aligned', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 3_600_000);
+    const root = await tempFolder();
+    const long = Array.from({ length: 5_000 }, (_, index) => `export const line${index} = ${index};\n`).join('');
+    const { messageId } = await folderBeforeRequest(root, { 'long.ts': long, 'short.ts': 'one\ntwo\n' });
+    await writeFile(path.join(root, 'long.ts'), long.replace('line2500 = 2500;', 'line2500 = "changed";'));
+    const state = await openStateFolder(root);
+    try {
+      const checkpoints = await CheckpointStore.open(root, state.dir);
+      const service = new ChangesService({ workspace: await Workspace.at(root), checkpoints, conversation: new ConversationStore(state.dir), broker: { requestOf: () => null }, emit: () => undefined });
+      const start = lineWorkSoFar().linesNumbered;
+      const list = await service.list(messageId);
+      expect(list.files).toEqual([expect.objectContaining({ path: 'long.ts', status: 'modified', added: 1, removed: 1, before: expect.objectContaining({ lines: 5_000, eol: 'lf' }) })]);
+      // Not the 10,000 lines of both versions: the 4,999 lines around the change are found equal as bytes.
+      expect(lineWorkSoFar().linesNumbered - start).toBe(2);
+    } finally {
+      await state.close();
     }
   });
 });

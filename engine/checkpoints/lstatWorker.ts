@@ -1,5 +1,6 @@
 import type * as NodeFs from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { KeptWorker } from '../process/keptWorker.js';
 
 /** Numbers per path in a result: mode, size, mtimeMs, ctimeMs, ino; mode is NaN when lstat failed. */
 export const statFields = 5;
@@ -38,7 +39,7 @@ interface Reply {
 
 /** Idle this long, the worker ends; a snapshot is taken before each tool call, so it is usually still there. */
 const idleMs = 5 * 60_000;
-let shared: LstatWorker | undefined;
+let shared: KeptWorker<Reply> | undefined;
 
 /**
  * lstat of `paths` on the shared lstat thread, or null when no thread can be had (the caller then does it
@@ -47,52 +48,15 @@ let shared: LstatWorker | undefined;
  */
 export function lstatInWorker(root: string, paths: readonly string[]): Promise<Float64Array | null> {
   try {
-    shared ??= new LstatWorker();
+    // execArgv: [] because the source is plain CommonJS: the host's flags (a loader, --input-type=module) must not apply to it.
+    shared ??= new KeptWorker<Reply>(new Worker(workerSource(), { eval: true, execArgv: [] }), { idleMs, name: 'the lstat worker', onStop: () => (shared = undefined) });
   } catch {
     return Promise.resolve(null);
   }
-  return shared.lstat(root, paths).catch(() => null);
-}
-
-class LstatWorker {
-  private readonly worker: Worker;
-  private readonly waiting = new Map<number, { resolve: (stats: Float64Array) => void; reject: (error: Error) => void }>();
-  private nextId = 0;
-  private idleTimer: NodeJS.Timeout | undefined;
-
-  constructor() {
-    // execArgv: [] because the source is plain CommonJS: the host's flags (a loader, --input-type=module) must not apply to it.
-    this.worker = new Worker(workerSource(), { eval: true, execArgv: [] });
-    this.worker.unref();
-    this.worker.on('message', (reply: Reply) => this.settle(reply));
-    this.worker.on('error', (error) => this.fail(error));
-    this.worker.on('exit', () => this.fail(new Error('the lstat worker stopped')));
-  }
-
-  lstat(root: string, paths: readonly string[]): Promise<Float64Array> {
-    clearTimeout(this.idleTimer);
-    if (this.waiting.size === 0) this.worker.ref();
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ id, root, paths });
-    });
-  }
-
-  private settle({ id, stats }: Reply): void {
-    this.waiting.get(id)?.resolve(stats);
-    this.waiting.delete(id);
-    if (this.waiting.size > 0) return;
-    this.worker.unref();
-    this.idleTimer = setTimeout(() => void this.worker.terminate(), idleMs).unref();
-  }
-
-  private fail(error: Error): void {
-    if (shared === this) shared = undefined;
-    clearTimeout(this.idleTimer);
-    for (const { reject } of this.waiting.values()) reject(error);
-    this.waiting.clear();
-  }
+  return shared.send({ root, paths }).then(
+    (reply) => reply.stats,
+    () => null,
+  );
 }
 
 /**

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { UnsequencedEvent, WorkbenchEvent } from '../../../engine/contract/index.js';
+import type { UnsequencedEvent } from '../../../engine/contract/index.js';
+import { eventFeeder } from '../../support/eventFeeder.js';
 import { ConversationRunEvents } from '../../../engine/workbench/conversationRunEvents.js';
-
-/** Stamps events with increasing seqs and records them, as the workbench's bus does. */
-function feeder(log: ConversationRunEvents) {
-  let seq = 0;
-  return (...events: UnsequencedEvent[]): WorkbenchEvent[] =>
-    events.map((event) => {
-      const stamped = { ...event, seq: (seq += 1) } as WorkbenchEvent;
-      log.record(stamped);
-      return stamped;
-    });
-}
 
 const started = (runId: string, conversationId: string): UnsequencedEvent => ({ type: 'run-started', runId, conversationId, messageId: `m-${runId}`, startedAt: 1 });
 const phase = (runId: string): UnsequencedEvent => ({ type: 'phase-started', runId, phase: 'research' });
@@ -19,7 +9,7 @@ const phase = (runId: string): UnsequencedEvent => ({ type: 'phase-started', run
 describe('ConversationRunEvents', () => {
   it('keeps each conversation’s latest run, its events told apart by run id', () => {
     const runs = new ConversationRunEvents();
-    const feed = feeder(runs);
+    const feed = eventFeeder(runs);
     const first = feed(started('r1', 'a'), phase('r1'));
     const second = feed(started('r2', 'b'), phase('r2'), { type: 'run-finished', runId: 'r2', status: 'done' } as UnsequencedEvent);
     feed(phase('r1')); // a late event of a's run still goes to a
@@ -35,7 +25,7 @@ describe('ConversationRunEvents', () => {
 
   it('forgets a conversation’s run when told to or when the conversation is deleted, and keeps 16 conversations at most', () => {
     const runs = new ConversationRunEvents();
-    const feed = feeder(runs);
+    const feed = eventFeeder(runs);
     feed(started('r1', 'a'), started('r2', 'b'));
     runs.clear('a');
     feed({ type: 'conversation-deleted', runId: null, deletedId: 'b' });

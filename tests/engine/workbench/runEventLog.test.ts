@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UnsequencedEvent, WorkbenchEvent } from '../../../engine/contract/index.js';
+import { eventFeeder } from '../../support/eventFeeder.js';
 import { RunEventLog } from '../../../engine/workbench/runEventLog.js';
-
-/** Stamps events with increasing seqs and records them, as the workbench's bus does. */
-function feeder(log: RunEventLog) {
-  let seq = 0;
-  return (...events: UnsequencedEvent[]): WorkbenchEvent[] =>
-    events.map((event) => {
-      const stamped = { ...event, seq: (seq += 1) } as WorkbenchEvent;
-      log.record(stamped);
-      return stamped;
-    });
-}
 
 const runId = 'run-1';
 const started: UnsequencedEvent = { type: 'run-started', runId, messageId: 'm-1', startedAt: 1_000 };
@@ -21,7 +11,7 @@ const types = (events: readonly WorkbenchEvent[]) => events.map((event) => event
 describe('RunEventLog', () => {
   it('keeps the latest run’s events from its run-started and nothing outside it', () => {
     const log = new RunEventLog();
-    const feed = feeder(log);
+    const feed = eventFeeder(log);
     feed({ type: 'warning', runId, message: 'before any run' }, { type: 'message-added', runId: null, message: { id: 'm-1', role: 'user', text: 'hi', ts: 1 } });
     const first = feed(started, { type: 'phase-started', runId, phase: 'research' });
     expect(log.events()).toEqual(first);
@@ -33,7 +23,7 @@ describe('RunEventLog', () => {
 
   it('keeps the summary as one delta of its text so far, and drops it once the summary message arrives', () => {
     const log = new RunEventLog();
-    const feed = feeder(log);
+    const feed = eventFeeder(log);
     feed(started, { type: 'phase-started', runId, phase: 'summary' });
     const deltas = feed({ type: 'summary-delta', runId, text: 'Wrote ' }, { type: 'summary-delta', runId, text: 'two ' }, { type: 'summary-delta', runId, text: 'files.' });
 
@@ -47,7 +37,7 @@ describe('RunEventLog', () => {
 
   it('shortens long strings in tool and approval arguments, leaving the live event whole', () => {
     const log = new RunEventLog();
-    const feed = feeder(log);
+    const feed = eventFeeder(log);
     const content = 'z'.repeat(1_000);
     const cut = `${'z'.repeat(400)}… (1000 chars)`;
     const [, live] = feed(
@@ -67,7 +57,7 @@ describe('RunEventLog', () => {
 
   it('stays within its limit, dropping the oldest detail events first and never the run-started', () => {
     const log = new RunEventLog(5);
-    const feed = feeder(log);
+    const feed = eventFeeder(log);
     feed(started, { type: 'phase-started', runId, phase: 'implement' }, tool(1), tool(2), { type: 'implement-progress', runId, current: 1, total: 1, label: 'Read' }, tool(3));
 
     expect(log.events().map((event) => (event.type === 'tool-started' ? event.callId : event.type))).toEqual(['run-started', 'phase-started', 'c2', 'implement-progress', 'c3']);
@@ -78,7 +68,7 @@ describe('RunEventLog', () => {
 
   it('keeps only the latest of the events that restate a whole (the plan, the model status), so a long run does not grow with its square', () => {
     const log = new RunEventLog();
-    const feed = feeder(log);
+    const feed = eventFeeder(log);
     const plan = (done: number): UnsequencedEvent => ({
       type: 'plan-updated',
       runId,
@@ -96,7 +86,7 @@ describe('RunEventLog', () => {
 
   it('forgets everything on clear, including which run it followed', () => {
     const log = new RunEventLog();
-    const feed = feeder(log);
+    const feed = eventFeeder(log);
     feed(started, tool(1));
     log.clear();
     feed(tool(2));

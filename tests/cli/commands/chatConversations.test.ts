@@ -1,3 +1,4 @@
+import type { ConversationSummary } from '../../../engine/contract/index.js';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -13,14 +14,8 @@ import { useTempFolders } from '../../support/tempFolder.js';
 /** A whole run that changes nothing: research, an empty plan, the summary. */
 const answered = (summary: string) => [say('Looked at the folder.'), say(planText()), say(summary)];
 
-interface Listed {
-  id: string;
-  title: string;
-  created: number;
-  updated: number;
-  requests: number;
-  running: boolean;
-}
+/** A line of `conversations --json`: the contract's summary. */
+type Listed = ConversationSummary;
 
 /** util-linux `script` gives the CLI a real pseudo-terminal for stdin, stdout and stderr. */
 const scriptBin = '/usr/bin/script';

@@ -1,3 +1,4 @@
+import type { ConversationSummary } from '../../../engine/contract/index.js';
 import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { useCli } from '../../support/cliProcess.js';
@@ -8,14 +9,8 @@ import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 /** A run that writes one file. */
 const writes = (name: string) => [say(`${name} research`), say(planText(`${name} step`)), call('write_file', { path: `${name}.txt`, content: `${name}\n` }), say('done'), say(`${name} done.`)];
 
-interface Listed {
-  id: string;
-  title: string;
-  created: number;
-  updated: number;
-  requests: number;
-  running: boolean;
-}
+/** A line of `conversations --json`: the contract's summary. */
+type Listed = ConversationSummary;
 
 describe('rpi-workbench conversations and --conversation', { timeout: 180_000 }, () => {
   const tempFolder = useTempFolders('rpi-cli-conversations-');

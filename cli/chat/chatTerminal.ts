@@ -43,22 +43,20 @@ const typedHint = '(Typed ahead, and not run: press Enter to send it as one requ
  * line editing and the session's history on the arrow keys, and the approval questions of the runs, so
  * no two readers ever share stdin.
  *
- * At the prompt the terminal is in raw mode: Ctrl-C clears a line being typed; at an empty prompt it
- * asks for a second one, which ends the session, as Ctrl-D does. While a run works, readline is paused
- * and the terminal back in its normal mode, so Ctrl-C is a real SIGINT that cancels the run (what
- * `run` does); a question during the run takes the terminal again, and Ctrl-C typed there is passed to
- * the run as its Ctrl-C.
- *
- * What is typed while a run works is read as the normal mode gives it and held for the next prompt or
- * question (terminalKeys.ts): its lines, and Ctrl-D at the start of a line, the end of input, which
- * ends the session (once the run is over; a question it asks meets the end of input, and an approval
- * is denied) as Ctrl-D at the prompt does.
+ * The terminal is in raw mode for the whole session (terminalKeys.ts says why). At the prompt Ctrl-C
+ * clears a line being typed; at an empty prompt it asks for a second one, which ends the session, as
+ * Ctrl-D does. While a run works readline is paused, and what is typed is held for the next prompt or
+ * question as the terminal's normal mode would hold it: echoed, its Enter a line feed; Ctrl-C is a
+ * SIGINT that cancels the run (what `run` does); Ctrl-D at the start of a line is the end of input,
+ * which ends the session (once the run is over; a question it asks meets the end of input, and an
+ * approval is denied) as Ctrl-D at the prompt does. A question during the run takes the keys again, and
+ * Ctrl-C typed there is passed to the run as its Ctrl-C.
  *
  * Nothing runs that was not seen at the prompt: only Enter at the prompt (a carriage return) sends the
- * line. A paste (bracketed paste, on for the whole session) is put into the line, its newlines kept, as
- * one request to edit and send; so is a line feed, which is Ctrl-J, or Enter typed ahead while a run
- * worked (the terminal, in its normal mode then, turns Enter into a line feed); lines that came in
- * together with the one sent are put into the next prompt instead of running one after the other.
+ * line. A paste (bracketed paste, on while the prompt or a question reads) is put into the line, its
+ * newlines kept, as one request to edit and send; so is a line feed, which is Ctrl-J, or Enter typed
+ * ahead while a run worked (held as a line feed); lines that came in together with the one sent are put
+ * into the next prompt instead of running one after the other.
  */
 export class ChatTerminal implements ChatInput {
   private readonly rl: EditableInterface;
@@ -79,7 +77,7 @@ export class ChatTerminal implements ChatInput {
 
   constructor(private readonly options: ChatTerminalOptions) {
     this.history = [...options.history];
-    this.keys = new TerminalKeys(options.input, () => this.end());
+    this.keys = new TerminalKeys(options.input, (text) => options.output.write(text), () => this.end());
     this.rl = createInterface({ input: this.keys.stream, output: options.output, terminal: true, history: this.history, historySize: 1000, removeHistoryDuplicates: true }) as EditableInterface;
     this.readKeys();
     this.marksPastes = Boolean(options.input.isTTY);
@@ -241,23 +239,22 @@ export class ChatTerminal implements ChatInput {
     this.options.output.write('\n');
   }
 
-  /** Reads the keyboard in raw mode: the prompt or a question has the terminal. */
+  /** readline takes the keys: the prompt or a question has the terminal. */
   private takeOver(): void {
     this.reading = true;
     // Again each time: an editor opened during a run may have turned it off on its way out.
     if (this.marksPastes) this.options.output.write(bracketedPaste.on);
-    this.keys.setRawMode(true);
+    this.keys.setReading(true);
     this.rl.resume();
   }
 
-  /** readline stops taking keys (what comes is held for it) and the terminal has its normal mode back, so Ctrl-C is a signal again (a run is working, or an editor is open). */
+  /** readline stops taking keys: what comes is held for it, and Ctrl-C is a signal again (a run is working, or a command is done). */
   private stepAside(): void {
     this.reading = false;
-    // While a run works the terminal is in line mode, which can cut a long paste's end mark: a paste then
-    // is plain typed-ahead lines, held for the next prompt.
+    // Held keys are lines typed ahead: a paste then is plain lines, shown at the next prompt.
     if (this.marksPastes) this.options.output.write(bracketedPaste.off);
     this.rl.pause();
-    this.keys.setRawMode(false);
+    this.keys.setReading(false);
   }
 
 }

@@ -1,25 +1,41 @@
 import { PassThrough } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 
 export type TerminalInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
 
+/** The keys the terminal's normal mode acts on itself, which the chat does for it while nobody reads. */
+const keys = { interrupt: '\x03', end: '\x04', suspend: '\x1a', erase: ['\x7f', '\b'], newline: ['\r', '\n'] } as const;
+
 /**
- * The chat's terminal read all the while (but for an editor's turn), what comes held for readline until
- * the prompt or a question reads: keys typed ahead are read in the mode they were typed in. Left in the
- * terminal instead, what was typed in its normal mode (while a run works, or a command is being done)
- * would be read once raw mode was back on, and the normal mode's end of input (Ctrl-D at the start of a
- * line) then comes as a NUL byte, a key that does nothing: a Ctrl-D typed a moment before the prompt was
- * lost. Read as typed, it is the end of input.
+ * The chat's terminal, read in raw mode for the whole session (but for an editor's turn); what comes is
+ * given to readline's input, which holds it while readline is paused.
+ *
+ * The terminal is never switched back to its normal mode between the prompt and a run: keys typed in
+ * the normal mode and still unread when raw mode comes back would be read as raw mode gives them, and
+ * the normal mode's end of input (Ctrl-D at the start of a line) then comes as a NUL byte, a key that
+ * does nothing — a Ctrl-D typed as the prompt came back was lost, whenever the process was held up
+ * between the two switches. So while nobody reads (a run works, a command is done) the chat does what
+ * the normal mode would: it echoes what is typed; Enter ends a held line as a line feed (so it is shown
+ * at the next prompt, never sent); Ctrl-C is an interrupt (SIGINT, as from the terminal); Ctrl-Z
+ * suspends; Ctrl-D at the start of a line is the end of input.
  */
 export class TerminalKeys {
   /** readline's input; its own raw mode switches (on at its start, off at its close) still reach the terminal. */
   readonly stream: PassThrough & Pick<TerminalInput, 'isTTY' | 'setRawMode'>;
+  /** Whether readline reads (the prompt or a question is up); otherwise what comes is held, as the normal mode would. */
+  private reading = false;
+  /** Keys held on the line being typed ahead: none at its start, where Ctrl-D is the end of input and an erase does nothing. */
+  private onLine = 0;
+  private readonly decoder = new StringDecoder('utf8');
 
-  /** `onEnd`: the terminal's end of input, which comes only in its normal mode. */
+  /** `onEnd`: the end of input. `echo`: where held keys are shown, as the terminal's normal mode shows them. */
   constructor(
     private readonly input: TerminalInput,
+    private readonly echo: (text: string) => void,
     private readonly onEnd: () => void,
   ) {
     this.stream = Object.assign(new PassThrough(), { isTTY: input.isTTY, setRawMode: (mode: boolean) => this.setRawMode(mode) });
+    this.setRawMode(true);
     input.on('data', this.relay);
     input.on('end', this.onEnd);
   }
@@ -28,13 +44,23 @@ export class TerminalKeys {
     if (this.input.isTTY && typeof this.input.setRawMode === 'function') this.input.setRawMode(mode);
   }
 
-  /** The editor reads the terminal while it is open; what is typed after it closes is read again. */
+  /** readline reads what comes from now on (true), or it is held for it (false). */
+  setReading(reading: boolean): void {
+    this.reading = reading;
+    if (!reading) this.onLine = 0;
+  }
+
+  /** The editor reads the terminal, in its normal mode, while it is open; what is typed after it closes is read again. */
   async handOver<T>(work: () => Promise<T>): Promise<T> {
     this.input.pause();
+    this.setRawMode(false);
     try {
       return await work();
     } finally {
-      if (this.input.listeners('data').includes(this.relay)) this.input.resume();
+      if (this.input.listeners('data').includes(this.relay)) {
+        this.setRawMode(true);
+        this.input.resume();
+      }
     }
   }
 
@@ -45,8 +71,64 @@ export class TerminalKeys {
     this.input.pause();
   }
 
-  /** Into readline's input, which holds it while readline is paused. */
   private readonly relay = (chunk: Buffer | string) => {
-    this.stream.write(chunk);
+    if (this.reading) {
+      this.stream.write(chunk);
+      return;
+    }
+    for (const key of typeof chunk === 'string' ? chunk : this.decoder.write(chunk)) this.hold(key);
   };
+
+  /** One key typed while nobody reads, done as the terminal's normal mode does it. */
+  private hold(key: string): void {
+    if (key === keys.interrupt) {
+      this.echo('^C');
+      return signal('SIGINT');
+    }
+    if (key === keys.suspend && process.platform !== 'win32') return this.suspend();
+    if (key === keys.end) {
+      // Ctrl-D after text typed on the line hands that text over as it is; at its start it ends the input.
+      if (this.onLine === 0) this.onEnd();
+      return;
+    }
+    if ((keys.newline as readonly string[]).includes(key)) {
+      this.onLine = 0;
+      this.echo('\n');
+      this.stream.write('\n');
+      return;
+    }
+    if ((keys.erase as readonly string[]).includes(key)) {
+      if (this.onLine === 0) return;
+      this.onLine -= 1;
+      this.echo('\b \b');
+    } else {
+      this.onLine += 1;
+      this.echo(echoed(key));
+    }
+    this.stream.write(key);
+  }
+
+  /** Ctrl-Z: the process stops, the terminal in its normal mode for the shell; raw mode again when it goes on. */
+  private suspend(): void {
+    this.echo('^Z\n');
+    this.setRawMode(false);
+    process.once('SIGCONT', () => this.setRawMode(true));
+    process.kill(process.pid, 'SIGTSTP');
+  }
+}
+
+/** A control key echoed as the normal mode does (^X); C1 controls and bidi overrides not drawn; any other key as it is. */
+function echoed(key: string): string {
+  const code = key.codePointAt(0) ?? 0;
+  if (key === '\t') return key;
+  if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
+  if (code === 0x7f) return '^?';
+  return /[\u0080-\u009f\u202a-\u202e\u2066-\u2069]/.test(key) ? '' : key;
+}
+
+/** The signal the terminal would send the process for the key. */
+function signal(name: 'SIGINT'): void {
+  // Windows has no signals to send oneself: the listeners are told as a real one would tell them.
+  if (process.platform === 'win32') process.emit(name, name);
+  else process.kill(process.pid, name);
 }

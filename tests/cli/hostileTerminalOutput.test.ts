@@ -27,7 +27,7 @@ const modelPayloads = [`${esc}[2K${esc}[G?`, `${esc}[1A`, `${esc}]52;`, `${esc}]
 describe.skipIf(!existsSync(scriptBin))('model text on a terminal is shown, never obeyed (a pseudo-terminal through `script`)', () => {
   const tempFolder = useTempFolders('rpi-cli-hostile-tty-');
   const llm = useFakeLlm();
-  const cli = useCli();
+  const cli = useCli({ nodeReports: true });
 
   function onTerminal(args: string[]) {
     const command = quote(['stty', 'cols', '200']) + ' && ' + quote([process.execPath, cliBin, ...args]);

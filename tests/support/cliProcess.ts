@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach } from 'vitest';
 import { workbenchEventSchema, type WorkbenchEvent } from '../../engine/contract/index.js';
+import { reportOnSignal, stuckReport } from './stuckReport.js';
 import { useTempFolders } from './tempFolder.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -37,9 +38,10 @@ const settingsVariables = ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'RPI_MODEL', 'RP
 /**
  * Runs the built CLI (bin/rpi-workbench.cjs) as a child process, each test with its own temp config
  * directory (RPI_WORKBENCH_CONFIG_DIR) and a clean environment; every child still running after a test
- * is killed.
+ * is killed. With `nodeReports`, a test that fails also prints each stuck CLI's JavaScript stack and the
+ * handles keeping it alive (a Node diagnostic report asked for by signal).
  */
-export function useCli() {
+export function useCli({ nodeReports = false }: { nodeReports?: boolean } = {}) {
   const configFolder = useTempFolders('rpi-cli-config-');
   let configDir = '';
   const running = new Set<ChildProcess>();
@@ -52,7 +54,9 @@ export function useCli() {
     configDir = await configFolder();
   });
   // Registered after useTempFolders' own: vitest runs after-hooks in reverse, so the children die before their config folder goes.
-  afterEach(async () => {
+  afterEach(async (context) => {
+    // A test that failed (a wait that never matched ends in a timeout) shows what each child printed and was awaited.
+    if (context.task.result?.state === 'fail') for (const child of running) await reportOf(child, nodeReports ? configDir : null);
     await Promise.all([...running].map((child) => killed(child)));
     running.clear();
   });
@@ -60,7 +64,7 @@ export function useCli() {
   const environment = (extra: CliOptions['env'] = {}) => {
     const env: Record<string, string | undefined> = { ...process.env };
     for (const name of settingsVariables) delete env[name];
-    return { ...env, RPI_WORKBENCH_CONFIG_DIR: configDir, ...extra };
+    return { ...env, RPI_WORKBENCH_CONFIG_DIR: configDir, ...(nodeReports ? reportOnSignal(configDir) : {}), ...extra };
   };
 
   const start = (args: string[], options: CliOptions = {}): CliChild => {
@@ -81,9 +85,21 @@ export function useCli() {
   };
 }
 
+/** What a watched child printed and what a test still waits for in it, printed when a test fails. */
+const reports = new WeakMap<ChildProcess, () => string>();
+
+function reportOf(child: ChildProcess, reportsDir: string | null): Promise<void> {
+  const report = reports.get(child);
+  return report ? stuckReport(child.pid, report(), reportsDir) : Promise.resolve();
+}
+
+const tail = (text: string) => JSON.stringify(text.slice(-3000));
+
 export function watched(child: ChildProcess): CliChild {
   const output = { stdout: '', stderr: '' };
   const waiters: (() => void)[] = [];
+  const awaited = new Set<string>();
+  reports.set(child, () => `pid ${child.pid} (${child.spawnargs.join(' ').slice(0, 200)})\nstill awaited: ${[...awaited].join(' | ') || 'nothing'}\nstdout tail: ${tail(output.stdout)}\nstderr tail: ${tail(output.stderr)}`);
   const onData = (stream: 'stdout' | 'stderr') => (chunk: string) => {
     output[stream] += chunk;
     for (const check of [...waiters]) check();
@@ -99,9 +115,12 @@ export function watched(child: ChildProcess): CliChild {
     waitFor: (stream, pattern) =>
       new Promise((resolve, reject) => {
         const matches = () => (typeof pattern === 'string' ? output[stream].includes(pattern) : pattern.test(output[stream]));
+        const label = `${stream} ${JSON.stringify(String(pattern))}`;
+        awaited.add(label);
         const check = () => {
           if (!matches()) return;
           waiters.splice(waiters.indexOf(check), 1);
+          awaited.delete(label);
           resolve();
         };
         waiters.push(check);

@@ -68,7 +68,7 @@ describe('the chat’s keys: only Enter at the prompt sends, and only what is sh
     expect(await second.line).toBe('Something else');
   });
 
-  it('bracketed paste is on only while the prompt reads: a run gets the line mode without it, where a long paste could lose its end mark', async () => {
+  it('bracketed paste is on only while the prompt reads: what is typed while a run works is plain lines', async () => {
     const input = Object.assign(new PassThrough(), { isTTY: true });
     const output = new PassThrough();
     let screen = '';
@@ -83,5 +83,80 @@ describe('the chat’s keys: only Enter at the prompt sends, and only what is sh
     expect(await read).toBe('Write a');
     await nextTurn();
     expect(screen.lastIndexOf(off)).toBeGreaterThan(screen.lastIndexOf(on));
+  });
+
+  /** A chat on a terminal-like input that records each raw mode switch. */
+  const onTty = () => {
+    const modes: boolean[] = [];
+    const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: (mode: boolean) => modes.push(mode) });
+    const output = new PassThrough();
+    let screen = '';
+    output.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
+    const terminal = new ChatTerminal({ input, output, history: [] });
+    opened.push(terminal);
+    return { terminal, modes, type: (keys: string) => input.write(keys), screen: () => screen };
+  };
+
+  it('the terminal stays in raw mode from the start to the end of the session: never its normal mode between a line and the next prompt, where keys typed in it would be read wrongly once raw mode came back', async () => {
+    const { terminal, modes, type } = onTty();
+    const first = terminal.read('› ');
+    type('Write a\r');
+    expect(await first).toBe('Write a');
+    // A run works, then a question, then the next prompt.
+    const answer = terminal.confirm('Undo it? [y/N] ');
+    type('n\r');
+    expect(await answer).toBe(false);
+    const second = reading(terminal);
+    await nextTurn();
+    expect(modes.every((mode) => mode)).toBe(true);
+    terminal.end();
+    expect(await second.line).toBeNull();
+    expect(modes.at(-1)).toBe(false);
+  });
+
+  it('keys typed while a run works are held as the normal mode holds them: echoed, Enter a line feed, an erase taking back one; the next prompt shows them, unsent', async () => {
+    const { terminal, type, screen } = onTty();
+    const first = terminal.read('› ');
+    type('Write a\r');
+    expect(await first).toBe('Write a');
+    type('/undx\x7fo\rnext');
+    await nextTurn();
+    expect(screen()).toContain('/undx\b \bo\nnext');
+    const second = reading(terminal);
+    await nextTurn();
+    expect(second.state.line).toBeUndefined();
+    type('\r');
+    expect(await second.line).toBe('/undo\nnext');
+  });
+
+  it('Ctrl-D typed while a run works ends the input at the start of a line (the session ends once the run is over), and is nothing after text on it', async () => {
+    const { terminal, type } = onTty();
+    const first = terminal.read('› ');
+    type('Write a\r');
+    expect(await first).toBe('Write a');
+    type('half\x04');
+    await nextTurn();
+    const second = reading(terminal);
+    await nextTurn();
+    expect(second.state.line).toBeUndefined();
+    type('\r');
+    expect(await second.line).toBe('half');
+    type('\x04');
+    await nextTurn();
+    expect(await terminal.read('› ')).toBeNull();
+  });
+
+  it('Ctrl-C typed while a run works is a SIGINT to the process, as from the terminal, and is not held for the prompt', async () => {
+    const { terminal, type, screen } = onTty();
+    const first = terminal.read('› ');
+    type('Write a\r');
+    expect(await first).toBe('Write a');
+    const interrupted = new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+    type('\x03');
+    await interrupted;
+    expect(screen()).toContain('^C');
+    const second = terminal.read('› ');
+    type('Go on\r');
+    expect(await second).toBe('Go on');
   });
 });

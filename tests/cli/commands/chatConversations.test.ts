@@ -25,7 +25,7 @@ const scriptBin = '/usr/bin/script';
 describe('chat: /new, /conversations, /switch, /rename', { timeout: 90_000 }, () => {
   const tempFolder = useTempFolders('rpi-cli-chat-convs-');
   const llm = useFakeLlm();
-  const cli = useCli();
+  const cli = useCli({ nodeReports: true });
   const model = () => ['--base-url', llm().baseUrl, '--model', 'fake-model'];
 
   const listed = async (root: string): Promise<Listed[]> =>

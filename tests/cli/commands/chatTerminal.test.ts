@@ -20,7 +20,7 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal (a pseudo-terminal through `script`)', { timeout: 60_000 }, () => {
   const tempFolder = useTempFolders('rpi-cli-chat-tty-');
   const llm = useFakeLlm();
-  const cli = useCli();
+  const cli = useCli({ nodeReports: true });
 
   /** The CLI on a pseudo-terminal; with `stdinFile`, stdin is that file instead (stdout and stderr stay the terminal). */
   function onTerminal(args: string[], { stdinFile, env }: { stdinFile?: string; env?: Record<string, string> } = {}) {
@@ -198,7 +198,7 @@ describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal (a pse
 describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal: keys typed while a run works', { timeout: 60_000 }, () => {
   const tempFolder = useTempFolders('rpi-cli-chat-typed-');
   const startLlm = useFakeLlmStarter();
-  const cli = useCli();
+  const cli = useCli({ nodeReports: true });
 
   /** A chat on a terminal whose first request's research answer is held until `release()`: the run is working meanwhile. */
   async function heldRun() {

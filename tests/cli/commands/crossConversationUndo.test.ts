@@ -18,7 +18,7 @@ const bell = '\u0007';
 describe('undo on the command line in one of several conversations', () => {
   const tempFolder = useTempFolders('rpi-cli-cross-undo-');
   const llm = useFakeLlm();
-  const cli = useCli();
+  const cli = useCli({ nodeReports: true });
 
   /** A folder with two conversations whose requests interleave (see interleavedConversations), closed again. */
   async function interleaved({ betaTitle }: { betaTitle?: string } = {}) {

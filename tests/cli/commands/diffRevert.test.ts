@@ -27,7 +27,7 @@ interface JsonFile {
 describe('diff and revert on the command line', { timeout: 60_000 }, () => {
   const tempFolder = useTempFolders('rpi-cli-diff-');
   const llm = useFakeLlm();
-  const cli = useCli();
+  const cli = useCli({ nodeReports: true });
   const model = () => ['--base-url', llm().baseUrl, '--model', 'fake-model'];
 
   /** A folder after one run that edited README.md, created src/greeting.ts (with an escape sequence in it), and made a file by command. */

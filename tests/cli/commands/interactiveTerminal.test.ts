@@ -16,7 +16,7 @@ const scriptBin = '/usr/bin/script';
 describe.skipIf(!existsSync(scriptBin))('the CLI on a terminal (a pseudo-terminal through `script`)', () => {
   const tempFolder = useTempFolders('rpi-cli-tty-');
   const llm = useFakeLlm();
-  const cli = useCli();
+  const cli = useCli({ nodeReports: true });
 
   function onTerminal(args: string[], env: Record<string, string> = {}) {
     const command = quote(['stty', 'cols', '120']) + ' && ' + quote([process.execPath, cliBin, ...args]);

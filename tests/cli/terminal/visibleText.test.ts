@@ -124,7 +124,7 @@ describe('every writer shows model text, whatever the call site', () => {
       ['commands/exit.ts', 'an empty write that waits for the flush'],
       ['chat/chatSession.ts', "stderr handed to the chat's readline (the prompt and what is typed)"],
       ['chat/chatTerminal.ts', "the chat readline's own line ends, key edits and its constant how-to-end hint"],
-      ['chat/terminalKeys.ts', "what the terminal gives, written into readline's input (no output)"],
+      ['chat/terminalKeys.ts', "what the terminal gives, written into readline's input; keys typed ahead echoed (control keys as ^X, C1 and bidi controls dropped)"],
     ]);
     const writers = readdirSync(cliRoot, { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.ts') && !file.startsWith(`serve${path.sep}`))

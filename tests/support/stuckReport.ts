@@ -1,0 +1,92 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+
+/**
+ * What a test that failed shows about the processes it started and that still run: each one's state and
+ * command, and for a CLI started with `reportOnSignal`, its JavaScript stack and the handles that keep it
+ * alive (Node's diagnostic report, asked for with SIGUSR2) — so a hang seen once, on another machine, can
+ * be read from its log.
+ */
+export async function stuckReport(pid: number | undefined, summary: string, reportsDir: string | null): Promise<void> {
+  const below = descendants(pid);
+  const lines = [summary, `processes under it still running: ${below.map((entry) => `${entry.pid} ${entry.state} ${entry.command}`).join('; ') || 'none'}`];
+  if (reportsDir !== null) {
+    for (const entry of below.filter((candidate) => candidate.command.includes('rpi-workbench'))) lines.push(await nodeReport(entry.pid, reportsDir));
+  }
+  console.error(lines.join('\n'));
+}
+
+/** NODE_OPTIONS that have a CLI write a diagnostic report into `dir` on SIGUSR2. */
+export function reportOnSignal(dir: string): Record<string, string> {
+  const reports = path.join(dir, 'node-reports');
+  mkdirSync(reports, { recursive: true });
+  return { NODE_OPTIONS: `--report-on-signal --report-signal=SIGUSR2 --report-directory=${reports}` };
+}
+
+interface ProcessEntry {
+  pid: number;
+  parent: number;
+  state: string;
+  command: string;
+}
+
+/** The processes below `pid` (a CLI under `script`, the commands it runs), from /proc. */
+function descendants(pid: number | undefined): ProcessEntry[] {
+  if (pid === undefined || !existsSync('/proc')) return [];
+  const all: ProcessEntry[] = [];
+  for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const [state = '?', parent = '0'] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const command = readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ').trim().slice(0, 160);
+      all.push({ pid: Number(name), parent: Number(parent), state, command });
+    } catch {
+      // ended meanwhile
+    }
+  }
+  const found: ProcessEntry[] = [];
+  const visit = (parent: number) => {
+    for (const entry of all.filter((candidate) => candidate.parent === parent)) {
+      found.push(entry);
+      visit(entry.pid);
+    }
+  };
+  visit(pid);
+  return found;
+}
+
+interface NodeReport {
+  javascriptStack?: { message?: string; stack?: string[] };
+  libuv?: { type: string; is_active: boolean; is_referenced?: boolean; details?: string; localEndpoint?: unknown; remoteEndpoint?: unknown }[];
+  workers?: unknown[];
+}
+
+/** The process's report: its stack where the signal found it, and its active referenced handles. */
+async function nodeReport(pid: number, dir: string): Promise<string> {
+  const reports = path.join(dir, 'node-reports');
+  try {
+    process.kill(pid, 'SIGUSR2');
+  } catch (error) {
+    return `no report from ${pid}: ${String(error)}`;
+  }
+  // The report is written from the process's event loop: a loop that never turns writes none.
+  for (let waited = 0; waited < 3000; waited += 100) {
+    const file = existsSync(reports) ? readdirSync(reports).find((name) => name.includes(`.${pid}.`)) : undefined;
+    if (file !== undefined) {
+      try {
+        const report = JSON.parse(readFileSync(path.join(reports, file), 'utf8')) as NodeReport;
+        const handles = (report.libuv ?? []).filter((handle) => handle.is_active && handle.is_referenced !== false);
+        return [
+          `report of ${pid}: stack ${JSON.stringify(report.javascriptStack?.stack?.slice(0, 12) ?? [])}`,
+          `  active referenced handles: ${handles.map((handle) => JSON.stringify(handle)).join(', ') || 'none'}`,
+          `  workers: ${report.workers?.length ?? 0}`,
+        ].join('\n');
+      } catch {
+        // still being written
+      }
+    }
+    await delay(100);
+  }
+  return `no report from ${pid} within 3 s: its event loop does not turn`;
+}

@@ -212,13 +212,15 @@ export class ChangesService {
         return [{ path: relPath, before: checkpointSource(before, was), after: checkpointSource(after, now) }];
       });
     }
-    const changed = (await this.deps.checkpoints.changesSince(beforeId, changedPaths ? { changedPaths } : {})).filter((change) => change.kind !== 'folder');
+    const compared = await this.deps.checkpoints.comparedTo(beforeId, changedPaths ? { changedPaths } : {});
     const pairs = await Promise.all(
-      changed.map(async ({ path: relPath, change }) => ({
-        path: relPath,
-        before: checkpointSource(before, before.files.get(relPath)),
-        after: change === 'recreated' ? null : await folderSource(this.deps.workspace.root, relPath),
-      })),
+      compared.changes
+        .filter((change) => change.kind !== 'folder')
+        .map(async ({ path: relPath, change }) => ({
+          path: relPath,
+          before: checkpointSource(before, before.files.get(relPath)),
+          after: change === 'recreated' ? null : await folderSource(this.deps.workspace.root, relPath, compared.present.get(relPath)),
+        })),
     );
     return pairs.filter((pair) => pair.before !== null || pair.after !== null);
   }

@@ -53,10 +53,13 @@ export function checkpointSource(contents: CheckpointContents, record: FileRecor
 /**
  * The entry at `rel` (a path a checkpoint scan found: '/' separators, no link on the way) in the folder
  * now; null when nothing (or a folder) is there. A file is read as the checkpoints read it, contained
- * (see readContainedSync), here or on the diff worker.
+ * (see readContainedSync), here or on the diff worker. `found`: what a comparison just found there (its
+ * lstat fields and content hash, or the link's target), so the path is not looked at again before it is read.
  */
-export async function folderSource(root: string, rel: string): Promise<SideSource | null> {
+export async function folderSource(root: string, rel: string, found?: FileRecord): Promise<SideSource | null> {
   const file = path.join(root, ...rel.split('/'));
+  if (found?.type === 'file') return fileSource(file, found.mode, found.size, `file:${found.mode}:${found.hash}`);
+  if (found?.type === 'symlink') return linkSource(found.target);
   // Synchronous, as the contained read: a list looks at thousands of paths, each a promise round trip otherwise.
   let stats: fs.Stats | undefined;
   try {
@@ -68,14 +71,22 @@ export async function folderSource(root: string, rel: string): Promise<SideSourc
   const mode = stats.mode & 0o7777;
   if (stats.isSymbolicLink()) {
     const linkText = await readlink(file).catch(() => null);
-    if (linkText === null) return null;
-    return { key: `link:${linkText}`, size: 0, load: async () => ({ side: { kind: 'symlink', target: linkText }, hash: null }) };
+    return linkText === null ? null : linkSource(linkText);
   }
   const special = specialKind(stats);
   const { size } = stats;
   if (special) return { key: `special:${rel}`, size, load: async () => ({ side: { kind: 'file', mode, size, notText: `unreadable: ${special}` }, hash: null }) };
+  return fileSource(file, mode, size, `stat:${mode}:${size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}`);
+}
+
+function linkSource(target: string): SideSource {
+  return { key: `link:${target}`, size: 0, load: async () => ({ side: { kind: 'symlink', target }, hash: null }) };
+}
+
+/** A regular file of the folder, read when it is loaded (contained), its hash computed when asked for. */
+function fileSource(file: string, mode: number, size: number, key: string): SideSource {
   return {
-    key: `stat:${mode}:${size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}`,
+    key,
     size,
     offThread: { mode, input: async () => ({ file }) },
     async load() {

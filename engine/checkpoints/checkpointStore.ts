@@ -103,12 +103,20 @@ export class CheckpointStore {
    * the caller knows these files are all that changed since the store last looked at the folder (a tool
    * call's write, say); they are looked at again instead of the whole folder, where that finds the same.
    */
-  changesSince(id: string, { forUndo = false, changedPaths }: { forUndo?: boolean; changedPaths?: readonly string[] } = {}): Promise<RestoreChange[]> {
+  async changesSince(id: string, options: { forUndo?: boolean; changedPaths?: readonly string[] } = {}): Promise<RestoreChange[]> {
+    return (await this.comparedTo(id, options)).changes;
+  }
+
+  /**
+   * changesSince, with what the comparison found in the folder at each path (its lstat fields, and the
+   * content's hash or the link's target), so a caller reading the changed files need not look again.
+   */
+  comparedTo(id: string, { forUndo = false, changedPaths }: { forUndo?: boolean; changedPaths?: readonly string[] } = {}): Promise<{ changes: RestoreChange[]; present: ReadonlyMap<string, FileRecord> }> {
     return this.queue.run(async () => {
       const left: UnreachableSubtree[] = [];
-      const { changes } = await this.planRestoreTo(id, forUndo ? (subtree) => left.push(subtree) : this.unreachable.report, changedPaths);
+      const { plan, present } = await this.planRestoreTo(id, forUndo ? (subtree) => left.push(subtree) : this.unreachable.report, changedPaths);
       this.unreachable.undoLeft(left);
-      return changes;
+      return { changes: plan.changes, present: present.files };
     });
   }
 
@@ -119,7 +127,7 @@ export class CheckpointStore {
   restore(id: string): Promise<RestoreChange[]> {
     return this.queue.run(async () => {
       const left: UnreachableSubtree[] = [];
-      const plan = await this.planRestoreTo(id, (subtree) => left.push(subtree));
+      const { plan } = await this.planRestoreTo(id, (subtree) => left.push(subtree));
       this.seen = null;
       const changes = await applyRestore({ root: this.root, plan, objects: this.folders.objects, journal: this.pending });
       this.unreachable.undoLeft(left);
@@ -181,12 +189,12 @@ export class CheckpointStore {
     return infoOf(manifest);
   }
 
-  private async planRestoreTo(id: string, onUnreachable: OnUnreachable, changedPaths?: readonly string[]): Promise<RestorePlan> {
+  private async planRestoreTo(id: string, onUnreachable: OnUnreachable, changedPaths?: readonly string[]): Promise<{ plan: RestorePlan; present: WorkspaceState }> {
     const manifest = await this.readManifest(id);
     const wanted = await this.stateOf(manifest.root);
     const present = (changedPaths && (await this.restat(changedPaths))) || (await this.scanPresent(onUnreachable));
     await addPresentButIgnored(this.root, wanted.state, present);
-    return planRestore(wanted.state, present);
+    return { plan: planRestore(wanted.state, present), present };
   }
 
   /** The folder now from the whole of it: a scan, reading what lstat says changed since it was last seen. */

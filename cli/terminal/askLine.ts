@@ -1,4 +1,4 @@
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import { visibleText } from './visibleText.js';
 
 export interface AskLineOptions {
@@ -10,11 +10,23 @@ export interface AskLineOptions {
   onInterrupt: () => void;
 }
 
-/** One question on the terminal; the line typed, or null when the question was withdrawn or input ended. */
+/** node:readline's own key handler (its REPL replaces it too), here to see each key before readline does. */
+type KeyedInterface = Interface & { _ttyWrite?: (text: string | undefined, key: { name?: string } | undefined) => void };
+
+/**
+ * One question on the terminal; the line typed, or null when the question was withdrawn or input ended.
+ *
+ * Only Enter typed at the question answers it. Keys typed while the run worked wait in the terminal in
+ * its normal mode, which turns Enter into a line feed; read once the question takes the terminal, they
+ * are put into its line, to see, and their line feed answers nothing (Enter at the question is a carriage
+ * return): "a" and Enter typed a moment before an approval appears never approve what was not shown.
+ */
 export function askLine(question: string, { input, output, signal, onInterrupt }: AskLineOptions): Promise<string | null> {
   if (signal.aborted) return Promise.resolve(null);
   return new Promise((resolve) => {
-    const rl = createInterface({ input, output, terminal: true });
+    const rl: KeyedInterface = createInterface({ input, output, terminal: true });
+    const ttyWrite = rl._ttyWrite;
+    if (typeof ttyWrite === 'function') rl._ttyWrite = (text, key) => (key?.name === 'enter' ? undefined : ttyWrite.call(rl, text, key));
     let answered = false;
     const finish = (answer: string | null) => {
       if (answered) return;

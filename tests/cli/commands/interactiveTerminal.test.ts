@@ -5,7 +5,7 @@ import path from 'node:path';
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
 import { cliBin, historyOf, useCli, watched } from '../../support/cliProcess.js';
-import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
+import { useFakeLlm, useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
 import { call, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { conversationDir } from '../../support/conversationDir.js';
@@ -16,6 +16,7 @@ const scriptBin = '/usr/bin/script';
 describe.skipIf(!existsSync(scriptBin))('the CLI on a terminal (a pseudo-terminal through `script`)', () => {
   const tempFolder = useTempFolders('rpi-cli-tty-');
   const llm = useFakeLlm();
+  const startLlm = useFakeLlmStarter();
   const cli = useCli({ nodeReports: true });
 
   function onTerminal(args: string[], env: Record<string, string> = {}) {
@@ -25,6 +26,7 @@ describe.skipIf(!existsSync(scriptBin))('the CLI on a terminal (a pseudo-termina
     const terminal = watched(child);
     return {
       ...terminal,
+      type: (keys: string) => child.stdin.write(keys),
       /** Waits for the screen to show `pattern`, then types `keys`. */
       async answer(pattern: RegExp | string, keys: string) {
         await terminal.waitFor('stdout', pattern);
@@ -70,6 +72,38 @@ describe.skipIf(!existsSync(scriptBin))('the CLI on a terminal (a pseudo-termina
     expect(screen).toContain('\u001b[32m+original\u001b[m');
     expect(screen).toContain('\u001b[32m+edited\u001b[m');
     expect(screen.trimEnd().split('\r\n').slice(-2)).toEqual([' notes.txt | 1 \u001b[32m+\u001b[m', ' 1 file changed, 1 insertion(+)']);
+  });
+
+  it('an "a" and Enter typed while the run works do not answer the approval that comes after: they wait in its line, unsent, and only Enter typed there answers', async () => {
+    const root = await tempFolder();
+    let released = () => undefined as void;
+    const release = new Promise<void>((resolve) => (released = resolve));
+    let asked = () => undefined as void;
+    const researchAsked = new Promise<void>((resolve) => (asked = resolve));
+    const turns = [say('Empty.'), say(planText('Notes')), call('write_file', { path: 'notes.txt', content: 'original\n' }), say('Notes written.'), say('Nothing written.')];
+    const held = await startLlm({
+      script: async (_request, index) => {
+        if (index === 0) {
+          asked();
+          await release;
+        }
+        return turns[index] ?? say('unexpected');
+      },
+    });
+
+    const terminal = onTerminal(['run', root, 'Write notes', '--base-url', held.baseUrl, '--model', 'fake-model']);
+    await researchAsked;
+    // Typed while the run works, before any question: the terminal, in its normal mode, echoes it.
+    terminal.type('a\r');
+    await terminal.waitFor('stdout', /a\r\n/);
+    released();
+    // The approval shows the typed "a" in its line, not taken as its answer; Ctrl-U clears it, then "d" denies.
+    await terminal.answer(/\[v\]iew details > [^]*a/, '\x15d\r');
+    const done = await terminal.exited;
+
+    expect(done.stdout).toMatch(/Approve write_file notes\.txt\?/);
+    expect(existsSync(path.join(root, 'notes.txt'))).toBe(false);
+    expect(held.chatRequests().length).toBeGreaterThanOrEqual(4);
   });
 
   it('asks the model’s question on the terminal, its text neutralised, and the answer reaches research.md', async () => {

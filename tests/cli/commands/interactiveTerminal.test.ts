@@ -51,10 +51,12 @@ describe.skipIf(!existsSync(scriptBin))('the CLI on a terminal (a pseudo-termina
     writeNotes();
 
     const terminal = onTerminal(['run', root, 'Write notes', '--base-url', llm().baseUrl, '--model', 'fake-model'], { EDITOR: editor });
+    // Each answer typed once the question is asked again: Enter typed before it answers nothing (see the test below).
+    const askedAfter = (text: string) => new RegExp(`${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^]*\\[v\\]iew details > `);
     await terminal.answer('[v]iew details > ', 'v\r');
-    await terminal.answer(`real path: ${path.join(root, 'notes.txt')}`, 'e\r');
-    await terminal.answer('The edited arguments do not fit write_file: content:', 'e\r');
-    await terminal.answer('With your edits, approving does what is shown above.', 'a\r');
+    await terminal.answer(askedAfter(`real path: ${path.join(root, 'notes.txt')}`), 'e\r');
+    await terminal.answer(askedAfter('The edited arguments do not fit write_file: content:'), 'e\r');
+    await terminal.answer(askedAfter('With your edits, approving does what is shown above.'), 'a\r');
     const done = await terminal.exited;
 
     expect(done.code).toBe(0);

@@ -83,9 +83,12 @@ describe('undo on the command line in one of several conversations', () => {
     cli.track(child);
     const terminal = watched(child);
 
-    await terminal.waitFor('stdout', `shared.txt: [k]eep "${betaRequest}"'s version (Enter) or [t]ake this conversation's? > `);
+    const question = `shared.txt: [k]eep "${betaRequest}"'s version (Enter) or [t]ake this conversation's? > `;
+    await terminal.waitFor('stdout', question);
     child.stdin.write('x\r');
-    await terminal.waitFor('stdout', 'Type k to keep the other conversation’s version, or t to take this one’s.');
+    // Answered once the question is asked again: Enter typed before it answers nothing.
+    const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    await terminal.waitFor('stdout', new RegExp(`${escaped('Type k to keep the other conversation’s version, or t to take this one’s.')}[^]*${escaped(question)}`));
     child.stdin.write('t\r');
     const done = await terminal.exited;
 

@@ -15,7 +15,8 @@ import { connectionFor, connectionIdentity, connectionKeys } from '../llm/phaseM
 import type { McpHub } from '../mcp/mcpHub.js';
 import { withMcpGuard } from '../mcp/mcpToolGuard.js';
 import type { RunRecord } from '../rpi/runRecord.js';
-import { defaultRpiLimits, runRpi, type PhaseModel, type RpiOutcome } from '../rpi/runRpi.js';
+import { defaultRpiLimits, type PhaseModel, type RpiOutcome } from '../rpi/rpiRun.js';
+import { runRpi } from '../rpi/runRpi.js';
 import { UsageRecorder } from '../rpi/usageRecorder.js';
 import { childEnvironment } from '../secrets/childEnvironment.js';
 import { hostEnvironment } from '../secrets/processCredentials.js';

@@ -2,7 +2,7 @@ import type { ApprovalSettings } from '../contract/index.js';
 import type { LlmClientOptions } from '../llm/openaiClient.js';
 import type { LlmSettings } from '../llm/llmTypes.js';
 import type { WorkbenchMcpOptions } from '../mcp/workbenchMcp.js';
-import type { RpiLimits } from '../rpi/runRpi.js';
+import type { RpiLimits } from '../rpi/rpiRun.js';
 import type { AllowedCommand } from '../settings/allowedCommands.js';
 
 /** How a workbench reaches its model and runs its loops; hosts pass the settings, tests narrow the limits. */

@@ -116,7 +116,7 @@ async function searchedSize(root: string): Promise<{ files: number; mb: string }
 /**
  * search_files on the tree against `rg` on the same tree, median of 5 runs each, page cache warm for both.
  * The first run starts the workers; in the engine they are already started by then, warmed while the
- * model thinks (see runAgentLoop.ask), which the line after it shows.
+ * model thinks (see ModelTurns.ask), which the line after it shows.
  */
 export async function benchSearch(): Promise<void> {
   const rg = ensureRipgrep();
@@ -148,7 +148,7 @@ export async function benchSearch(): Promise<void> {
 /**
  * The first search of a fresh process as a phase of a run meets it: the phase's manifest built (the file
  * map, depth 3, which Research and Implement start from: see runRpi) and the workers warmed while the
- * model thinks (see runAgentLoop.ask), a second of thinking; beside rg run right after it.
+ * model thinks (see ModelTurns.ask), a second of thinking; beside rg run right after it.
  */
 async function firstSearchAfterWarming(root: string, rgArgs: readonly string[]): Promise<{ engine: number; rg: number }> {
   const script = `

@@ -1,5 +1,6 @@
 import type { Phase } from '../contract/index.js';
-import { runAgentLoop, type AgentLoopResult } from '../agent/runAgentLoop.js';
+import type { AgentLoopResult } from '../agent/agentLoopTypes.js';
+import { runAgentLoop } from '../agent/runAgentLoop.js';
 import type { LoopLimits } from '../agent/loopLimits.js';
 import type { ToolLog } from '../store/toolLog.js';
 import { askUser } from '../tools/askUser.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { UnsequencedEvent } from '../../../engine/contract/index.js';
-import { runAgentLoop, type AgentLoopConfig } from '../../../engine/agent/runAgentLoop.js';
+import type { AgentLoopConfig } from '../../../engine/agent/agentLoopTypes.js';
+import { runAgentLoop } from '../../../engine/agent/runAgentLoop.js';
 import { defaultLoopLimits } from '../../../engine/agent/loopLimits.js';
 import { ToolModeState } from '../../../engine/agent/toolMode.js';
 import { createLlmClient } from '../../../engine/llm/openaiClient.js';

@@ -14,7 +14,7 @@ export type ReplyStep = { kind: 'final'; text: string } | { kind: 'continue' };
 
 /**
  * Acts on the model's reply of one turn: runs the tools it calls (native tool calls, or an action block of
- * the text protocol), each result into the context and its success or failure into the error budget;
+ * the text protocol), puts each result into the context and counts each failure against the error budget;
  * a reply that calls no tool is the final answer.
  */
 export class ReplyActor {

@@ -4,7 +4,7 @@ import { StringDecoder } from 'node:string_decoder';
 export type TerminalInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
 
 /** The keys the terminal's normal mode acts on itself, which the chat does for it while nobody reads. */
-const keys = { interrupt: '\x03', end: '\x04', suspend: '\x1a', erase: ['\x7f', '\b'], newline: ['\r', '\n'] } as const;
+const keys = { interrupt: '\x03', quit: '\x1c', end: '\x04', suspend: '\x1a', killLine: '\x15', erase: ['\x7f', '\b'], newline: ['\r', '\n'] } as const;
 
 /**
  * The chat's terminal, read in raw mode for the whole session (but for an editor's turn); what comes is
@@ -16,8 +16,9 @@ const keys = { interrupt: '\x03', end: '\x04', suspend: '\x1a', erase: ['\x7f', 
  * does nothing — a Ctrl-D typed as the prompt came back was lost, whenever the process was held up
  * between the two switches. So while nobody reads (a run works, a command is done) the chat does what
  * the normal mode would: it echoes what is typed; Enter ends a held line as a line feed (so it is shown
- * at the next prompt, never sent); Ctrl-C is an interrupt (SIGINT, as from the terminal); Ctrl-Z
- * suspends; Ctrl-D at the start of a line is the end of input.
+ * at the next prompt, never sent); Ctrl-C is an interrupt (SIGINT, as from the terminal, though to this
+ * process alone, not its process group); Ctrl-\ quits and Ctrl-Z suspends (POSIX); Ctrl-D at the start of
+ * a line is the end of input, and Ctrl-U starts the line again.
  */
 export class TerminalKeys {
   /** readline's input; its own raw mode switches (on at its start, off at its close) still reach the terminal. */
@@ -72,11 +73,13 @@ export class TerminalKeys {
   }
 
   private readonly relay = (chunk: Buffer | string) => {
+    // Decoded whether read or held, so a character whose bytes come on both sides of a switch stays whole.
+    const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
     if (this.reading) {
-      this.stream.write(chunk);
+      if (text !== '') this.stream.write(text);
       return;
     }
-    for (const key of typeof chunk === 'string' ? chunk : this.decoder.write(chunk)) this.hold(key);
+    for (const key of text) this.hold(key);
   };
 
   /** One key typed while nobody reads, done as the terminal's normal mode does it. */
@@ -85,7 +88,20 @@ export class TerminalKeys {
       this.echo('^C');
       return signal('SIGINT');
     }
+    if (key === keys.quit && process.platform !== 'win32') {
+      // As the terminal's quit: the process ends, the terminal in its normal mode for the shell.
+      this.setRawMode(false);
+      process.kill(process.pid, 'SIGQUIT');
+      return;
+    }
     if (key === keys.suspend && process.platform !== 'win32') return this.suspend();
+    if (key === keys.killLine) {
+      // The line typed so far goes (readline takes it out when it reads the key); the next starts afresh.
+      this.onLine = 0;
+      this.echo('^U\n');
+      this.stream.write(key);
+      return;
+    }
     if (key === keys.end) {
       // Ctrl-D after text typed on the line hands that text over as it is; at its start it ends the input.
       if (this.onLine === 0) this.onEnd();

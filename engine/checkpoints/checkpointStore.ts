@@ -108,15 +108,17 @@ export class CheckpointStore {
   }
 
   /**
-   * changesSince, with what the comparison found in the folder at each path (its lstat fields, and the
-   * content's hash or the link's target), so a caller reading the changed files need not look again.
+   * changesSince, with what the comparison looked at in the folder just now (each file's lstat fields and
+   * content hash, or the link's target), so a caller reading the changed files need not look again. Only
+   * paths it looked at: a comparison narrowed to `changedPaths` trusts its earlier look for the others.
    */
   comparedTo(id: string, { forUndo = false, changedPaths }: { forUndo?: boolean; changedPaths?: readonly string[] } = {}): Promise<{ changes: RestoreChange[]; present: ReadonlyMap<string, FileRecord> }> {
     return this.queue.run(async () => {
       const left: UnreachableSubtree[] = [];
-      const { plan, present } = await this.planRestoreTo(id, forUndo ? (subtree) => left.push(subtree) : this.unreachable.report, changedPaths);
+      const { plan, present, lookedAt } = await this.planRestoreTo(id, forUndo ? (subtree) => left.push(subtree) : this.unreachable.report, changedPaths);
       this.unreachable.undoLeft(left);
-      return { changes: plan.changes, present: present.files };
+      const looked = lookedAt === 'all' ? present.files : new Map(lookedAt.flatMap((relPath) => (present.files.has(relPath) ? [[relPath, present.files.get(relPath)!] as const] : [])));
+      return { changes: plan.changes, present: looked };
     });
   }
 
@@ -189,12 +191,18 @@ export class CheckpointStore {
     return infoOf(manifest);
   }
 
-  private async planRestoreTo(id: string, onUnreachable: OnUnreachable, changedPaths?: readonly string[]): Promise<{ plan: RestorePlan; present: WorkspaceState }> {
+  /** The plan to bring the folder back to `id`, the folder as compared, and the paths looked at for it ('all': a whole scan). */
+  private async planRestoreTo(
+    id: string,
+    onUnreachable: OnUnreachable,
+    changedPaths?: readonly string[],
+  ): Promise<{ plan: RestorePlan; present: WorkspaceState; lookedAt: readonly string[] | 'all' }> {
     const manifest = await this.readManifest(id);
     const wanted = await this.stateOf(manifest.root);
-    const present = (changedPaths && (await this.restat(changedPaths))) || (await this.scanPresent(onUnreachable));
+    const restated = changedPaths ? await this.restat(changedPaths) : null;
+    const present = restated ?? (await this.scanPresent(onUnreachable));
     await addPresentButIgnored(this.root, wanted.state, present);
-    return { plan: planRestore(wanted.state, present), present };
+    return { plan: planRestore(wanted.state, present), present, lookedAt: restated && changedPaths ? changedPaths : 'all' };
   }
 
   /** The folder now from the whole of it: a scan, reading what lstat says changed since it was last seen. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 
@@ -12,16 +12,27 @@ export async function stuckReport(pid: number | undefined, summary: string, repo
   const below = descendants(pid);
   const lines = [summary, `processes under it still running: ${below.map((entry) => `${entry.pid} ${entry.state} ${entry.command}`).join('; ') || 'none'}`];
   if (reportsDir !== null) {
-    for (const entry of below.filter((candidate) => candidate.command.includes('rpi-workbench'))) lines.push(await nodeReport(entry.pid, reportsDir));
+    // Node processes only, the one started and those under it: a shell between `script` and the CLI would die of the signal.
+    for (const candidate of [...(pid === undefined ? [] : [pid]), ...below.map((entry) => entry.pid)].filter(isNode)) lines.push(await nodeReport(candidate, reportsDir));
   }
   console.error(lines.join('\n'));
 }
 
-/** NODE_OPTIONS that have a CLI write a diagnostic report into `dir` on SIGUSR2. */
+/** NODE_OPTIONS (added to those inherited) that have a CLI write a diagnostic report into `dir` on SIGUSR2. */
 export function reportOnSignal(dir: string): Record<string, string> {
   const reports = path.join(dir, 'node-reports');
   mkdirSync(reports, { recursive: true });
-  return { NODE_OPTIONS: `--report-on-signal --report-signal=SIGUSR2 --report-directory=${reports}` };
+  const inherited = process.env.NODE_OPTIONS ? `${process.env.NODE_OPTIONS} ` : '';
+  return { NODE_OPTIONS: `${inherited}--report-on-signal --report-signal=SIGUSR2 ${JSON.stringify(`--report-directory=${reports}`)}` };
+}
+
+/** Whether the process runs this Node (its executable, from /proc). */
+function isNode(pid: number): boolean {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`) === realpathSync(process.execPath);
+  } catch {
+    return false;
+  }
 }
 
 interface ProcessEntry {
@@ -70,7 +81,8 @@ async function nodeReport(pid: number, dir: string): Promise<string> {
   } catch (error) {
     return `no report from ${pid}: ${String(error)}`;
   }
-  // The report is written from the process's event loop: a loop that never turns writes none.
+  // The report is written from the process's event loop: a loop that never turns writes none. (Polled,
+  // and only once a test has failed: this is its report, not a wait for it to pass.)
   for (let waited = 0; waited < 3000; waited += 100) {
     const file = existsSync(reports) ? readdirSync(reports).find((name) => name.includes(`.${pid}.`)) : undefined;
     if (file !== undefined) {

@@ -94,7 +94,7 @@ describe('the chat’s keys: only Enter at the prompt sends, and only what is sh
     output.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
     const terminal = new ChatTerminal({ input, output, history: [] });
     opened.push(terminal);
-    return { terminal, modes, type: (keys: string) => input.write(keys), screen: () => screen };
+    return { terminal, modes, type: (keys: string | Buffer) => input.write(keys), screen: () => screen };
   };
 
   it('the terminal stays in raw mode from the start to the end of the session: never its normal mode between a line and the next prompt, where keys typed in it would be read wrongly once raw mode came back', async () => {
@@ -158,5 +158,19 @@ describe('the chat’s keys: only Enter at the prompt sends, and only what is sh
     const second = terminal.read('› ');
     type('Go on\r');
     expect(await second).toBe('Go on');
+  });
+
+  it('a character whose bytes come on both sides of the prompt coming back stays whole', async () => {
+    const { terminal, type } = onTty();
+    const first = terminal.read('› ');
+    type('Write a\r');
+    expect(await first).toBe('Write a');
+    const e = Buffer.from('é');
+    type(e.subarray(0, 1));
+    await nextTurn();
+    const second = terminal.read('› ');
+    type(e.subarray(1));
+    type('\r');
+    expect(await second).toBe('é');
   });
 });

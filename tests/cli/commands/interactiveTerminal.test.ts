@@ -96,8 +96,9 @@ describe.skipIf(!existsSync(scriptBin))('the CLI on a terminal (a pseudo-termina
     const terminal = onTerminal(['run', root, 'Write notes', '--base-url', held.baseUrl, '--model', 'fake-model']);
     await researchAsked;
     // Typed while the run works, before any question: the terminal, in its normal mode, echoes it.
+    const shown = terminal.stdout().length;
     terminal.type('a\r');
-    await terminal.waitFor('stdout', /a\r\n/);
+    await terminal.waitFor('stdout', new RegExp(`^[^]{${shown}}[^]*a\\r\\n`));
     released();
     // The approval shows the typed "a" in its line, not taken as its answer; Ctrl-U clears it, then "d" denies.
     await terminal.answer(/\[v\]iew details > [^]*a/, '\x15d\r');

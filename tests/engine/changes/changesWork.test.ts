@@ -83,6 +83,26 @@ describe('the work a list of changes does', () => {
     }
   });
 
+  it('a recount narrowed to the files a call named still counts a listed file as it is now, edited since by someone else', async () => {
+    const { root, messageId, checkpoints, close } = await changedFolder();
+    const state = await openStateFolder(root);
+    try {
+      const events: { added: number; removed: number; files: number }[] = [];
+      const workspace = await Workspace.at(root);
+      const service = new ChangesService({ workspace, checkpoints, conversation: new ConversationStore(state.dir), broker: { requestOf: () => null }, emit: (event) => void events.push(event as never) });
+      await service.announce(messageId, 'run-1');
+      expect(events.at(-1)).toMatchObject({ files: changedCount, added: 2 * changedCount, removed: changedCount });
+      // An editor adds three lines to a file the request changed; the run's next call names another file.
+      const edited = path.join(root, 'pkg0/f0.ts');
+      await writeFile(edited, `${await readFile(edited, 'utf8')}one\ntwo\nthree\n`);
+      await service.announce(messageId, 'run-1', ['pkg1/f1.ts']);
+      expect(events.at(-1)).toMatchObject({ files: changedCount, added: 2 * changedCount + 3, removed: changedCount });
+    } finally {
+      await state.close();
+      await close();
+    }
+  });
+
   it('counts a long file with one line changed by that line: only its two versions are numbered and aligned', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + 3_600_000);

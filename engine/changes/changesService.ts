@@ -212,15 +212,13 @@ export class ChangesService {
         return [{ path: relPath, before: checkpointSource(before, was), after: checkpointSource(after, now) }];
       });
     }
-    const compared = await this.deps.checkpoints.comparedTo(beforeId, changedPaths ? { changedPaths } : {});
+    const changed = (await this.deps.checkpoints.changesSince(beforeId, changedPaths ? { changedPaths } : {})).filter((change) => change.kind !== 'folder');
     const pairs = await Promise.all(
-      compared.changes
-        .filter((change) => change.kind !== 'folder')
-        .map(async ({ path: relPath, change }) => ({
-          path: relPath,
-          before: checkpointSource(before, before.files.get(relPath)),
-          after: change === 'recreated' ? null : await folderSource(this.deps.workspace.root, relPath, compared.present.get(relPath)),
-        })),
+      changed.map(async ({ path: relPath, change }) => ({
+        path: relPath,
+        before: checkpointSource(before, before.files.get(relPath)),
+        after: change === 'recreated' ? null : await folderSource(this.deps.workspace.root, relPath),
+      })),
     );
     return pairs.filter((pair) => pair.before !== null || pair.after !== null);
   }

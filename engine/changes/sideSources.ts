@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { readlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckpointContents } from '../checkpoints/checkpointStore.js';
-import type { FileContentRecord, FileRecord } from '../checkpoints/workspaceState.js';
+import type { FileRecord } from '../checkpoints/workspaceState.js';
 import type { DiffSide } from '../diff/fileDiff.js';
 import type { DiffJobSide } from '../diff/diffThread.js';
 import { maxComparedBytes, tooLarge } from '../diff/textContent.js';
@@ -53,15 +53,10 @@ export function checkpointSource(contents: CheckpointContents, record: FileRecor
 /**
  * The entry at `rel` (a path a checkpoint scan found: '/' separators, no link on the way) in the folder
  * now; null when nothing (or a folder) is there. A file is read as the checkpoints read it, contained
- * (see readContainedSync), here or on the diff worker. `found`: what a comparison just found there (its
- * lstat fields, or the link's target), so the path is not looked at again before it is read; a file it
- * marked to look at again (changing while read, or too recent to trust its times) is looked at here.
+ * (see readContainedSync), here or on the diff worker.
  */
-export async function folderSource(root: string, rel: string, found?: FileRecord): Promise<SideSource | null> {
+export async function folderSource(root: string, rel: string): Promise<SideSource | null> {
   const file = path.join(root, ...rel.split('/'));
-  // Keyed by its lstat fields, as a file looked at here is: the bytes read later may no longer be the hashed ones.
-  if (found?.type === 'file' && !found.recheck) return fileSource(file, found.mode, found.size, statKey(found));
-  if (found?.type === 'symlink') return linkSource(found.target);
   // Synchronous, as the contained read: a list looks at thousands of paths, each a promise round trip otherwise.
   let stats: fs.Stats | undefined;
   try {
@@ -73,27 +68,14 @@ export async function folderSource(root: string, rel: string, found?: FileRecord
   const mode = stats.mode & 0o7777;
   if (stats.isSymbolicLink()) {
     const linkText = await readlink(file).catch(() => null);
-    return linkText === null ? null : linkSource(linkText);
+    if (linkText === null) return null;
+    return { key: `link:${linkText}`, size: 0, load: async () => ({ side: { kind: 'symlink', target: linkText }, hash: null }) };
   }
   const special = specialKind(stats);
   const { size } = stats;
   if (special) return { key: `special:${rel}`, size, load: async () => ({ side: { kind: 'file', mode, size, notText: `unreadable: ${special}` }, hash: null }) };
-  return fileSource(file, mode, size, statKey({ mode, size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino }));
-}
-
-/** Equal for the same file unchanged (mode, size, times, inode), as a scan tells one. */
-function statKey({ mode, size, mtimeMs, ctimeMs, ino }: Pick<FileContentRecord, 'mode' | 'size' | 'mtimeMs' | 'ctimeMs' | 'ino'>): string {
-  return `stat:${mode}:${size}:${mtimeMs}:${ctimeMs}:${ino}`;
-}
-
-function linkSource(target: string): SideSource {
-  return { key: `link:${target}`, size: 0, load: async () => ({ side: { kind: 'symlink', target }, hash: null }) };
-}
-
-/** A regular file of the folder, read when it is loaded (contained), its hash computed when asked for. */
-function fileSource(file: string, mode: number, size: number, key: string): SideSource {
   return {
-    key,
+    key: `stat:${mode}:${size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}`,
     size,
     offThread: { mode, input: async () => ({ file }) },
     async load() {

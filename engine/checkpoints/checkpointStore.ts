@@ -103,22 +103,12 @@ export class CheckpointStore {
    * the caller knows these files are all that changed since the store last looked at the folder (a tool
    * call's write, say); they are looked at again instead of the whole folder, where that finds the same.
    */
-  async changesSince(id: string, options: { forUndo?: boolean; changedPaths?: readonly string[] } = {}): Promise<RestoreChange[]> {
-    return (await this.comparedTo(id, options)).changes;
-  }
-
-  /**
-   * changesSince, with what the comparison looked at in the folder just now (each file's lstat fields and
-   * content hash, or the link's target), so a caller reading the changed files need not look again. Only
-   * paths it looked at: a comparison narrowed to `changedPaths` trusts its earlier look for the others.
-   */
-  comparedTo(id: string, { forUndo = false, changedPaths }: { forUndo?: boolean; changedPaths?: readonly string[] } = {}): Promise<{ changes: RestoreChange[]; present: ReadonlyMap<string, FileRecord> }> {
+  changesSince(id: string, { forUndo = false, changedPaths }: { forUndo?: boolean; changedPaths?: readonly string[] } = {}): Promise<RestoreChange[]> {
     return this.queue.run(async () => {
       const left: UnreachableSubtree[] = [];
-      const { plan, present, lookedAt } = await this.planRestoreTo(id, forUndo ? (subtree) => left.push(subtree) : this.unreachable.report, changedPaths);
+      const { changes } = await this.planRestoreTo(id, forUndo ? (subtree) => left.push(subtree) : this.unreachable.report, changedPaths);
       this.unreachable.undoLeft(left);
-      const looked = lookedAt === 'all' ? present.files : new Map(lookedAt.flatMap((relPath) => (present.files.has(relPath) ? [[relPath, present.files.get(relPath)!] as const] : [])));
-      return { changes: plan.changes, present: looked };
+      return changes;
     });
   }
 
@@ -129,7 +119,7 @@ export class CheckpointStore {
   restore(id: string): Promise<RestoreChange[]> {
     return this.queue.run(async () => {
       const left: UnreachableSubtree[] = [];
-      const { plan } = await this.planRestoreTo(id, (subtree) => left.push(subtree));
+      const plan = await this.planRestoreTo(id, (subtree) => left.push(subtree));
       this.seen = null;
       const changes = await applyRestore({ root: this.root, plan, objects: this.folders.objects, journal: this.pending });
       this.unreachable.undoLeft(left);
@@ -191,18 +181,12 @@ export class CheckpointStore {
     return infoOf(manifest);
   }
 
-  /** The plan to bring the folder back to `id`, the folder as compared, and the paths looked at for it ('all': a whole scan). */
-  private async planRestoreTo(
-    id: string,
-    onUnreachable: OnUnreachable,
-    changedPaths?: readonly string[],
-  ): Promise<{ plan: RestorePlan; present: WorkspaceState; lookedAt: readonly string[] | 'all' }> {
+  private async planRestoreTo(id: string, onUnreachable: OnUnreachable, changedPaths?: readonly string[]): Promise<RestorePlan> {
     const manifest = await this.readManifest(id);
     const wanted = await this.stateOf(manifest.root);
-    const restated = changedPaths ? await this.restat(changedPaths) : null;
-    const present = restated ?? (await this.scanPresent(onUnreachable));
+    const present = (changedPaths && (await this.restat(changedPaths))) || (await this.scanPresent(onUnreachable));
     await addPresentButIgnored(this.root, wanted.state, present);
-    return { plan: planRestore(wanted.state, present), present, lookedAt: restated && changedPaths ? changedPaths : 'all' };
+    return planRestore(wanted.state, present);
   }
 
   /** The folder now from the whole of it: a scan, reading what lstat says changed since it was last seen. */

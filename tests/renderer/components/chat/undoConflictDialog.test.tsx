@@ -27,7 +27,7 @@ describe('the undo dialog in one of several conversations', () => {
     await waitFor(() => expect(messages()).toHaveLength(4), slowly);
 
     fireEvent.click(within(messages()[2]!).getByTestId('undo-button'));
-    const dialog = await screen.findByTestId('undo-confirm');
+    const dialog = await screen.findByTestId('undo-confirm', {}, slowly);
     await waitFor(() => expect(within(dialog).getAllByTestId('undo-file').map((file) => file.querySelector('code')?.textContent)).toEqual(['mine.txt']));
     expect(within(dialog).queryByTestId('undo-conflicts')).toBeNull();
 

@@ -45,6 +45,8 @@ async function afterOneRun() {
   fireEvent.change(screen.getByTestId('composer'), { target: { value: 'Change things' } });
   fireEvent.keyDown(screen.getByTestId('composer'), { key: 'Enter' });
   await waitFor(() => expect(screen.getAllByTestId('message')).toHaveLength(2), slowly);
+  // The summary is added before the run has ended (its last recount, its record): wait for the end too.
+  await waitFor(() => expect(screen.queryByTestId('stop-button')).toBeNull(), slowly);
   return root;
 }
 

@@ -2,7 +2,7 @@ import type { ChatCompletionCreateParams } from 'openai/resources/chat/completio
 import type { ApprovalSettings, Phase, WorkbenchEvent } from '../../engine/contract/index.js';
 import type { RunOptions, Workbench } from '../../engine/index.js';
 import { implementPrompt, planPrompt, researchPrompt, summaryPrompt } from '../../engine/rpi/prompts.js';
-import type { FakeLlm, ScriptedTurn } from './fakeLlm/index.js';
+import type { FakeLlm, Script, ScriptedTurn } from './fakeLlm/index.js';
 
 /** A turn that answers with text and no tool call: the phase's final answer. */
 export const say = (text: string, extra: Partial<ScriptedTurn> = {}): ScriptedTurn => ({ text, ...extra });
@@ -14,6 +14,25 @@ export const call = (name: string, args: Record<string, unknown> | string, extra
 });
 
 /** A plan in DESIGN §3's format with one pending item per label. */
+/**
+ * A script serving `turns` in order whose first answer (Research's) is held until `release()`: the run is
+ * working meanwhile. `asked` resolves once that first request has come.
+ */
+export function heldFirstTurn(turns: readonly ScriptedTurn[]): { script: Script; asked: Promise<void>; release: () => void } {
+  let askedNow = () => undefined as void;
+  const asked = new Promise<void>((resolve) => (askedNow = resolve));
+  let release = () => undefined as void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const script: Script = async (_request, index) => {
+    if (index === 0) {
+      askedNow();
+      await released;
+    }
+    return turns[index] ?? say('unexpected');
+  };
+  return { script, asked, release: () => release() };
+}
+
 export function planText(...labels: string[]): string {
   return `# Execution Plan\n\n## Items\n${labels.map((label, index) => `- [ ] ${index + 1}. ${label} — do ${label.toLowerCase()}`).join('\n')}\n`;
 }

@@ -3,14 +3,18 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatTerminal } from '../../../cli/chat/chatTerminal.js';
 
-/** The chat's terminal on streams: keys written to `type`, what it draws in `screen()`. */
-function chatTerminal() {
-  const input = new PassThrough();
+/**
+ * The chat's terminal on streams: keys written to `type`, what it draws in `screen()`. With `tty`, the input
+ * says it is a terminal and records each raw mode switch in `modes`.
+ */
+function chatTerminal({ tty = false }: { tty?: boolean } = {}) {
+  const modes: boolean[] = [];
+  const input = tty ? Object.assign(new PassThrough(), { isTTY: true, setRawMode: (mode: boolean) => modes.push(mode) }) : new PassThrough();
   const output = new PassThrough();
   let screen = '';
   output.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
   const terminal = new ChatTerminal({ input, output, history: [] });
-  return { terminal, type: (keys: string) => input.write(keys), screen: () => screen };
+  return { terminal, modes, type: (keys: string | Buffer) => input.write(keys), screen: () => screen };
 }
 
 /** A read, and whether it has given its line yet. */
@@ -25,8 +29,8 @@ describe('the chat’s keys: only Enter at the prompt sends, and only what is sh
   afterEach(() => {
     for (const terminal of opened.splice(0)) terminal.end();
   });
-  const open = () => {
-    const chat = chatTerminal();
+  const open = (options: { tty?: boolean } = {}) => {
+    const chat = chatTerminal(options);
     opened.push(chat.terminal);
     return chat;
   };
@@ -85,20 +89,8 @@ describe('the chat’s keys: only Enter at the prompt sends, and only what is sh
     expect(screen.lastIndexOf(off)).toBeGreaterThan(screen.lastIndexOf(on));
   });
 
-  /** A chat on a terminal-like input that records each raw mode switch. */
-  const onTty = () => {
-    const modes: boolean[] = [];
-    const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: (mode: boolean) => modes.push(mode) });
-    const output = new PassThrough();
-    let screen = '';
-    output.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
-    const terminal = new ChatTerminal({ input, output, history: [] });
-    opened.push(terminal);
-    return { terminal, modes, type: (keys: string | Buffer) => input.write(keys), screen: () => screen };
-  };
-
   it('the terminal stays in raw mode from the start to the end of the session: never its normal mode between a line and the next prompt, where keys typed in it would be read wrongly once raw mode came back', async () => {
-    const { terminal, modes, type } = onTty();
+    const { terminal, modes, type } = open({ tty: true });
     const first = terminal.read('› ');
     type('Write a\r');
     expect(await first).toBe('Write a');
@@ -115,7 +107,7 @@ describe('the chat’s keys: only Enter at the prompt sends, and only what is sh
   });
 
   it('keys typed while a run works are held as the normal mode holds them: echoed, Enter a line feed, an erase taking back one; the next prompt shows them, unsent', async () => {
-    const { terminal, type, screen } = onTty();
+    const { terminal, type, screen } = open({ tty: true });
     const first = terminal.read('› ');
     type('Write a\r');
     expect(await first).toBe('Write a');
@@ -130,7 +122,7 @@ describe('the chat’s keys: only Enter at the prompt sends, and only what is sh
   });
 
   it('Ctrl-D typed while a run works ends the input at the start of a line (the session ends once the run is over), and is nothing after text on it', async () => {
-    const { terminal, type } = onTty();
+    const { terminal, type } = open({ tty: true });
     const first = terminal.read('› ');
     type('Write a\r');
     expect(await first).toBe('Write a');
@@ -147,7 +139,7 @@ describe('the chat’s keys: only Enter at the prompt sends, and only what is sh
   });
 
   it('Ctrl-C typed while a run works is a SIGINT to the process, as from the terminal, and is not held for the prompt', async () => {
-    const { terminal, type, screen } = onTty();
+    const { terminal, type, screen } = open({ tty: true });
     const first = terminal.read('› ');
     type('Write a\r');
     expect(await first).toBe('Write a');
@@ -161,7 +153,7 @@ describe('the chat’s keys: only Enter at the prompt sends, and only what is sh
   });
 
   it('a character whose bytes come on both sides of the prompt coming back stays whole', async () => {
-    const { terminal, type } = onTty();
+    const { terminal, type } = open({ tty: true });
     const first = terminal.read('› ');
     type('Write a\r');
     expect(await first).toBe('Write a');

@@ -6,7 +6,7 @@ import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
 import { cliBin, useCli, watched } from '../../support/cliProcess.js';
 import { useFakeLlm, useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
-import { call, firstUserText, phaseOfRequest, planText, say } from '../../support/rpiScript.js';
+import { call, firstUserText, heldFirstTurn, phaseOfRequest, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 import { conversationDir } from '../../support/conversationDir.js';
 
@@ -204,19 +204,8 @@ describe.skipIf(!existsSync(scriptBin))('rpi-workbench chat on a terminal: keys 
   async function heldRun() {
     const root = await tempFolder();
     const turns = [say('Looked.'), say(planText('Write a.txt')), call('write_file', { path: 'a.txt', content: 'a.txt\n' }), say('Written.'), say('Wrote a.')];
-    let researchAsked = () => undefined as void;
-    const asked = new Promise<void>((resolve) => (researchAsked = resolve));
-    let release = () => undefined as void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const llm = await startLlm({
-      script: async (_request, index) => {
-        if (index === 0) {
-          researchAsked();
-          await released;
-        }
-        return turns[index] ?? say('unexpected');
-      },
-    });
+    const { script, asked, release } = heldFirstTurn(turns);
+    const llm = await startLlm({ script });
     const prompt = `${path.basename(root)} · fake-model › `;
     const command = `${quote(['stty', 'cols', '120'])} && exec ${quote([process.execPath, cliBin, 'chat', root, '--base-url', llm.baseUrl, '--model', 'fake-model', '--yes'])}`;
     const child = spawn(scriptBin, ['-qefc', command, '/dev/null'], { env: cli.environment(), stdio: ['pipe', 'pipe', 'pipe'] });

@@ -6,7 +6,7 @@ import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
 import { cliBin, historyOf, useCli, watched } from '../../support/cliProcess.js';
 import { useFakeLlm, useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
-import { call, planText, say } from '../../support/rpiScript.js';
+import { call, heldFirstTurn, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { conversationDir } from '../../support/conversationDir.js';
 
@@ -78,20 +78,9 @@ describe.skipIf(!existsSync(scriptBin))('the CLI on a terminal (a pseudo-termina
 
   it('an "a" and Enter typed while the run works do not answer the approval that comes after: they wait in its line, unsent, and only Enter typed there answers', async () => {
     const root = await tempFolder();
-    let released = () => undefined as void;
-    const release = new Promise<void>((resolve) => (released = resolve));
-    let asked = () => undefined as void;
-    const researchAsked = new Promise<void>((resolve) => (asked = resolve));
     const turns = [say('Empty.'), say(planText('Notes')), call('write_file', { path: 'notes.txt', content: 'original\n' }), say('Notes written.'), say('Nothing written.')];
-    const held = await startLlm({
-      script: async (_request, index) => {
-        if (index === 0) {
-          asked();
-          await release;
-        }
-        return turns[index] ?? say('unexpected');
-      },
-    });
+    const { script, asked: researchAsked, release: released } = heldFirstTurn(turns);
+    const held = await startLlm({ script });
 
     const terminal = onTerminal(['run', root, 'Write notes', '--base-url', held.baseUrl, '--model', 'fake-model']);
     await researchAsked;

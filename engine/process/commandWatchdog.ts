@@ -9,13 +9,15 @@ import { commandMarkerVariable } from './processTable.js';
  * engine exits, however it exits, SIGKILL included, as the engine holds the only write end. Then it
  * ends what is left: the process groups still listed, and on Linux every process whose environment
  * carries this engine's command marker (double-forked daemons included). SIGTERM, then SIGKILL 2 s later.
+ * A group is signalled as `kill -s SIG -- -<pgid>`: dash (Debian's /bin/sh) refuses `kill -TERM -- -<pgid>`
+ * ("Illegal number: -"), which left every listed group running.
  */
 const script = `
 id="$1"; var="$2"; groups=" "
 while IFS= read -r line; do
   case "$line" in
     +*) groups="$groups\${line#+} " ;;
-    -*) groups=$(printf '%s' "$groups" | sed "s/ \${line#-} / /") ;;
+    -*) g=" \${line#-} "; case "$groups" in *"$g"*) groups="\${groups%%"$g"*} \${groups#*"$g"}" ;; esac ;;
   esac
 done
 pids=""
@@ -27,11 +29,11 @@ if [ -r /proc/self/environ ]; then
   done
 fi
 [ -z "$pids" ] && [ "$groups" = " " ] && exit 0
-for g in $groups; do kill -TERM -- "-$g" 2>/dev/null; done
-for p in $pids; do kill -TERM "$p" 2>/dev/null; done
+for g in $groups; do kill -s TERM -- "-$g" 2>/dev/null; done
+for p in $pids; do kill -s TERM "$p" 2>/dev/null; done
 sleep 2
-for g in $groups; do kill -KILL -- "-$g" 2>/dev/null; done
-for p in $pids; do kill -KILL "$p" 2>/dev/null; done
+for g in $groups; do kill -s KILL -- "-$g" 2>/dev/null; done
+for p in $pids; do kill -s KILL "$p" 2>/dev/null; done
 exit 0
 `;
 
@@ -53,11 +55,7 @@ export function watchCommand(pgid: number): { ended(): void } {
 
 function running(): Watchdog {
   if (watchdog && watchdog.exitCode === null && !watchdog.stdin.destroyed) return watchdog;
-  const started: Watchdog = spawn('/bin/sh', ['-c', script, 'rpi-workbench-watchdog', engineId, commandMarkerVariable], {
-    detached: true,
-    stdio: ['pipe', 'ignore', 'ignore'],
-    env: { PATH: '/usr/bin:/bin:/usr/sbin:/sbin' },
-  });
+  const started = startWatchdog();
   started.on('error', () => {});
   started.stdin.on('error', () => {});
   started.unref();
@@ -65,4 +63,17 @@ function running(): Watchdog {
   (started.stdin as unknown as { unref?: () => void }).unref?.();
   watchdog = started;
   return started;
+}
+
+/**
+ * A watchdog process, told of command groups by `+<pgid>` and `-<pgid>` lines on its stdin. Its loop
+ * starts no process while the engine runs (a command's end is taken off the list by the shell itself,
+ * not by a sed forked each time beside the next model call); the work is all at its end.
+ */
+export function startWatchdog(): Watchdog {
+  return spawn('/bin/sh', ['-c', script, 'rpi-workbench-watchdog', engineId, commandMarkerVariable], {
+    detached: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+    env: { PATH: '/usr/bin:/bin:/usr/sbin:/sbin' },
+  });
 }

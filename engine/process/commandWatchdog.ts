@@ -10,14 +10,17 @@ import { commandMarkerVariable } from './processTable.js';
  * ends what is left: the process groups still listed, and on Linux every process whose environment
  * carries this engine's command marker (double-forked daemons included). SIGTERM, then SIGKILL 2 s later.
  * A group is signalled as `kill -s SIG -- -<pgid>`: dash (Debian's /bin/sh) refuses `kill -TERM -- -<pgid>`
- * ("Illegal number: -"), which left every listed group running.
+ * ("Illegal number: -"), which left every listed group running. A line that is not a number above 1 is
+ * ignored: `-0` is the watchdog's own group and `-1` every process it may signal.
  */
 const script = `
 id="$1"; var="$2"; groups=" "
 while IFS= read -r line; do
+  n=\${line#?}
+  case "$n" in ''|*[!0-9]*|0|1) continue ;; esac
   case "$line" in
-    +*) groups="$groups\${line#+} " ;;
-    -*) g=" \${line#-} "; case "$groups" in *"$g"*) groups="\${groups%%"$g"*} \${groups#*"$g"}" ;; esac ;;
+    +*) groups="$groups$n " ;;
+    -*) g=" $n "; case "$groups" in *"$g"*) groups="\${groups%%"$g"*} \${groups#*"$g"}" ;; esac ;;
   esac
 done
 pids=""

@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { startWatchdog } from '../../../engine/process/commandWatchdog.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 import { useEngineChildren } from '../../support/engineChild.js';
-import { recordedPids, survivors, useProcessCleanup } from '../../support/processProbe.js';
+import { isGone, recordedPids, survivors, useProcessCleanup } from '../../support/processProbe.js';
 import { within } from '../../support/within.js';
 
 /** An engine that starts one command (a background sleep, a double-forked daemon, then waits) and keeps running. */
@@ -49,25 +50,59 @@ describe.skipIf(process.platform === 'win32')('the command watchdog', () => {
 });
 
 describe.skipIf(process.platform === 'win32')('the command watchdog’s list of command groups', () => {
-  // Each sleep is detached, so it leads a process group of its own, as a command's shell does.
-  it('ends, when the engine goes, the groups still listed (by their group, as the machine’s /bin/sh kills one) and none whose command ended', async () => {
-    const groups = Array.from({ length: 3 }, () => spawn('sleep', ['300'], { detached: true, stdio: 'ignore' }));
-    const exits = groups.map((child) => new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal))));
+  /**
+   * A command as the engine starts one: detached, so its shell leads a process group of its own; this one
+   * starts a background sleep in its group and prints its pid, then becomes a sleep itself.
+   */
+  async function command(): Promise<{ child: ChildProcess; exited: Promise<NodeJS.Signals | null>; background: number }> {
+    const child = spawn('/bin/sh', ['-c', 'sleep 300 & echo $!; exec sleep 300'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+    return { child, exited, background: Number(line.toString().trim()) };
+  }
+
+  /** Whatever is left of a group this test started. */
+  function endGroup(pgid: number): void {
     try {
-      const [ended, listed, alsoEnded] = groups.map((child) => child.pid!);
-      const watchdog = startWatchdog();
-      const watchdogGone = new Promise<void>((resolve) => watchdog.once('exit', () => resolve()));
-      watchdog.stdin.write(`+${ended}\n+${listed}\n+${alsoEnded}\n-${ended}\n-${alsoEnded}\n-999999\n`);
-      // Its stdin closing is the engine going away.
-      watchdog.stdin.end();
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      // nothing left of it
+    }
+  }
+
+  /** Tells a watchdog `lines`, then closes its stdin, as the engine's death does; resolves with how it ended. */
+  function watchdogTold(lines: string): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    const watchdog = startWatchdog();
+    const gone = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => watchdog.once('exit', (code, signal) => resolve({ code, signal })));
+    watchdog.stdin.end(lines);
+    return gone;
+  }
+
+  it('ends, when the engine goes, the groups still listed (every process of the group, by the group) and none whose command ended', async () => {
+    const commands = await Promise.all([command(), command(), command()]);
+    try {
+      const [ended, listed, alsoEnded] = commands.map(({ child }) => child.pid!);
+      const gone = watchdogTold(`+${ended}\n+${listed}\n+${alsoEnded}\n-${ended}\n-${alsoEnded}\n-999999\n`);
       const stillRunning = new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 15_000).unref());
-      expect(await Promise.race([exits[1]!, stillRunning])).toBe('SIGTERM');
-      await watchdogGone;
+      expect(await Promise.race([commands[1]!.exited, stillRunning])).toBe('SIGTERM');
+      // Not a child of this process: it is ended with its group, or not at all.
+      expect(await within(10_000, () => isGone(commands[1]!.background), Boolean)).toBe(true);
+      expect(await gone).toEqual({ code: 0, signal: null });
       // Past its SIGKILL round too, the groups whose commands ended are untouched.
-      expect([groups[0]!.exitCode, groups[0]!.signalCode, groups[2]!.exitCode, groups[2]!.signalCode]).toEqual([null, null, null, null]);
+      expect([0, 2].flatMap((index) => [commands[index]!.child.exitCode, commands[index]!.child.signalCode, isGone(commands[index]!.background)])).toEqual([null, null, false, null, null, false]);
     } finally {
-      for (const child of groups) child.kill('SIGKILL');
-      await Promise.all(exits);
+      for (const { child } of commands) endGroup(child.pid!);
+      await Promise.all(commands.map(({ exited }) => exited));
+    }
+  });
+
+  it('ignores a line that is not a group it may end: its own group (0) would end the watchdog itself', async () => {
+    const listed = await command();
+    try {
+      expect(await watchdogTold(`+0\n+x\n+\n+${listed.child.pid!}\n`)).toEqual({ code: 0, signal: null });
+      expect(await listed.exited).toBe('SIGTERM');
+    } finally {
+      endGroup(listed.child.pid!);
     }
   });
 });

@@ -13,7 +13,6 @@ export const call = (name: string, args: Record<string, unknown> | string, extra
   ...extra,
 });
 
-/** A plan in DESIGN §3's format with one pending item per label. */
 /**
  * A script serving `turns` in order whose first answer (Research's) is held until `release()`: the run is
  * working meanwhile. `asked` resolves once that first request has come.
@@ -33,6 +32,7 @@ export function heldFirstTurn(turns: readonly ScriptedTurn[]): { script: Script;
   return { script, asked, release: () => release() };
 }
 
+/** A plan in DESIGN §3's format with one pending item per label. */
 export function planText(...labels: string[]): string {
   return `# Execution Plan\n\n## Items\n${labels.map((label, index) => `- [ ] ${index + 1}. ${label} — do ${label.toLowerCase()}`).join('\n')}\n`;
 }

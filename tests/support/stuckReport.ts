@@ -1,16 +1,17 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { listProcesses, processTree } from '../../engine/process/processTable.js';
 
 /**
- * What a test that failed shows about the processes it started and that still run: each one's state and
- * command, and for a CLI started with `reportOnSignal`, its JavaScript stack and the handles that keep it
- * alive (Node's diagnostic report, asked for with SIGUSR2) — so a hang seen once, on another machine, can
- * be read from its log.
+ * What a test that failed shows about the processes it started and that still run (the tree and group
+ * under it, by the engine's own process table): each one's command, and for a CLI started with
+ * `reportOnSignal`, its JavaScript stack and the handles that keep it alive (Node's diagnostic report,
+ * asked for with SIGUSR2) — so a hang seen once, on another machine, can be read from its log.
  */
 export async function stuckReport(pid: number | undefined, summary: string, reportsDir: string | null): Promise<void> {
-  const below = descendants(pid);
-  const lines = [summary, `processes under it still running: ${below.map((entry) => `${entry.pid} ${entry.state} ${entry.command}`).join('; ') || 'none'}`];
+  const below = await descendants(pid);
+  const lines = [summary, `processes under it still running: ${below.map((entry) => `${entry.pid} ${entry.command}`).join('; ') || 'none'}`];
   if (reportsDir !== null) {
     // Node processes only, the one started and those under it: a shell between `script` and the CLI would die of the signal.
     for (const candidate of [...(pid === undefined ? [] : [pid]), ...below.map((entry) => entry.pid)].filter(isNode)) lines.push(await nodeReport(candidate, reportsDir));
@@ -35,36 +36,19 @@ function isNode(pid: number): boolean {
   }
 }
 
-interface ProcessEntry {
-  pid: number;
-  parent: number;
-  state: string;
-  command: string;
+/** The processes of the tree under `pid` (a CLI under `script`, the commands it runs), each with its command line. */
+async function descendants(pid: number | undefined): Promise<{ pid: number; command: string }[]> {
+  if (pid === undefined) return [];
+  const tree = processTree(await listProcesses(), pid).filter((entry) => entry.pid !== pid);
+  return tree.map((entry) => ({ pid: entry.pid, command: commandLine(entry.pid) }));
 }
 
-/** The processes below `pid` (a CLI under `script`, the commands it runs), from /proc. */
-function descendants(pid: number | undefined): ProcessEntry[] {
-  if (pid === undefined || !existsSync('/proc')) return [];
-  const all: ProcessEntry[] = [];
-  for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const [state = '?', parent = '0'] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const command = readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ').trim().slice(0, 160);
-      all.push({ pid: Number(name), parent: Number(parent), state, command });
-    } catch {
-      // ended meanwhile
-    }
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim().slice(0, 160);
+  } catch {
+    return '(ended meanwhile, or no /proc)';
   }
-  const found: ProcessEntry[] = [];
-  const visit = (parent: number) => {
-    for (const entry of all.filter((candidate) => candidate.parent === parent)) {
-      found.push(entry);
-      visit(entry.pid);
-    }
-  };
-  visit(pid);
-  return found;
 }
 
 interface NodeReport {

@@ -71,11 +71,11 @@ describe.skipIf(process.platform === 'win32')('the command watchdog’s list of 
   }
 
   /** Tells a watchdog `lines`, then closes its stdin, as the engine's death does; resolves with how it ended. */
-  function watchdogTold(lines: string): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  async function watchdogTold(lines: string): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     const watchdog = startWatchdog();
-    const gone = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => watchdog.once('exit', (code, signal) => resolve({ code, signal })));
     watchdog.stdin.end(lines);
-    return gone;
+    const [code, signal] = (await once(watchdog, 'exit')) as [number | null, NodeJS.Signals | null];
+    return { code, signal };
   }
 
   it('ends, when the engine goes, the groups still listed (every process of the group, by the group) and none whose command ended', async () => {

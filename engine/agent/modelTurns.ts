@@ -59,8 +59,10 @@ export class ModelTurns {
           ...(textMode ? {} : { tools: definitions }),
         };
       });
-      this.reportTrim(fitted, refused !== null);
-      if (this.asked === 1 && refused === null) this.config.onFixedPart?.({ tokens: fitted.promptTokens, budget: this.loop.context.budget });
+      await this.reportTrim(fitted, refused !== null);
+      // A loop's first request is counted whatever its size: its fixed part is told, and its count checked against the server's.
+      const firstCount = this.asked === 1 ? await fitted.promptTokens() : null;
+      if (firstCount !== null && refused === null) this.config.onFixedPart?.({ tokens: firstCount, budget: this.loop.context.budget });
       try {
         const reply = await this.config.llm.complete(fitted.request, {
           signal: this.loop.signal,
@@ -71,8 +73,8 @@ export class ModelTurns {
         // Only a loop's first request is checked: later ones share a prefix a server may have cached, and
         // some count only the tokens they had to process (llama.cpp before it added cache_n).
         const counted = reply.usage.promptTokens;
-        if (this.asked === 1 && !reply.usage.estimated && promptWasCut({ sentEstimate: fitted.promptTokens, reportedPromptTokens: counted, contextWindow: counted })) {
-          this.config.onPromptCut?.({ sentTokens: fitted.promptTokens, countedTokens: counted });
+        if (firstCount !== null && !reply.usage.estimated && promptWasCut({ sentEstimate: firstCount, reportedPromptTokens: counted, contextWindow: counted })) {
+          this.config.onPromptCut?.({ sentTokens: firstCount, countedTokens: counted });
         }
         return reply;
       } catch (error) {
@@ -90,7 +92,7 @@ export class ModelTurns {
           throw refusedTwiceError({
             baseUrl: this.config.llm.baseUrl,
             status: error.status,
-            promptTokens: fitted.promptTokens,
+            promptTokens: await fitted.promptTokens(),
             contextWindow: this.config.contextWindow,
             serverLimit: error.contextLimit ?? refused.contextLimit,
           });
@@ -101,8 +103,9 @@ export class ModelTurns {
   }
 
   /** Shows what fitting the request changed, and the budget after the server refused a request as too long. */
-  private reportTrim({ trimmed, promptTokens }: FittedRequest, afterRefusal: boolean): void {
+  private async reportTrim({ trimmed, promptTokens }: FittedRequest, afterRefusal: boolean): Promise<void> {
     if (!trimmed && !afterRefusal) return;
+    const tokens = await promptTokens();
     const { setAside = 0, condensed = 0, cut = 0 } = trimmed ?? {};
     this.config.emit({
       type: 'context-trimmed',
@@ -111,7 +114,7 @@ export class ModelTurns {
       setAside,
       condensed,
       cut,
-      promptTokens,
+      promptTokens: tokens,
       budget: this.loop.context.budget,
       contextWindow: this.config.contextWindow,
       ...(afterRefusal ? { afterRefusal } : {}),

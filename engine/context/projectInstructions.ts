@@ -1,3 +1,4 @@
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Workspace } from '../workspace/workspace.js';
 
@@ -73,6 +74,7 @@ function foldersAbove(paths: readonly string[]): string[] {
 async function firstInstructionFile(workspace: Workspace, folder: string): Promise<{ file: string; content: string } | null> {
   for (const name of instructionNames) {
     const file = folder ? `${folder}/${name}` : name;
+    if (!(await mayExist(workspace.root, file))) continue;
     try {
       const target = await workspace.resolve(file, 'read');
       const stats = await workspace.statIfExists(target);
@@ -85,6 +87,20 @@ async function firstInstructionFile(workspace: Workspace, folder: string): Promi
     }
   }
   return null;
+}
+
+/**
+ * Whether the plain path names anything: most folders have no instruction file, and one lstat tells so
+ * for a fraction of resolving it through the workspace, which opens each folder on the way. Only a
+ * shortcut to "none": a file the workspace could read is reached by the plain path too (it goes
+ * through real folders only, which the plain path goes through the same), and anything found is then
+ * resolved and read through the workspace as before.
+ */
+async function mayExist(root: string, file: string): Promise<boolean> {
+  return lstat(path.join(root, file)).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => error.code !== 'ENOENT' && error.code !== 'ENOTDIR',
+  );
 }
 
 /** Paths a plan item names (`src/api/users.ts`, `docs/guide.md`): where nested instructions may apply. */

@@ -153,6 +153,33 @@ export async function estimatePromptTokens(messages: readonly ChatMessage[], too
   return messageTotal + TOKENS_PER_REPLY + toolTokens(tools, count);
 }
 
+/**
+ * A bound the request's count never passes, found without tokenizing: every token of the encoding stands
+ * for at least one byte of UTF-8, so a text counts at most its bytes; messages already counted, and the
+ * tool list, count as estimatePromptTokens counts them. Enough to tell that a request fits its budget,
+ * which most requests of a loop do with room to spare.
+ */
+export async function promptTokensAtMost(messages: readonly ChatMessage[], tools: readonly ToolDefinition[] = []): Promise<number> {
+  const count = await loadCounter();
+  const messageTotal = messages.reduce((sum, message) => sum + (countedMessages.get(message) ?? messageBound(message)), 0);
+  return messageTotal + TOKENS_PER_REPLY + toolTokens(tools, count);
+}
+
+const boundedMessages = new WeakMap<ChatMessage, number>();
+
+/** countMessage with each text's UTF-8 length for its tokens. */
+function messageBound(message: ChatMessage): number {
+  let bound = boundedMessages.get(message);
+  if (bound === undefined) {
+    const name = 'name' in message && typeof message.name === 'string' ? message.name : '';
+    const toolCallId = message.role === 'tool' ? message.tool_call_id : '';
+    const texts = [message.role, contentText(message.content), toolCallsText(message), toolCallId];
+    bound = TOKENS_PER_MESSAGE + texts.reduce((sum, text) => sum + Buffer.byteLength(text, 'utf8'), 0) + (name === '' ? 0 : TOKENS_PER_NAME + Buffer.byteLength(name, 'utf8'));
+    boundedMessages.set(message, bound);
+  }
+  return bound;
+}
+
 /** What a reply cost: its text and, per tool call, the name, the arguments and a small overhead. */
 export async function estimateCompletionTokens(text: string, toolCalls: readonly LlmToolCall[] = []): Promise<number> {
   const count = await loadCounter();

@@ -1,13 +1,13 @@
 import { pathsNamedIn } from '../context/projectInstructions.js';
 import { checkFailureReason } from '../contract/checkText.js';
-import type { PlanItem, RpiState } from '../contract/index.js';
+import type { PlanItem } from '../contract/index.js';
 import { implementPhase, type FixRound, type ImplementStart } from './phases.js';
 import { maxFixRounds } from './itemChecks.js';
 import type { PhaseLoops } from './phaseLoops.js';
 import { extractNewPlanItems, parsePlan, withoutOutcomes } from './planFile.js';
 import { failureLinePattern } from './prompts.js';
 import { PhaseStopped, type RpiRun } from './rpiRun.js';
-import { appendItems, markItem, readPlan, readRpiState } from './rpiState.js';
+import { appendItems, markItem, readPlan, readPlanState, type PlanState } from './rpiState.js';
 import { answersText } from './userAnswers.js';
 
 /** The Implement phase as it began: what every item is given the same way, and what later ones are told apart from it. */
@@ -32,7 +32,7 @@ export class ImplementPhase {
   }
 
   /** Every item is through, but the folder's check has not yet run over the whole change they made. */
-  finalCheckDue(state: RpiState): boolean {
+  finalCheckDue(state: PlanState): boolean {
     return this.loops.checks.finalCheck() !== null && state.finalCheck === undefined && state.items.some((item) => item.status === 'done');
   }
 
@@ -43,7 +43,7 @@ export class ImplementPhase {
   async implement(): Promise<void> {
     let start = await this.implementStart();
     for (let ran = false; ; ran = true) {
-      const state = await readRpiState(this.run.stateDir);
+      const state = await readPlanState(this.run.stateDir);
       const { items } = state;
       const item = items.find((candidate) => candidate.status === 'pending');
       if (!item) {
@@ -91,7 +91,7 @@ export class ImplementPhase {
   }
 
   /** The folder's check, once more over the whole change after the last item; a failure is told, and the summary reports it. */
-  private async checkWholeChange(state: RpiState): Promise<void> {
+  private async checkWholeChange(state: PlanState): Promise<void> {
     const command = this.loops.checks.finalCheck();
     if (command === null || !state.items.some((item) => item.status === 'done')) return;
     await this.loops.checks.run(null, { command, source: 'folder' }, 0, this.run.limits.timeoutMs.implement);
@@ -147,7 +147,7 @@ export class ImplementPhase {
     if (proposed.length === 0) return items;
     const { warning } = await appendItems(this.run.stateDir, proposed);
     if (warning) this.loops.emit({ type: 'warning', runId: this.run.runId, message: warning });
-    const after = (await readRpiState(this.run.stateDir)).items;
+    const after = (await readPlanState(this.run.stateDir)).items;
     this.run.planReview?.extended(items, after);
     return after;
   }

@@ -52,21 +52,31 @@ function exclusive<T>(stateDir: string, task: (files: RpiPaths) => Promise<T>): 
  */
 export function readRpiState(stateDir: string): Promise<RpiState> {
   return exclusive(stateDir, async (files) => {
-    await removeStaleTempFiles(files.dir);
     const research = await readArtifact(files.research);
-    const plan = await readArtifact(files.plan);
-    const { items, originalCount } = parsePlan(plan ?? '');
-    const checks = await readCheckResults(currentChecksFile(stateDir), currentChecksLabel(stateDir));
-    return {
-      hasResearch: research !== null && research.trim().length > 0,
-      hasPlan: plan !== null,
-      items: withCheckResults(items, checks),
-      originalCount,
-      allDone: plan !== null && items.every((item) => item.status !== 'pending'),
-      ...(checks.final ? { finalCheck: checks.final } : {}),
-    };
+    return { hasResearch: research !== null && research.trim().length > 0, ...(await planStateOf(stateDir, files)) };
   });
 }
+
+/** The plan's part of the state, all the Implement phase reads before each item: research.md is not read. */
+export function readPlanState(stateDir: string): Promise<PlanState> {
+  return exclusive(stateDir, (files) => planStateOf(stateDir, files));
+}
+
+export type PlanState = Omit<RpiState, 'hasResearch'>;
+
+async function planStateOf(stateDir: string, files: RpiPaths): Promise<PlanState> {
+  const plan = await readArtifact(files.plan);
+  const { items, originalCount } = parsePlan(plan ?? '');
+  const checks = await readCheckResults(currentChecksFile(stateDir), currentChecksLabel(stateDir));
+  return {
+    hasPlan: plan !== null,
+    items: withCheckResults(items, checks),
+    originalCount,
+    allDone: plan !== null && items.every((item) => item.status !== 'pending'),
+    ...(checks.final ? { finalCheck: checks.final } : {}),
+  };
+}
+
 
 export function readResearch(stateDir: string): Promise<string | null> {
   return exclusive(stateDir, (files) => readArtifact(files.research));
@@ -128,11 +138,15 @@ export function clearRpiState(stateDir: string): Promise<void> {
 }
 
 /**
- * Removes what clears cut short left in the held `.workbench/`: each rpi/ renamed away by an engine that
- * died before removing it (one still running may be removing its own, and is left to it). Returns the
- * names removed; one that cannot be removed now is left for a later open.
+ * Removes what engines that died left in the held `.workbench/` (or a conversation's folder), when it is
+ * opened: each rpi/ renamed away by a clear cut short (one still running may be removing its own, and is
+ * left to it), and the temp files of a research.md or plan.md write killed midway (a live writer's are
+ * kept). Done here, once, rather than before every read and write of the state: after the open, the
+ * folder's lock keeps any other engine out. Returns the names of the rpi/ folders removed; one that
+ * cannot be removed now is left for a later open.
  */
 export async function sweepClearedRpi(state: HeldFolder): Promise<string[]> {
+  if ((await state.lstat('rpi'))?.isDirectory()) await removeStaleTempFiles(path.join(state.path, 'rpi'));
   const swept: string[] = [];
   for (const entry of await state.list()) {
     const pid = clearedNamePattern.exec(entry.name)?.[1];
@@ -149,7 +163,6 @@ export async function sweepClearedRpi(state: HeldFolder): Promise<string[]> {
 async function writeArtifact(file: string, text: string): Promise<void> {
   const dir = path.dirname(file);
   await mkdir(dir, { recursive: true });
-  await removeStaleTempFiles(dir);
   await writeFileAtomic(file, text);
 }
 

@@ -25,8 +25,11 @@ export interface Trimmed {
 
 export interface FittedRequest {
   request: LlmRequest;
-  /** The request's size by the engine's estimate. */
-  promptTokens: number;
+  /**
+   * The request's size by the engine's estimate. Counted when asked for, unless fitting had to count it:
+   * a request that fits by a bound (see RequestSize.atMost) is sent without tokenizing its new messages.
+   */
+  promptTokens: () => Promise<number>;
   /** Null when the history was sent as it was: it fitted, or nothing in it could be trimmed. */
   trimmed: Trimmed | null;
 }
@@ -76,9 +79,10 @@ export class ContextKeeper {
   /** The request for the next model call, `build` making it from the history, trimmed to the budget. */
   async fit(build: (messages: ChatMessage[]) => LlmRequest): Promise<FittedRequest> {
     const request = build(this.messages);
-    let tokens = await this.size.ofRequest(request);
     const budget = this.currentBudget;
-    if (tokens <= budget) return { request, promptTokens: tokens, trimmed: null };
+    if ((await this.size.atMost(request)) <= budget) return { request, promptTokens: () => this.size.ofRequest(request), trimmed: null };
+    let tokens = await this.size.ofRequest(request);
+    if (tokens <= budget) return { request, promptTokens: counted(tokens), trimmed: null };
     const { entries, size } = this;
     const latest = this.latestTurnStart();
     const setAside = await setAsideOldest({ entries, before: latest, size, tokens, target: Math.floor(budget * lowWaterShare) });
@@ -95,7 +99,7 @@ export class ContextKeeper {
     const fitted = build(this.messages);
     // Nothing could go (the phase's own messages alone are too big): sent as it is, for the server to judge.
     const changed = trimmed.setAside + trimmed.condensed + trimmed.cut > 0;
-    return { request: fitted, promptTokens: await this.size.ofRequest(fitted), trimmed: changed ? trimmed : null };
+    return { request: fitted, promptTokens: counted(await this.size.ofRequest(fitted)), trimmed: changed ? trimmed : null };
   }
 
   /** Older turns keep their first line, or (when that is not enough) become one note. */
@@ -130,6 +134,10 @@ export class ContextKeeper {
     }
     return this.entries.length;
   }
+}
+
+function counted(tokens: number): () => Promise<number> {
+  return () => Promise.resolve(tokens);
 }
 
 /** The origin of a tool result as the loop adds it; `render` wraps a text the way this result travels. */

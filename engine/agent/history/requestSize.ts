@@ -1,5 +1,5 @@
 import type { ChatMessage, LlmRequest } from '../../llm/llmTypes.js';
-import { estimatePromptTokens } from '../../llm/tokenEstimate.js';
+import { estimatePromptTokens, promptTokensAtMost } from '../../llm/tokenEstimate.js';
 
 /**
  * Token counts of whole requests and of single messages. The counts add up: a request costs the sum of
@@ -15,6 +15,11 @@ export class RequestSize {
 
   ofRequest({ messages, tools }: LlmRequest): Promise<number> {
     return estimatePromptTokens(messages, tools);
+  }
+
+  /** A bound ofRequest never passes, made without tokenizing (see promptTokensAtMost). */
+  atMost({ messages, tools }: LlmRequest): Promise<number> {
+    return promptTokensAtMost(messages, tools);
   }
 
   private async primingTokens(): Promise<number> {

@@ -64,6 +64,28 @@ describe('project instructions', () => {
     expect(await readFolderInstructions(workspace, ['README.md'])).toEqual({ text: '', files: [] });
   });
 
+  it('look through the workspace only where a file is there to read: an item in folders without one costs no folder walk', async () => {
+    const root = await tempFolder();
+    const outside = await tempFolder();
+    await writeTree(outside, { 'AGENTS.md': 'OUTSIDE-RULE\n' });
+    await writeTree(root, { 'src/api/users.ts': 'export {};\n', 'lib/AGENTS.md': 'LIB-RULE\n' });
+    await symlink(outside, path.join(root, 'linked'));
+    const workspace = await Workspace.at(root);
+    const resolved: string[] = [];
+    const resolve = workspace.resolve.bind(workspace);
+    workspace.resolve = (requested, ...rest) => {
+      resolved.push(requested);
+      return resolve(requested, ...rest);
+    };
+    expect(await readFolderInstructions(workspace, ['src/api/users.ts', 'src/api/orders.ts'])).toEqual({ text: '', files: [] });
+    expect(resolved).toEqual([]);
+    expect((await readFolderInstructions(workspace, ['lib/util.ts'])).files).toEqual(['lib/AGENTS.md']);
+    expect(resolved).toEqual(['lib/AGENTS.md']);
+    // A folder linked out of the project: the plain path finds the file there, the workspace still refuses it.
+    expect(await readFolderInstructions(workspace, ['linked/x.ts'])).toEqual({ text: '', files: [] });
+    expect(resolved).toContain('linked/AGENTS.md');
+  });
+
   it('falls back to CLAUDE.md, never follows a link out of the folder, and cuts a long file to its budget with a note', async () => {
     const outside = await tempFolder();
     await writeFile(path.join(outside, 'secrets.md'), 'outside text\n');

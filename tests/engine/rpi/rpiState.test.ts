@@ -11,9 +11,11 @@ import {
   readResearch,
   readRpiState,
   rpiPaths,
+  sweepClearedRpi,
   writePlan,
   writeResearch,
 } from '../../../engine/rpi/rpiState.js';
+import { HeldFolder } from '../../../engine/workspace/heldFolder.js';
 import { designPlanExample as plan } from '../../support/planExample.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { useEngineChildren } from '../../support/engineChild.js';
@@ -191,21 +193,25 @@ describe('rpi state on disk', () => {
   });
 
   describe('temp files left by a writer that died', () => {
-    it('are removed when the state is read, while those of a live writer are kept', async () => {
+    it('are removed when the folder is opened, while those of a live writer are kept', async () => {
       const dir = await stateDir({ 'rpi/plan.md': plan });
       const dead = `.plan.md.${deadPid()}.0123abcd.tmp`;
       const live = `.plan.md.${process.ppid}.89abcdef.tmp`;
       await writeTree(rpiPaths(dir).dir, { [dead]: '- [ ] 1. half a pl', [live]: 'in progress', 'notes.tmp': 'not ours' });
-      expect(await readRpiState(dir)).toMatchObject({ hasPlan: true, originalCount: 3 });
+      const held = await HeldFolder.open(dir);
+      await sweepClearedRpi(held).finally(() => held.close());
       expect((await readdir(rpiPaths(dir).dir)).sort()).toEqual([live, 'notes.tmp', 'plan.md']);
+      expect(await readRpiState(dir)).toMatchObject({ hasPlan: true, originalCount: 3 });
     });
 
-    it('are removed before research is written', async () => {
-      const dir = await stateDir();
-      await mkdir(rpiPaths(dir).dir, { recursive: true });
-      await writeFile(path.join(rpiPaths(dir).dir, `.research.md.${deadPid()}.deadbeef.tmp`), 'partial');
-      await writeResearch(dir, 'notes');
-      expect(await readdir(rpiPaths(dir).dir)).toEqual(['research.md']);
+    it('are looked for once, at the open, not before every read and write of a run (each a listing of rpi/)', async () => {
+      const dir = await stateDir({ 'rpi/plan.md': plan, 'rpi/research.md': 'notes' });
+      const dead = `.plan.md.${deadPid()}.0123abcd.tmp`;
+      await writeFile(path.join(rpiPaths(dir).dir, dead), 'torn');
+      await readRpiState(dir);
+      await markItem(dir, 0, 'done');
+      await writeResearch(dir, 'more notes');
+      expect((await readdir(rpiPaths(dir).dir)).sort()).toEqual([dead, 'plan.md', 'research.md']);
     });
   });
 });
@@ -262,7 +268,7 @@ for (let round = Number(process.argv[4]); ; round += 1) {
     { tempFile: 1 },
   ];
 
-  it('leaves exactly the old or the new content, and no temp file once the state is read', { timeout: 60_000 }, async () => {
+  it('leaves exactly the old or the new content, and no temp file once the folder is opened again', { timeout: 60_000 }, async () => {
     const stateDir = path.join(await tempFolder(), '.workbench');
     const rpiDir = rpiPaths(stateDir).dir;
     await writeResearch(stateDir, roundContent(0));
@@ -286,6 +292,8 @@ for (let round = Number(process.argv[4]); ; round += 1) {
       expect(content === roundContent(round)).toBe(true);
 
       tempFilesLeft += (await readdir(rpiDir)).filter((name) => name.endsWith('.tmp')).length;
+      const held = await HeldFolder.open(stateDir);
+      await sweepClearedRpi(held).finally(() => held.close());
       expect(await readRpiState(stateDir)).toMatchObject({ hasResearch: true, hasPlan: false });
       expect(await readdir(rpiDir)).toEqual(['research.md']);
       onDisk = round;

@@ -61,7 +61,7 @@ describe('ContextKeeper', () => {
     const fitted = await keeper.fit(asRequest);
     expect(fitted.trimmed).toBeNull();
     expect(fitted.request.messages).toEqual(keeper.messages);
-    expect(fitted.promptTokens).toBe(await sizeOf(fitted.request));
+    expect(await fitted.promptTokens()).toBe(await sizeOf(fitted.request));
   });
 
   it('sets the oldest results aside in one step down to half the budget, with stubs that stay the same turn after turn', async () => {
@@ -70,8 +70,8 @@ describe('ContextKeeper', () => {
 
     expect(fitted.trimmed).toEqual({ setAside: expect.any(Number), condensed: 0, cut: 0 });
     expect(fitted.trimmed!.setAside).toBeGreaterThan(3);
-    expect(fitted.promptTokens).toBeLessThanOrEqual(budgetFor(32_768) / 2);
-    expect(fitted.promptTokens).toBe(await sizeOf(fitted.request));
+    expect(await fitted.promptTokens()).toBeLessThanOrEqual(budgetFor(32_768) / 2);
+    expect(await fitted.promptTokens()).toBe(await sizeOf(fitted.request));
     const stubbed = fitted.request.messages.find((message) => message.role === 'tool');
     expect(stubbed?.content).toMatch(/^\[Set aside to save room: read_file result #1, [\d,]+ tokens\. Call recall_tool_result \{"id": 1\} to read it again\.\]$/);
     expect(fitted.request.messages.slice(0, 2)).toEqual([system, request]);
@@ -99,7 +99,7 @@ describe('ContextKeeper', () => {
     const fitted = await keeper.fit(asRequest);
 
     expect(fitted.trimmed!.condensed).toBeGreaterThan(0);
-    expect(fitted.promptTokens).toBeLessThanOrEqual(budgetFor(4_096));
+    expect(await fitted.promptTokens()).toBeLessThanOrEqual(budgetFor(4_096));
     const [first, second, note, ...latest] = fitted.request.messages;
     expect([first, second]).toEqual([system, request]);
     expect(note).toEqual({ role: 'assistant', content: expect.stringMatching(/^Notes on my earlier turns in this step, condensed to save room/) });
@@ -114,7 +114,7 @@ describe('ContextKeeper', () => {
     const fitted = await keeper.fit(asRequest);
 
     expect(fitted.trimmed).toEqual({ setAside: 0, condensed: 0, cut: 1 });
-    expect(fitted.promptTokens).toBeLessThanOrEqual(budgetFor(8_192));
+    expect(await fitted.promptTokens()).toBeLessThanOrEqual(budgetFor(8_192));
     const cut = String(fitted.request.messages.at(-1)?.content);
     const [, shown, offset, limit] = /\[Cut to fit the context window: showing characters 0–([\d,]+) of [\d,]+\. The full result is tool-log entry 1: call recall_tool_result \{"id": 1, "offset": (\d+), "limit": (\d+)\} to read on\.\]$/.exec(cut) ?? [];
     expect(Number(shown?.replace(/,/g, ''))).toBe(Number(offset));
@@ -127,7 +127,7 @@ describe('ContextKeeper', () => {
     expect((await keeper.fit(asRequest)).trimmed).toBeNull();
     expect(keeper.shrink(4_096)).toBe(budgetFor(4_096));
     const fitted = await keeper.fit(asRequest);
-    expect(fitted.promptTokens).toBeLessThanOrEqual(budgetFor(4_096));
+    expect(await fitted.promptTokens()).toBeLessThanOrEqual(budgetFor(4_096));
     expect(fitted.trimmed!.setAside).toBe(2);
   });
 });

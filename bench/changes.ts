@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -15,6 +14,7 @@ import { chromium } from '@playwright/test';
 import { startBrowserHost } from '../cli/serve/browserHost.js';
 import { findChromium } from '../e2e/chromium/findChromium.js';
 import config from '../playwright.config.js';
+import { ReferenceRunner, type ReferenceRun } from './referenceRunner.js';
 import { format, median, seededRandom } from './tools.js';
 
 const changedFiles = 2_000;
@@ -59,14 +59,13 @@ async function writeRequest(root: string, files: readonly string[]): Promise<voi
   await writeFile(path.join(root, 'big.txt'), bigText((line) => (line % 100 === 50 ? ' changed' : '')));
 }
 
-/** git on the same trees, its repository kept apart from the folder (never in it). */
-function shadowGit(root: string, gitDir: string): (...args: string[]) => string {
+/**
+ * git on the same trees, its repository kept apart from the folder (never in it), run and timed from the
+ * helper process (see ReferenceRunner): the engine's process is never forked between its measurements.
+ */
+function shadowGit(root: string, gitDir: string, references: ReferenceRunner): (...args: string[]) => Promise<ReferenceRun> {
   const env = { ...process.env, GIT_DIR: gitDir, GIT_WORK_TREE: root, GIT_CONFIG_GLOBAL: os.devNull, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' };
-  return (...args) => {
-    const run = spawnSync('git', args, { cwd: root, env, encoding: 'utf8', maxBuffer: 1 << 30 });
-    if (run.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${run.stderr}`);
-    return run.stdout;
-  };
+  return (...args) => references.check('git', args, { cwd: root, env, output: true });
 }
 
 /**
@@ -78,13 +77,14 @@ function shadowGit(root: string, gitDir: string): (...args: string[]) => string 
 export async function benchChanges(): Promise<void> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'rpi-bench-changes-'));
   const gitDir = `${root}.git`;
+  const references = ReferenceRunner.start();
   try {
     const files = await writeBefore(root);
-    const git = shadowGit(root, gitDir);
-    git('init', '-q');
+    const git = shadowGit(root, gitDir, references);
+    await git('init', '-q');
     await writeFile(path.join(gitDir, 'info', 'exclude'), '.workbench/\n');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'before');
+    await git('add', '-A');
+    await git('commit', '-q', '-m', 'before');
     const state = await openStateFolder(root);
     const checkpoints = await CheckpointStore.open(root, state.dir);
     await checkpoints.snapshot({ reason: 'run', messageId });
@@ -103,11 +103,7 @@ export async function benchChanges(): Promise<void> {
         await workbench.close();
       }
     };
-    const timedGit = (...args: string[]) => {
-      const start = performance.now();
-      git(...args);
-      return performance.now() - start;
-    };
+    const timedGit = async (...args: string[]) => (await git(...args)).ms;
     // Warm, as in the app: the checkpoint store has scanned the folder before (a run takes checkpoints all
     // along), but the line counts are computed anew each round (a new ChangesService).
     const warmState = await openStateFolder(root);
@@ -128,18 +124,18 @@ export async function benchChanges(): Promise<void> {
       const listed = await onFreshWorkbench((workbench) => workbench.request('changes:list', { messageId }));
       times.ourList.push(listed.ms);
       list = listed.value;
-      times.gitList.push(timedGit('diff', '--stat'));
+      times.gitList.push(await timedGit('diff', '--stat'));
       const diffed = await onFreshWorkbench((workbench) => workbench.request('changes:file', { messageId, path: 'big.txt' }));
       times.ourDiff.push(diffed.ms);
       big = diffed.value;
-      times.gitDiff.push(timedGit('diff', '--', 'big.txt'));
+      times.gitDiff.push(await timedGit('diff', '--', 'big.txt'));
       times.warmList.push(await onWarmStore((changes) => changes.list(messageId)));
       times.warmDiff.push(await onWarmStore((changes) => changes.fileDiff(messageId, 'big.txt')));
     }
     await warmState.close();
     if (!list || !big) return;
     const [ourList, gitList, ourDiff, gitDiff, warmList, warmDiff] = [times.ourList, times.gitList, times.ourDiff, times.gitDiff, times.warmList, times.warmDiff].map(median) as [number, number, number, number, number, number];
-    const gitStat = git('diff', '--stat').trim().split('\n').at(-1);
+    const gitStat = (await git('diff', '--stat')).stdout.trim().split('\n').at(-1);
 
     console.log(`changes of one request: ${list.totals.files.toLocaleString('en-US')} files changed (+${list.totals.added.toLocaleString('en-US')} −${list.totals.removed.toLocaleString('en-US')}), one of them 5 MB; median of ${rounds}`);
     console.log(`  git agrees on the counts: ${gitStat}`);
@@ -155,6 +151,7 @@ export async function benchChanges(): Promise<void> {
     console.log('  "store warm": the checkpoint store had scanned the folder before, as during and after a run; the line counts computed anew');
     await scrollFrames(root);
   } finally {
+    references.close();
     await rm(root, { recursive: true, force: true });
     await rm(gitDir, { recursive: true, force: true });
   }

@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { countFiles } from '../engine/workspace/walkFiles.js';
 import { ensureRipgrep, format, interleavedMedians } from './tools.js';
+import { ReferenceRunner } from './referenceRunner.js';
 
 /** A tree of `dirs` × `filesPerDir` small files, a nested .gitignore every 10th folder, and an ignored build/. */
 async function generateTree(root: string, dirs: number, filesPerDir: number): Promise<void> {
@@ -22,21 +22,20 @@ async function generateTree(root: string, dirs: number, filesPerDir: number): Pr
 export async function benchFileCount(): Promise<void> {
   const rg = ensureRipgrep();
   const root = await mkdtemp(path.join(os.tmpdir(), 'rpi-bench-count-'));
+  const references = ReferenceRunner.start();
   try {
     await generateTree(root, 1000, 20);
     const ours = await countFiles(root);
-    const reference = spawnSync(rg, ['--files', '--hidden', '--no-require-git', '-g', '!.git', root], { encoding: 'utf8', maxBuffer: 1 << 28 });
-    const theirs = reference.stdout.split('\n').filter(Boolean).length;
+    const rgArgs = ['--files', '--hidden', '--no-require-git', '-g', '!.git', root];
+    const theirs = (await references.run(rg, rgArgs, { output: true })).stdout.split('\n').filter(Boolean).length;
     if (ours !== theirs) console.log(`  note: engine counts ${ours} files, rg --files lists ${theirs}`);
-    const [engineMs = 0, rgMs = 0] = await interleavedMedians(5, [
-      () => countFiles(root),
-      () => spawnSync(rg, ['--files', '--hidden', '--no-require-git', '-g', '!.git', root], { maxBuffer: 1 << 28 }),
-    ]);
+    const [engineMs = 0, rgMs = 0] = await interleavedMedians(5, [() => countFiles(root), () => references.run(rg, rgArgs)]);
     console.log(`file count, ${ours.toLocaleString()} files (20,500 on disk, .gitignore honoured)`);
     console.log(`  engine countFiles  ${format(engineMs)}`);
     console.log(`  rg --files         ${format(rgMs)}`);
     console.log(`  ratio engine / rg  ${(engineMs / rgMs).toFixed(2)}×  (goal ≤ 1.1×; median of 5, run in turns)`);
   } finally {
+    references.close();
     await rm(root, { recursive: true, force: true });
   }
 }

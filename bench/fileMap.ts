@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { getFileMap } from '../engine/tools/getFileMap.js';
 import { benchToolContext, ensureRipgrep, format, interleavedMedians } from './tools.js';
+import { ReferenceRunner } from './referenceRunner.js';
 
 const runs = 7;
 
@@ -35,13 +35,14 @@ async function generateTree(root: string): Promise<void> {
 export async function benchFileMap(): Promise<void> {
   const rg = ensureRipgrep();
   const root = await mkdtemp(path.join(os.tmpdir(), 'rpi-bench-map-'));
+  const references = ReferenceRunner.start();
   try {
     await generateTree(root);
     const context = await benchToolContext(root);
     const map = async () => (await getFileMap.run(getFileMap.parameters.parse({}), context)).text;
-    const rgFiles = () => spawnSync(rg, ['--files', '--hidden', '--no-require-git', '-g', '!.git', root], { maxBuffer: 1 << 28 });
+    const rgFiles = () => references.run(rg, ['--files', '--hidden', '--no-require-git', '-g', '!.git', root]);
     const sample = await map();
-    rgFiles();
+    await rgFiles();
     const [mapMs = 0, rgMs = 0] = await interleavedMedians(runs, [map, rgFiles]);
     console.log(`file map, 100,000 files on disk: ${sample.split('\n')[0]}`);
     console.log(`  map: ${sample.split('\n').length} lines, ${sample.length.toLocaleString('en-US')} characters`);
@@ -49,6 +50,7 @@ export async function benchFileMap(): Promise<void> {
     console.log(`  rg --files           ${format(rgMs)}`);
     console.log(`  ratio engine / rg    ${(mapMs / rgMs).toFixed(2)}×  (goal ≤ 1.2×; median of ${runs}, run in turns)`);
   } finally {
+    references.close();
     await rm(root, { recursive: true, force: true });
   }
 }

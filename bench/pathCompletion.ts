@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PathSearch } from '../engine/context/pathSearch.js';
 import { rankPaths } from '../engine/contract/fuzzyPath.js';
 import { ensureRipgrep, format, interleavedMedians, median } from './tools.js';
+import { ReferenceRunner } from './referenceRunner.js';
 
 const words = ['bank', 'parser', 'ledger', 'invoice', 'account', 'report', 'export', 'import', 'statement', 'category'];
 
@@ -30,17 +30,18 @@ async function generateTree(root: string, dirs: number, filesPerDir: number): Pr
 export async function benchPathCompletion(): Promise<void> {
   const rg = ensureRipgrep();
   const root = await mkdtemp(path.join(os.tmpdir(), 'rpi-bench-paths-'));
+  const references = ReferenceRunner.start();
   try {
     await generateTree(root, 2500, 40);
     const rgArgs = ['--files', '--hidden', '--no-require-git', '-g', '!.git', root];
     const [coldMs = 0, rgMs = 0] = await interleavedMedians(5, [
       () => new PathSearch({ root }).search('bankpar'),
-      () => spawnSync(rg, rgArgs, { maxBuffer: 1 << 28 }),
+      () => references.run(rg, rgArgs),
     ]);
     const warm = new PathSearch({ root, now: () => 0 });
     const { truncated } = await warm.search('');
-    const listing = spawnSync(rg, rgArgs, { encoding: 'utf8', maxBuffer: 1 << 28 })
-      .stdout.split('\n')
+    const listing = (await references.run(rg, rgArgs, { output: true })).stdout
+      .split('\n')
       .filter(Boolean)
       .map((file) => ({ path: path.relative(root, file) }));
     const typed = ['b', 'ba', 'ban', 'bank', 'bankp', 'bankpa', 'bankpar', 'bankpars', 'bankparser', 'componentimpl', 'ledgerserviceinvoicereport'];
@@ -65,6 +66,7 @@ export async function benchPathCompletion(): Promise<void> {
     console.log(`  substring filter, median       ${format(median(substring))}`);
     console.log(`  ratio keystroke / substring    ${(median(keystroke) / median(substring)).toFixed(2)}×   (best for "bankpar": ${ranked})`);
   } finally {
+    references.close();
     await rm(root, { recursive: true, force: true });
   }
 }

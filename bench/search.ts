@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { ReferenceRunner } from './referenceRunner.js';
 import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -114,7 +115,8 @@ async function searchedSize(root: string): Promise<{ files: number; mb: string }
 }
 
 /**
- * search_files on the tree against `rg` on the same tree, median of 5 runs each, page cache warm for both.
+ * search_files on the tree against `rg` on the same tree, median of 5 runs each, page cache warm for both;
+ * rg is run from a helper process, so the engine's process is not forked between its searches (see ReferenceRunner).
  * The first run starts the workers; in the engine they are already started by then, warmed while the
  * model thinks (see ModelTurns.ask), which the line after it shows.
  */
@@ -125,15 +127,17 @@ export async function benchSearch(): Promise<void> {
   const args = searchFiles.parameters.parse({ pattern, max_results: 1000 });
   const engine = () => searchFiles.run(args, context);
   const rgArgs = ['--hidden', '--no-require-git', pattern, root];
-  const reference = () => spawnSync(rg, rgArgs, { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const references = ReferenceRunner.start();
+  const reference = () => references.run(rg, rgArgs);
 
   const coldStart = performance.now();
   const ours = Number(/^([\d,]+) matching lines? in/.exec((await engine()).text)?.[1]?.replace(/,/g, '') ?? NaN);
   const coldMs = performance.now() - coldStart;
   const coldWorkers = searchWorkersStarted();
-  const theirs = reference().stdout.split('\n').filter(Boolean).length;
+  const theirs = (await references.run(rg, rgArgs, { output: true })).stdout.split('\n').filter(Boolean).length;
   const [engineMs = 0, rgMs = 0] = await interleavedMedians(5, [engine, reference]);
-  const warmedMs = await firstSearchAfterWarming(root, rgArgs);
+  const warmedMs = await firstSearchAfterWarming(root, () => references.run(rg, rgArgs));
+  references.close();
   const searched = await searchedSize(root);
   console.log(`search /${pattern}/, ${searched.files.toLocaleString('en-US')} files, ${searched.mb} MB not ignored (reference: rg ${rgArgs.slice(0, 2).join(' ')} PATTERN ROOT)`);
   console.log(`  engine search_files  ${format(engineMs)}  (${ours} matching lines)`);
@@ -150,7 +154,7 @@ export async function benchSearch(): Promise<void> {
  * map, depth 3, which Research and Implement start from: see runRpi) and the workers warmed while the
  * model thinks (see ModelTurns.ask), a second of thinking; beside rg run right after it.
  */
-async function firstSearchAfterWarming(root: string, rgArgs: readonly string[]): Promise<{ engine: number; rg: number }> {
+async function firstSearchAfterWarming(root: string, reference: () => Promise<{ ms: number }>): Promise<{ engine: number; rg: number }> {
   const script = `
     const { warmSearchWorkers } = await import(${JSON.stringify(new URL('../engine/tools/search/runSearch.ts', import.meta.url).pathname)});
     const { searchFiles } = await import(${JSON.stringify(new URL('../engine/tools/searchFiles.ts', import.meta.url).pathname)});
@@ -165,7 +169,5 @@ async function firstSearchAfterWarming(root: string, rgArgs: readonly string[]):
     console.log(performance.now() - start);`;
   const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
   const engine = Number(child.stdout.trim());
-  const start = performance.now();
-  spawnSync('rg', rgArgs, { maxBuffer: 1 << 28 });
-  return { engine, rg: performance.now() - start };
+  return { engine, rg: (await reference()).ms };
 }

@@ -1,6 +1,7 @@
 import type { ToolContext } from '../engine/tools/tool.js';
 import { Workspace } from '../engine/workspace/workspace.js';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { selfTimed } from './referenceRunner.js';
 
 /** Makes sure ripgrep (the reference the file benchmarks compare against) is installed; apt where missing. */
 export function ensureRipgrep(): string {
@@ -14,15 +15,17 @@ export function ensureRipgrep(): string {
 
 /**
  * Median milliseconds of each function over `runs` rounds, run in turns within each round so that load
- * from elsewhere on the machine hits the engine and its reference alike.
+ * from elsewhere on the machine hits the engine and its reference alike. A function whose result carries
+ * its own time (a reference command timed in the helper process, see ReferenceRunner) counts that time.
  */
 export async function interleavedMedians(runs: number, fns: readonly (() => unknown)[]): Promise<number[]> {
   const times = fns.map(() => [] as number[]);
   for (let run = 0; run < runs; run += 1) {
     for (const [index, fn] of fns.entries()) {
       const start = performance.now();
-      await fn();
-      times[index]!.push(performance.now() - start);
+      const value = await fn();
+      const ownTime = typeof value === 'object' && value !== null && selfTimed in value ? (value as { [selfTimed]: number })[selfTimed] : null;
+      times[index]!.push(ownTime ?? performance.now() - start);
     }
   }
   return times.map(median);

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { ReferenceRunner } from './referenceRunner.js';
 import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { candidateFiles } from '../engine/tools/search/candidateFiles.js';
 import { searchWorkersStarted } from '../engine/tools/search/workerShelf.js';
 import { searchFiles } from '../engine/tools/searchFiles.js';
+import { ReferenceRunner } from './referenceRunner.js';
 import { benchToolContext, ensureRipgrep, format, interleavedMedians, seededRandom } from './tools.js';
 
 /** Bump when the generated tree changes, so a stale cached tree is not reused. */
@@ -129,24 +129,26 @@ export async function benchSearch(): Promise<void> {
   const rgArgs = ['--hidden', '--no-require-git', pattern, root];
   const references = ReferenceRunner.start();
   const reference = () => references.run(rg, rgArgs);
-
-  const coldStart = performance.now();
-  const ours = Number(/^([\d,]+) matching lines? in/.exec((await engine()).text)?.[1]?.replace(/,/g, '') ?? NaN);
-  const coldMs = performance.now() - coldStart;
-  const coldWorkers = searchWorkersStarted();
-  const theirs = (await references.run(rg, rgArgs, { output: true })).stdout.split('\n').filter(Boolean).length;
-  const [engineMs = 0, rgMs = 0] = await interleavedMedians(5, [engine, reference]);
-  const warmedMs = await firstSearchAfterWarming(root, () => references.run(rg, rgArgs));
-  references.close();
-  const searched = await searchedSize(root);
-  console.log(`search /${pattern}/, ${searched.files.toLocaleString('en-US')} files, ${searched.mb} MB not ignored (reference: rg ${rgArgs.slice(0, 2).join(' ')} PATTERN ROOT)`);
-  console.log(`  engine search_files  ${format(engineMs)}  (${ours} matching lines)`);
-  console.log(`  rg                   ${format(rgMs)}  (${theirs} matching lines)`);
-  console.log(`  ratio engine / rg    ${(engineMs / rgMs).toFixed(2)}×  (goal ≤ ${goal}×; median of 5, run in turns)`);
-  console.log(`  first run, starting its ${coldWorkers} workers: ${format(coldMs)}, ${(coldMs / rgMs).toFixed(2)}× the rg median  (goal ≤ ${goal}×)`);
-  console.log(`  first search of a new process, after the phase's file map and with its workers warmed, as in a run: ${format(warmedMs.engine)}, rg ${format(warmedMs.rg)}, ${(warmedMs.engine / warmedMs.rg).toFixed(2)}×  (goal ≤ ${goal}×)`);
-  console.log(`  workers started in all: ${searchWorkersStarted()}`);
-  console.log(`  match counts ${ours === theirs ? 'agree' : 'DIFFER'}`);
+  try {
+    const coldStart = performance.now();
+    const ours = Number(/^([\d,]+) matching lines? in/.exec((await engine()).text)?.[1]?.replace(/,/g, '') ?? NaN);
+    const coldMs = performance.now() - coldStart;
+    const coldWorkers = searchWorkersStarted();
+    const theirs = (await references.run(rg, rgArgs, { output: true })).stdout.split('\n').filter(Boolean).length;
+    const [engineMs = 0, rgMs = 0] = await interleavedMedians(5, [engine, reference]);
+    const warmedMs = await firstSearchAfterWarming(root, () => references.run(rg, rgArgs));
+    const searched = await searchedSize(root);
+    console.log(`search /${pattern}/, ${searched.files.toLocaleString('en-US')} files, ${searched.mb} MB not ignored (reference: rg ${rgArgs.slice(0, 2).join(' ')} PATTERN ROOT)`);
+    console.log(`  engine search_files  ${format(engineMs)}  (${ours} matching lines)`);
+    console.log(`  rg                   ${format(rgMs)}  (${theirs} matching lines)`);
+    console.log(`  ratio engine / rg    ${(engineMs / rgMs).toFixed(2)}×  (goal ≤ ${goal}×; median of 5, run in turns)`);
+    console.log(`  first run, starting its ${coldWorkers} workers: ${format(coldMs)}, ${(coldMs / rgMs).toFixed(2)}× the rg median  (goal ≤ ${goal}×)`);
+    console.log(`  first search of a new process, after the phase's file map and with its workers warmed, as in a run: ${format(warmedMs.engine)}, rg ${format(warmedMs.rg)}, ${(warmedMs.engine / warmedMs.rg).toFixed(2)}×  (goal ≤ ${goal}×)`);
+    console.log(`  workers started in all: ${searchWorkersStarted()}`);
+    console.log(`  match counts ${ours === theirs ? 'agree' : 'DIFFER'}`);
+  } finally {
+    references.close();
+  }
 }
 
 /**

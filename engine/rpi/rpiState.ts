@@ -77,7 +77,6 @@ async function planStateOf(stateDir: string, files: RpiPaths): Promise<PlanState
   };
 }
 
-
 export function readResearch(stateDir: string): Promise<string | null> {
   return exclusive(stateDir, (files) => readArtifact(files.research));
 }
@@ -138,15 +137,11 @@ export function clearRpiState(stateDir: string): Promise<void> {
 }
 
 /**
- * Removes what engines that died left in the held `.workbench/` (or a conversation's folder), when it is
- * opened: each rpi/ renamed away by a clear cut short (one still running may be removing its own, and is
- * left to it), and the temp files of a research.md or plan.md write killed midway (a live writer's are
- * kept). Done here, once, rather than before every read and write of the state: after the open, the
- * folder's lock keeps any other engine out. Returns the names of the rpi/ folders removed; one that
- * cannot be removed now is left for a later open.
+ * Removes what clears cut short left in the held `.workbench/`: each rpi/ renamed away by an engine that
+ * died before removing it (one still running may be removing its own, and is left to it). Returns the
+ * names removed; one that cannot be removed now is left for a later open.
  */
 export async function sweepClearedRpi(state: HeldFolder): Promise<string[]> {
-  if ((await state.lstat('rpi'))?.isDirectory()) await removeStaleTempFiles(path.join(state.path, 'rpi'));
   const swept: string[] = [];
   for (const entry of await state.list()) {
     const pid = clearedNamePattern.exec(entry.name)?.[1];
@@ -158,6 +153,16 @@ export async function sweepClearedRpi(state: HeldFolder): Promise<string[]> {
     if (removed) swept.push(entry.name);
   }
   return swept;
+}
+
+/**
+ * Removes from the held folder's rpi/ the temp files of research.md and plan.md writes killed midway (a
+ * live writer's are kept). Once, when a workbench has taken the folder's lock: no other engine writes
+ * there after that (on this machine or another), and a write of this one that fails removes its own
+ * temp file, so sweeping again before every read and write of a run never found anything.
+ */
+export async function removeDeadWritersTemps(state: HeldFolder): Promise<void> {
+  if ((await state.lstat('rpi'))?.isDirectory()) await removeStaleTempFiles(path.join(state.path, 'rpi'));
 }
 
 async function writeArtifact(file: string, text: string): Promise<void> {

@@ -106,8 +106,10 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       Workspace.at(root, { unreachable }),
       CheckpointStore.open(root, stateDir, { pending, unreachable }),
     ]);
-    // Before anything is written: temp files a crashed write or restore left among the user's files go.
+    // Before anything is written: temp files a crashed write or restore left among the user's files go,
+    // and those of a research.md or plan.md write cut short in `.workbench/` (now that the lock is held).
     const swept = await pending.sweep(workspace);
+    await state.sweepUnfinishedWrites();
     if (swept.length > 0) notices.push(sweptNotice(swept));
     workspace.keepJournal(pending);
     const settleChanges = () => liveChanges?.settled() ?? Promise.resolve();

@@ -2,7 +2,7 @@ import { lstat, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../files/atomicWrite.js';
 import { conversationsDirName, stateDirName } from '../conversations/legacyLayout.js';
-import { sweepClearedRpi } from '../rpi/rpiState.js';
+import { removeDeadWritersTemps, sweepClearedRpi } from '../rpi/rpiState.js';
 import { notPlain, readStateText } from '../store/stateFile.js';
 import { HeldFolder, NotAPlainFolderError, type FolderIdentity } from '../workspace/heldFolder.js';
 import { FolderError } from './folderCheck.js';
@@ -20,6 +20,8 @@ export interface StateFolder {
    */
   readonly dir: string;
   readonly identity: FolderIdentity;
+  /** Removes the temp files of writes killed midway (see removeDeadWritersTemps); once the folder's lock is held. */
+  sweepUnfinishedWrites(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -46,8 +48,12 @@ export async function openStateFolder(root: string): Promise<StateFolder> {
     await ensureSelfIgnored(held.path);
     // An rpi/ a crashed engine had renamed away to clear it, but not yet removed.
     await sweepClearedRpi(held);
-    await sweepConversations(held);
-    return { dir: held.path, identity: held.identity, close: () => held.close() };
+    await eachConversationFolder(held, sweepClearedRpi);
+    const sweepUnfinishedWrites = async () => {
+      await removeDeadWritersTemps(held);
+      await eachConversationFolder(held, removeDeadWritersTemps);
+    };
+    return { dir: held.path, identity: held.identity, sweepUnfinishedWrites, close: () => held.close() };
   } catch (error) {
     await held.close();
     throw error;
@@ -112,15 +118,15 @@ async function ensureSelfIgnored(dir: string): Promise<void> {
 }
 
 
-/** The same sweep in each conversation's folder, where its rpi/ is cleared. */
-async function sweepConversations(state: HeldFolder): Promise<void> {
+/** Runs `sweep` in each conversation's folder, which holds that conversation's rpi/. */
+async function eachConversationFolder(state: HeldFolder, sweep: (folder: HeldFolder) => Promise<unknown>): Promise<void> {
   if (!(await state.lstat(conversationsDirName))?.isDirectory()) return;
   const conversations = await state.child(conversationsDirName);
   try {
     for (const entry of await conversations.list()) {
       if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
       const conversation = await conversations.child(entry.name);
-      await sweepClearedRpi(conversation).finally(() => conversation.close());
+      await sweep(conversation).finally(() => conversation.close());
     }
   } finally {
     await conversations.close();

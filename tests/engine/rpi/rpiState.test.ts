@@ -1,5 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -10,8 +10,8 @@ import {
   readPlan,
   readResearch,
   readRpiState,
+  removeDeadWritersTemps,
   rpiPaths,
-  sweepClearedRpi,
   writePlan,
   writeResearch,
 } from '../../../engine/rpi/rpiState.js';
@@ -193,13 +193,13 @@ describe('rpi state on disk', () => {
   });
 
   describe('temp files left by a writer that died', () => {
-    it('are removed when the folder is opened, while those of a live writer are kept', async () => {
+    it('are removed when the workbench takes the folder, while those of a live writer are kept', async () => {
       const dir = await stateDir({ 'rpi/plan.md': plan });
       const dead = `.plan.md.${deadPid()}.0123abcd.tmp`;
       const live = `.plan.md.${process.ppid}.89abcdef.tmp`;
       await writeTree(rpiPaths(dir).dir, { [dead]: '- [ ] 1. half a pl', [live]: 'in progress', 'notes.tmp': 'not ours' });
       const held = await HeldFolder.open(dir);
-      await sweepClearedRpi(held).finally(() => held.close());
+      await removeDeadWritersTemps(held).finally(() => held.close());
       expect((await readdir(rpiPaths(dir).dir)).sort()).toEqual([live, 'notes.tmp', 'plan.md']);
       expect(await readRpiState(dir)).toMatchObject({ hasPlan: true, originalCount: 3 });
     });
@@ -293,7 +293,7 @@ for (let round = Number(process.argv[4]); ; round += 1) {
 
       tempFilesLeft += (await readdir(rpiDir)).filter((name) => name.endsWith('.tmp')).length;
       const held = await HeldFolder.open(stateDir);
-      await sweepClearedRpi(held).finally(() => held.close());
+      await removeDeadWritersTemps(held).finally(() => held.close());
       expect(await readRpiState(stateDir)).toMatchObject({ hasResearch: true, hasPlan: false });
       expect(await readdir(rpiDir)).toEqual(['research.md']);
       onDisk = round;

@@ -2,11 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { link, mkdir, readFile, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openUsedWorkbench, openWorkbench } from '../../../engine/index.js';
+import { FolderLockedError, openUsedWorkbench, openWorkbench } from '../../../engine/index.js';
 import { readPlan } from '../../../engine/rpi/rpiState.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { autoApprovals, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
+import { deadPid } from '../../support/processProbe.js';
 import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
@@ -180,5 +181,28 @@ describe('the state folder after it was opened', () => {
     await rm(path.join(root, '.workbench/rpi/plan.md'));
     await link(path.join(outside, 'secret.md'), path.join(root, '.workbench/rpi/plan.md'));
     await expect(readPlan(path.join(root, '.workbench'))).rejects.toThrow(/plan\.md is a hard link/);
+  });
+});
+
+describe('writes in .workbench cut short by an engine that died', () => {
+  const tempFolder = useTempFolders('rpi-cut-writes-');
+  const open = useOpenedWorkbenches();
+  const conversationRpi = '.workbench/conversations/c-0f1e2d3c-4b5a-4697-8877-665544332211/rpi';
+
+  it('leave temp files swept once the folder is locked: a dead writer’s go, a live one’s stay, an open the lock refuses removes nothing', async () => {
+    const root = await tempFolder();
+    const dead = `.plan.md.${deadPid()}.0123abcd.tmp`;
+    const live = `.plan.md.${process.pid}.89abcdef.tmp`;
+    const holder = await open(root);
+    // Written while another engine holds the folder: their writer may be alive on another machine, whatever this one's pids say.
+    await writeTree(root, { [`.workbench/rpi/${dead}`]: 'torn', [`${conversationRpi}/${dead}`]: 'torn', [`${conversationRpi}/${live}`]: 'in progress' });
+    await expect(openWorkbench(root)).rejects.toBeInstanceOf(FolderLockedError);
+    expect((await readdir(path.join(root, conversationRpi))).sort()).toEqual([dead, live].sort());
+    expect(await readdir(path.join(root, '.workbench/rpi'))).toEqual([dead]);
+
+    await holder.close();
+    await open(root);
+    expect(await readdir(path.join(root, conversationRpi))).toEqual([live]);
+    expect(await readdir(path.join(root, '.workbench/rpi'))).toEqual([]);
   });
 });

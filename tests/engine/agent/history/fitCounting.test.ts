@@ -1,3 +1,4 @@
+import type * as O200k from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it, vi } from 'vitest';
 import { ContextKeeper } from '../../../../engine/agent/history/contextKeeper.js';
 import type { ChatMessage, LlmRequest } from '../../../../engine/llm/llmTypes.js';
@@ -6,7 +7,7 @@ import { estimatePromptTokens, promptTokensAtMost } from '../../../../engine/llm
 /** The characters the real o200k tokenizer was given to count, in this file's tests. */
 const tokenized = vi.hoisted(() => ({ chars: 0 }));
 vi.mock('gpt-tokenizer/encoding/o200k_base', async (importOriginal) => {
-  const real = await importOriginal<typeof import('gpt-tokenizer/encoding/o200k_base')>();
+  const real = await importOriginal<typeof O200k>();
   return {
     ...real,
     countTokens: (...args: Parameters<typeof real.countTokens>) => {
@@ -41,25 +42,36 @@ describe('fitting a request counts tokens only where the answer needs them', () 
     expect(tokenized.chars - before).toBeGreaterThan(result.length);
   });
 
-  it('counts exactly when the bound says the request may not fit, and trims by the exact count', async () => {
+  it('counts exactly when the bound says the request may not fit, and trims by the exact count only', async () => {
     const keeper = new ContextKeeper(4_096, [{ role: 'system', content: 'You are a careful implementer.' }]);
-    for (let turn = 1; turn <= 6; turn += 1) for (const message of toolTurn(turn, `${turn}: ${'total = sum(rows);\n'.repeat(150)}`)) keeper.push(message);
-    const fitted = await keeper.fit(asRequest);
-    expect(fitted.trimmed).not.toBeNull();
-    expect(await fitted.promptTokens()).toBeLessThanOrEqual(keeper.budget);
-    expect(await fitted.promptTokens()).toBe(await estimatePromptTokens(fitted.request.messages));
+    // Short common words: about four bytes a token, so these turns pass the budget by bytes, not by tokens.
+    for (let turn = 1; turn <= 2; turn += 1) for (const message of toolTurn(turn, 'total = sum(rows);\n'.repeat(80))) keeper.push(message);
+    expect(await promptTokensAtMost(keeper.messages)).toBeGreaterThan(keeper.budget);
+    const fits = await keeper.fit(asRequest);
+    expect(fits.trimmed).toBeNull();
+    expect(await fits.promptTokens()).toBeLessThanOrEqual(keeper.budget);
+
+    for (let turn = 3; turn <= 8; turn += 1) for (const message of toolTurn(turn, 'total = sum(rows);\n'.repeat(80))) keeper.push(message);
+    const trimmed = await keeper.fit(asRequest);
+    expect(trimmed.trimmed).not.toBeNull();
+    expect(await trimmed.promptTokens()).toBeLessThanOrEqual(keeper.budget);
+    expect(await trimmed.promptTokens()).toBe(await estimatePromptTokens(trimmed.request.messages));
   });
 
-  it('never bounds a request below its count: any text, tool calls, names', async () => {
-    const texts = ['plain ASCII words and code();', '数据库连接池已经耗尽，请稍后重试', '🙂🙃🧪🚀 emoji-only', 'mixé àccents — “quotes” …', 'a'.repeat(5_000), ' \n\t '.repeat(300), '<|endoftext|> looks special'];
+  it('never bounds a message below its count: any text, tool calls alone, names, ids', async () => {
+    const texts = ['plain ASCII words and code();', '数据库连接池已经耗尽，请稍后重试', '🙂🙃🧪🚀 emoji-only', 'mixé àccents — “quotes” …', 'a'.repeat(5_000), ' \n\t '.repeat(300), '<|endoftext|> looks special', 'x'];
     for (const text of texts) {
       const messages: ChatMessage[] = [
         { role: 'system', content: text },
-        { role: 'user', content: text, name: 'dev' } as ChatMessage,
+        { role: 'user', content: text, name: `dev_${text.slice(0, 8)}` } as ChatMessage,
         { role: 'assistant', content: text, tool_calls: [{ id: 'call_é', type: 'function', function: { name: 'write_file', arguments: JSON.stringify({ path: 'ü.ts', content: text }) } }] },
-        { role: 'tool', tool_call_id: 'call_é', content: text },
+        // A call with no text of its own: its arguments are all there is to count.
+        { role: 'assistant', content: '', tool_calls: [{ id: 'c', type: 'function', function: { name: 'edit_file', arguments: JSON.stringify({ path: 'src/a.ts', old: text, new: `${text}${text}` }) } }] },
+        { role: 'tool', tool_call_id: `call_${text.slice(0, 12)}`, content: text },
       ];
-      expect(await promptTokensAtMost(messages), text.slice(0, 20)).toBeGreaterThanOrEqual(await estimatePromptTokens(messages));
+      for (const message of messages) {
+        expect(await promptTokensAtMost([message]), `${message.role}: ${text.slice(0, 20)}`).toBeGreaterThanOrEqual(await estimatePromptTokens([message]));
+      }
     }
   });
 });

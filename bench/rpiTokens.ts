@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { OpenAI } from 'openai';
 import type { ChatCompletionCreateParams, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { Phase } from '../engine/contract/index.js';
@@ -5,6 +6,7 @@ import { estimatePromptTokens } from '../engine/llm/tokenEstimate.js';
 import type { ToolDefinition } from '../engine/tools/toolCatalog.js';
 import { startFakeLlm } from '../tests/support/fakeLlm/index.js';
 import { phaseOfRequest } from '../tests/support/rpiScript.js';
+import { selfTimed } from './referenceRunner.js';
 import { prepareRpi, runRpiJob, runSingleLoop } from './rpiRuns.js';
 import { rpiScript, work } from './rpiWork.js';
 import { format, interleavedMedians, median } from './tools.js';
@@ -47,21 +49,41 @@ async function measure(bodies: readonly ChatCompletionCreateParams[]): Promise<U
   return { requests: bodies.length, peak, total, peakByPhase };
 }
 
-/** The bare SDK side: the recorded RPI request bodies streamed in order to a fake serving the same replies. */
-async function prepareReplay(bodies: readonly ChatCompletionCreateParams[]) {
+/**
+ * The bare SDK side: the recorded RPI request bodies streamed in order to a fake serving the same replies,
+ * timed request by request. With `startsProcesses`, a process is started (and awaited) before each request
+ * that follows a command in the run, as the engine started the command there; that start is not timed, what
+ * it leaves behind is: the fork write-protects this process's memory, and every page written after it
+ * faults back one by one.
+ */
+async function prepareReplay(bodies: readonly ChatCompletionCreateParams[], { startsProcesses = false } = {}) {
   const llm = await startFakeLlm({ script: rpiScript(work) });
   const sdk = new OpenAI({ baseURL: llm.baseUrl, apiKey: 'no-key', maxRetries: 2 });
+  const afterCommand = bodies.map(followsCommand);
   return {
     async run() {
       let chunks = 0;
-      for (const body of bodies) {
+      let requestMs = 0;
+      for (const [index, body] of bodies.entries()) {
+        if (startsProcesses && afterCommand[index]) await new Promise((resolve) => spawn('true').once('exit', resolve));
+        const start = performance.now();
         const stream = await sdk.chat.completions.create(body as ChatCompletionCreateParamsStreaming);
         for await (const chunk of stream) chunks += chunk.choices.length;
+        requestMs += performance.now() - start;
       }
       if (chunks === 0 || llm.scriptErrors.length > 0) throw new Error(`replay failed: ${llm.scriptErrors.join('; ')}`);
+      return { [selfTimed]: requestMs };
     },
     dispose: () => llm.close(),
   };
+}
+
+/** Whether the request answers a run_command call: its last message is that call's result. */
+function followsCommand(body: ChatCompletionCreateParams): boolean {
+  const last = body.messages.at(-1);
+  if (last?.role !== 'tool') return false;
+  const call = body.messages.flatMap((message) => (message.role === 'assistant' ? (message.tool_calls ?? []) : [])).find((candidate) => candidate.id === last.tool_call_id);
+  return call?.type === 'function' && call.function.name === 'run_command';
 }
 
 const tokens = (value: number) => value.toLocaleString('en-US');
@@ -89,11 +111,17 @@ export async function benchRpiTokens(): Promise<void> {
 
   const engineRuns = await Promise.all(Array.from({ length: rounds }, () => prepareRpi()));
   const replays = await Promise.all(Array.from({ length: rounds + 1 }, () => prepareReplay(rpiBodies)));
+  const startingReplays = await Promise.all(Array.from({ length: rounds }, () => prepareReplay(rpiBodies, { startsProcesses: true })));
   try {
     const [warmUp, ...timedReplays] = replays;
     await warmUp!.run();
     const nextRun = [...engineRuns];
-    const [engineMs = 0, sdkMs = 0] = await interleavedMedians(rounds, [() => nextRun.shift()!.run(), () => timedReplays.shift()!.run()]);
+    const nextStarting = [...startingReplays];
+    const [engineMs = 0, sdkMs = 0, startingMs = 0] = await interleavedMedians(rounds, [
+      () => nextRun.shift()!.run(),
+      () => timedReplays.shift()!.run(),
+      () => nextStarting.shift()!.run(),
+    ]);
     for (const run of engineRuns) await run.verify();
     const perTurn = engineMs / rpiBodies.length;
     const perRequest = sdkMs / rpiBodies.length;
@@ -106,7 +134,12 @@ export async function benchRpiTokens(): Promise<void> {
     console.log(`  bare openai SDK, same bodies       ${format(perRequest)}`);
     console.log(`  whole engine ÷ bare SDK            ${ratio(perTurn / perRequest)}  (median of ${rounds}, run in turns)`);
     console.log(`  engine outside tools ÷ bare SDK    ${ratio(engineRatio)}  (goal: ≤ ${engineGoal}×) — ${engineRatio <= engineGoal ? 'met' : 'NOT met'}`);
+    const commands = rpiBodies.filter(followsCommand).length;
+    console.log(
+      `  bare SDK, a process started where the run started each of its ${commands} commands: ${format(startingMs / rpiBodies.length)} a request ` +
+        `(${ratio(startingMs / sdkMs)} the bare SDK; the starts themselves not timed: each forks this process, whose pages then fault back as they are written)`,
+    );
   } finally {
-    await Promise.all([...engineRuns, ...replays].map((prepared) => prepared.dispose()));
+    await Promise.all([...engineRuns, ...replays, ...startingReplays].map((prepared) => prepared.dispose()));
   }
 }

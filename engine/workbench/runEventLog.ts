@@ -18,13 +18,19 @@ const milestones = new Set<WorkbenchEventType>(['run-started', 'phase-started', 
  *   seq), dropped once the summary's message-added arrives, since the message carries the same text;
  * - events that only restate the latest state are kept once, the latest: the plan (`plan-updated`
  *   carries every item, so keeping each version would grow with the square of a long run's length), the
- *   plan under review, what the model call is doing, the context window, the request's usage per step;
+ *   plan under review, what the model call is doing, the context window, the request's usage per step
+ *   (kept apart, so a new one replaces the old without a pass over the run's events);
  * - past `limit` events the oldest detail events (tool calls, approvals, usage, warnings) go first, so
  *   the events that say which phase and step the run is in survive the longest.
  */
 export class RunEventLog {
   private runId: string | null = null;
   private recorded: WorkbenchEvent[] = [];
+  /**
+   * The latest event of each latestOnly type, kept apart from `recorded` and put back in place (by seq)
+   * when the events are read: a new one then replaces the old without a pass over the run's events.
+   */
+  private readonly latest = new Map<WorkbenchEventType, WorkbenchEvent>();
   private readonly limit: number;
 
   constructor(limit = defaultRunEventLimit) {
@@ -37,6 +43,7 @@ export class RunEventLog {
     if (event.type === 'run-started') {
       this.runId = event.runId;
       this.recorded = [event];
+      this.latest.clear();
       return;
     }
     if (event.runId === null || event.runId !== this.runId) return;
@@ -49,13 +56,22 @@ export class RunEventLog {
 
   /** The recorded events, oldest first (a copy). */
   events(): WorkbenchEvent[] {
-    return [...this.recorded];
+    const latest = [...this.latest.values()].sort(bySeq);
+    if (latest.length === 0) return [...this.recorded];
+    const merged: WorkbenchEvent[] = [];
+    let next = 0;
+    for (const event of this.recorded) {
+      while (next < latest.length && latest[next]!.seq < event.seq) merged.push(latest[next++]!);
+      merged.push(event);
+    }
+    return merged.concat(latest.slice(next));
   }
 
   /** Forgets the run: after an undo, a regenerate or a discard there is no run to show. */
   clear(): void {
     this.runId = null;
     this.recorded = [];
+    this.latest.clear();
   }
 
   private addSummaryText(event: EventOf<'summary-delta'>): void {
@@ -65,12 +81,32 @@ export class RunEventLog {
   }
 
   private add(event: WorkbenchEvent): void {
-    if (latestOnly.has(event.type)) this.recorded = this.recorded.filter((recorded) => recorded.type !== event.type);
-    this.recorded.push(event);
-    if (this.recorded.length <= this.limit) return;
-    const detail = this.recorded.findIndex((recorded, index) => index > 0 && !milestones.has(recorded.type));
-    this.recorded.splice(detail > 0 ? detail : 1, 1);
+    if (latestOnly.has(event.type)) this.latest.set(event.type, event);
+    else this.recorded.push(event);
+    if (this.recorded.length + this.latest.size > this.limit) this.dropOne();
   }
+
+  /** Makes room: the oldest detail event goes first, then the oldest milestone; never the run-started. */
+  private dropOne(): void {
+    const detail = this.recorded.findIndex((recorded, index) => index > 0 && !milestones.has(recorded.type));
+    const latestDetail = oldest([...this.latest.values()].filter((latest) => !milestones.has(latest.type)));
+    if (detail > 0 || latestDetail) return this.dropOlder(detail > 0 ? detail : null, latestDetail);
+    this.dropOlder(this.recorded.length > 1 ? 1 : null, oldest([...this.latest.values()]));
+  }
+
+  /** Drops the older of an event in `recorded` (by index) and a latest-only one. */
+  private dropOlder(index: number | null, latest: WorkbenchEvent | undefined): void {
+    if (latest && (index === null || latest.seq < this.recorded[index]!.seq)) this.latest.delete(latest.type);
+    else if (index !== null) this.recorded.splice(index, 1);
+  }
+}
+
+function oldest(events: WorkbenchEvent[]): WorkbenchEvent | undefined {
+  return events.sort(bySeq)[0];
+}
+
+function bySeq(a: WorkbenchEvent, b: WorkbenchEvent): number {
+  return a.seq - b.seq;
 }
 
 /** The event with the strings of its tool arguments shortened; the live event is left whole. */

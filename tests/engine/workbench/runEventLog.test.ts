@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { UnsequencedEvent, WorkbenchEvent } from '../../../engine/contract/index.js';
 import { eventFeeder } from '../../support/eventFeeder.js';
 import { RunEventLog } from '../../../engine/workbench/runEventLog.js';
@@ -82,6 +82,44 @@ describe('RunEventLog', () => {
     const last = events.find((event) => event.type === 'plan-updated');
     expect(last?.type === 'plan-updated' && last.items.filter((item) => item.status === 'done')).toHaveLength(299);
     expect(events.filter((event) => event.type === 'tool-started')).toHaveLength(300);
+  });
+
+  it('puts the latest of each such event back in its place among the others, and drops the oldest detail first, whichever kind', () => {
+    const log = new RunEventLog(6);
+    const feed = eventFeeder(log);
+    const status = (state: 'waiting' | 'answering'): UnsequencedEvent => ({ type: 'model-status', runId, phase: 'implement', state });
+    feed(started, { type: 'context-window', runId, tokens: 8_192, source: 'settings' } as UnsequencedEvent, tool(1), status('waiting'), tool(2), status('answering'), tool(3));
+    expect(log.events().map((event) => (event.type === 'tool-started' ? event.callId : event.type === 'model-status' ? event.state : event.type))).toEqual([
+      'run-started',
+      'context-window',
+      'c1',
+      'c2',
+      'answering',
+      'c3',
+    ]);
+    feed(tool(4));
+    expect(log.events().map((event) => (event.type === 'tool-started' ? event.callId : event.type))).toEqual(['run-started', 'c1', 'c2', 'model-status', 'c3', 'c4']);
+    const seqs = log.events().map((event) => event.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+  });
+
+  it('replaces the latest of such an event without a pass over the run’s events', () => {
+    const log = new RunEventLog();
+    const feed = eventFeeder(log);
+    feed(started);
+    for (let n = 0; n < 3_000; n += 1) feed(tool(n));
+    const filter = vi.spyOn(Array.prototype, 'filter');
+    const findIndex = vi.spyOn(Array.prototype, 'findIndex');
+    try {
+      for (let n = 0; n < 500; n += 1) feed({ type: 'model-status', runId, phase: 'implement', state: n % 2 ? 'waiting' : 'answering' }, { type: 'run-usage', runId, messageId: 'm-1', steps: [] });
+      const passes = [...filter.mock.contexts, ...findIndex.mock.contexts].filter((array) => Array.isArray(array) && array.length >= 3_000);
+      expect(passes).toHaveLength(0);
+    } finally {
+      filter.mockRestore();
+      findIndex.mockRestore();
+    }
+    expect(log.events().filter((event) => event.type === 'model-status')).toHaveLength(1);
+    expect(log.events()).toHaveLength(3_003);
   });
 
   it('forgets everything on clear, including which run it followed', () => {

@@ -134,15 +134,23 @@ function splitsCleanly(text: string, at: number): boolean {
 }
 
 function countMessage(message: ChatMessage, count: CountTokens): number {
+  return messageSize(message, contentTokens(message, count), count, (calls) => textTokens(calls, count));
+}
+
+/**
+ * A message's size from its parts' sizes, with the overheads of OpenAI's published way of counting:
+ * `content` its content's, `measure` each other text's, `measureCalls` its tool calls' text.
+ */
+function messageSize(message: ChatMessage, content: number, measure: (text: string) => number, measureCalls = measure): number {
   const name = 'name' in message && typeof message.name === 'string' ? message.name : '';
   const toolCallId = message.role === 'tool' ? message.tool_call_id : '';
   return (
     TOKENS_PER_MESSAGE +
-    count(message.role) +
-    contentTokens(message, count) +
-    textTokens(toolCallsText(message), count) +
-    count(toolCallId) +
-    (name === '' ? 0 : TOKENS_PER_NAME + count(name))
+    measure(message.role) +
+    content +
+    measureCalls(toolCallsText(message)) +
+    measure(toolCallId) +
+    (name === '' ? 0 : TOKENS_PER_NAME + measure(name))
   );
 }
 
@@ -171,14 +179,13 @@ const boundedMessages = new WeakMap<ChatMessage, number>();
 function messageBound(message: ChatMessage): number {
   let bound = boundedMessages.get(message);
   if (bound === undefined) {
-    const name = 'name' in message && typeof message.name === 'string' ? message.name : '';
-    const toolCallId = message.role === 'tool' ? message.tool_call_id : '';
-    const texts = [message.role, contentText(message.content), toolCallsText(message), toolCallId];
-    bound = TOKENS_PER_MESSAGE + texts.reduce((sum, text) => sum + Buffer.byteLength(text, 'utf8'), 0) + (name === '' ? 0 : TOKENS_PER_NAME + Buffer.byteLength(name, 'utf8'));
+    bound = messageSize(message, utf8Length(contentText(message.content)), utf8Length);
     boundedMessages.set(message, bound);
   }
   return bound;
 }
+
+const utf8Length = (text: string): number => Buffer.byteLength(text, 'utf8');
 
 /** What a reply cost: its text and, per tool call, the name, the arguments and a small overhead. */
 export async function estimateCompletionTokens(text: string, toolCalls: readonly LlmToolCall[] = []): Promise<number> {

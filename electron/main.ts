@@ -2,7 +2,7 @@ import './withdrawCredentialsFirst.js';
 import path from 'node:path';
 import { app, BrowserWindow, session, shell } from 'electron';
 import type { DesktopCommand } from '../engine/contract/channels.js';
-import { AllowedCommands, configDir, FolderChecks, PromptCacheKeys, RecentFolders, SettingsStore, userMcp } from '../engine/index.js';
+import { AllowedCommands, configDir, FolderChecks, PromptCacheKeys, RecentFolders, SettingsStore, setCommandLauncher, userMcp } from '../engine/index.js';
 import { registerAppScheme, serveRenderer } from './appProtocol.js';
 import { denyAllPermissions, guardWebContents } from './contentGuards.js';
 import { applyDevCsp } from './csp.js';
@@ -12,6 +12,7 @@ import { installMenu } from './menu.js';
 import { trustedOrigins } from './origins.js';
 import { followOsTheme } from './osTheme.js';
 import { safeStorageCipher } from './safeStorageCipher.js';
+import { utilityLauncher } from './utilityLauncher.js';
 
 // A packaged app never trusts a page URL from the environment: it would get the bridge.
 const origins = trustedOrigins(app.isPackaged ? undefined : process.env.VITE_DEV_SERVER_URL);
@@ -44,6 +45,7 @@ async function start(): Promise<void> {
   denyAllPermissions(session.defaultSession);
   if (origins.devOrigin) applyDevCsp(session.defaultSession, origins.devOrigin);
   serveRenderer(path.join(app.getAppPath(), 'dist', 'renderer'));
+  setCommandLauncher(utilityLauncher(path.join(app.getAppPath(), 'dist', 'electron', 'commandLauncher.cjs')));
 
   const dir = configDir();
   const recent = new RecentFolders(dir);

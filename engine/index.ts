@@ -1,6 +1,7 @@
 /**
  * Public surface of the engine for hosts (Electron main, CLI, browser host): with engine/contract/, the
- * only engine module a host imports (credential withdrawal, which must run first, has its own entry).
+ * only engine module a host imports (credential withdrawal, which must run first, and the command
+ * launcher's process have their own entries).
  */
 export { openUsedWorkbench, openWorkbench, stateDirName, type PayloadArgument, type Workbench } from './workbench/openWorkbench.js';
 export { memoryFolderChecks, type RunOptions } from './workbench/runOptions.js';
@@ -21,3 +22,5 @@ export { discoverContextWindow } from './llm/contextWindow/discoverContextWindow
 export { contextWindowLine } from './llm/contextWindow/contextWindowLine.js';
 export { gitPatch } from './diff/index.js';
 export { hostEnvironment, withdrawalWarning, withdrawCredentials } from './secrets/processCredentials.js';
+export { setCommandLauncher } from './process/commandLauncher.js';
+export type { LauncherChannel, LauncherStart } from './process/launcherChannel.js';

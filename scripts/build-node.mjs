@@ -3,5 +3,5 @@
 import { build } from 'esbuild';
 import { nodeBundles } from './nodeBundles.mjs';
 
-const { main, preload, cli, workers } = nodeBundles();
-await Promise.all([main, preload, cli, ...workers].map((options) => build(options)));
+const { main, preload, commandLauncher, cli, workers } = nodeBundles();
+await Promise.all([main, preload, commandLauncher, cli, ...workers].map((options) => build(options)));

@@ -29,6 +29,7 @@ const restartOnBuild = { name: 'restart-electron', setup: (build) => build.onEnd
 const bundles = nodeBundles();
 const main = await context({ ...bundles.main, plugins: [restartOnBuild] });
 const preload = await context(bundles.preload);
+const commandLauncher = await context(bundles.commandLauncher);
 const workers = await Promise.all(bundles.workers.map((options) => context(options)));
-await Promise.all([preload, ...workers].map((bundle) => bundle.rebuild()));
-await Promise.all([main, preload, ...workers].map((bundle) => bundle.watch()));
+await Promise.all([preload, commandLauncher, ...workers].map((bundle) => bundle.rebuild()));
+await Promise.all([main, preload, commandLauncher, ...workers].map((bundle) => bundle.watch()));

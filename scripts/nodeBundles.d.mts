@@ -4,4 +4,4 @@ export declare const workerEntries: readonly string[];
 
 export declare function nodeBundle(entry: string, outfile: string): BuildOptions;
 
-export declare function nodeBundles(dist?: string): { main: BuildOptions; preload: BuildOptions; cli: BuildOptions; workers: BuildOptions[] };
+export declare function nodeBundles(dist?: string): { main: BuildOptions; preload: BuildOptions; commandLauncher: BuildOptions; cli: BuildOptions; workers: BuildOptions[] };

@@ -25,6 +25,7 @@ export function nodeBundles(dist = 'dist') {
   return {
     main: nodeBundle('electron/main.ts', `${dist}/electron/main.cjs`),
     preload: { ...common, entryPoints: ['electron/preload.ts'], outfile: `${dist}/electron/preload.cjs`, external: ['electron'] },
+    commandLauncher: { ...common, entryPoints: ['electron/commandLauncher.ts'], outfile: `${dist}/electron/commandLauncher.cjs` },
     cli: nodeBundle('cli/main.ts', `${dist}/cli/main.cjs`),
     workers,
   };

@@ -1,8 +1,7 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
+import { LaunchError, launchProcess, type LaunchedProcess } from './commandLauncher.js';
 import { killProcessTree } from './killProcessTree.js';
 import { LineLog } from './lineLog.js';
 import { OutputCapture, type OutputCaptureLimits } from './outputCapture.js';
@@ -53,6 +52,11 @@ export class CommandStartError extends Error {
   override name = 'CommandStartError';
 }
 
+/** The command launcher died while the command ran, so its end is not known; the command was stopped. */
+export class CommandLostError extends Error {
+  override name = 'CommandLostError';
+}
+
 const defaultDrainMs = 500;
 const maxLogLines = 5000;
 const maxLogLineChars = 2000;
@@ -65,70 +69,61 @@ const maxLogLineChars = 2000;
  * abort with every process it started; processes left behind when the shell exits are stopped too.
  * Resolves only once those processes are gone (or SIGKILL has been sent), never later than the drain
  * window after the shell exits, even when an escaped descendant keeps the output open.
- * Throws CommandStartError when the shell cannot start.
+ * The shell is started by the engine's command launcher (commandLauncher.ts), not forked from this process.
+ * Throws CommandStartError when the shell cannot start, and CommandLostError when the launcher dies while
+ * the command runs (the command is stopped then).
  */
 export async function runShellCommand(options: RunShellCommandOptions): Promise<CommandOutcome> {
   const started = performance.now();
   const marker = `${engineId}.${randomUUID()}`;
-  const child = spawnShell(options, marker);
-  const pid = await startOf(child, options.cwd);
+  const child = await startShell(options, marker);
+  const { pid } = child;
   // Should this engine die before the command ends, its watchdog ends the command (and all it started).
   const watched = watchCommand(pid);
   const capture = new OutputCapture(options.output);
   const lines = new LineLog({ log: options.log, maxLines: maxLogLines, maxLineChars: maxLogLineChars });
-  for (const [name, stream] of [['stdout', child.stdout], ['stderr', child.stderr]] as const) {
-    stream.on('data', (chunk: Buffer) => {
-      capture.add(chunk);
-      lines.write(name, chunk);
-    });
-  }
-  const outputClosed = Promise.all([closeOf(child.stdout), closeOf(child.stderr)]);
-  const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
+  child.onOutput((name, chunk) => {
+    capture.add(chunk);
+    lines.write(name, chunk);
+  });
   // Read once the exit is listened for: a quick command may be gone by the time it is read (then null, no filter).
   const startedAfter = await processStartTime(pid);
   const stop = stopAtTimeoutOrAbort({ pid, marker, startedAfter, ...options });
 
-  const [exitCode, signal] = await exited;
+  const [exitCode, signal] = await child.exited;
   const durationMs = performance.now() - started;
   stop.disarm();
   await stop.done();
+  const lost = child.lost();
+  if (lost !== null) {
+    await killProcessTree({ pid, marker, startedAfter, graceMs: options.graceMs });
+    watched.ended();
+    lines.end();
+    throw new CommandLostError(`The command launcher stopped while the command ran (${lost}), so its end is not known; it was stopped with every process it started.`);
+  }
   const drainMs = options.drainMs ?? defaultDrainMs;
-  await settledWithin(outputClosed, drainMs);
+  await settledWithin(child.outputClosed, drainMs);
   const leftoversStopped = await killProcessTree({ pid, marker, startedAfter, graceMs: options.graceMs, rootExited: true });
   watched.ended();
-  await settledWithin(outputClosed, drainMs);
-  child.stdout.destroy();
-  child.stderr.destroy();
+  await settledWithin(child.outputClosed, drainMs);
+  child.release();
   lines.end();
   return { exitCode, signal, durationMs, stoppedBy: stop.reason(), output: capture.text(), outputBytes: capture.totalBytes, leftoversStopped };
 }
 
-type ShellProcess = ChildProcessByStdio<null, Readable, Readable>;
-
-function spawnShell({ command, cwd, env }: RunShellCommandOptions, marker: string): ShellProcess {
+/** Starts the shell, with the command's marker in its environment; a failure to start becomes a CommandStartError. */
+async function startShell({ command, cwd, env }: RunShellCommandOptions, marker: string): Promise<LaunchedProcess> {
   const windows = process.platform === 'win32';
   const [file, args] = windows ? ['cmd.exe', ['/d', '/s', '/c', `"${command}"`]] : ['/bin/sh', ['-c', command]];
-  return spawn(file, args, {
-    cwd,
-    env: { ...env, [commandMarkerVariable]: marker },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: !windows,
-    windowsHide: true,
-    windowsVerbatimArguments: windows,
-  });
-}
-
-/** Resolves with the shell's pid once it runs; a failure to start becomes a CommandStartError. */
-async function startOf(child: ShellProcess, cwd: string): Promise<number> {
-  const failure = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
-    child.once('spawn', () => resolve(null));
-    child.once('error', resolve);
-  });
-  if (failure === null && child.pid !== undefined) return child.pid;
-  const folder = await stat(cwd).catch(() => null);
-  if (!folder) throw new CommandStartError(`Could not start the command: the folder ${cwd} does not exist.`);
-  if (!folder.isDirectory()) throw new CommandStartError(`Could not start the command: ${cwd} is not a folder.`);
-  throw new CommandStartError(`Could not start the command: ${failure?.message ?? 'the shell did not start'}.`);
+  try {
+    return await launchProcess({ file, args, cwd, env: { ...env, [commandMarkerVariable]: marker }, detached: !windows, windowsVerbatimArguments: windows });
+  } catch (error) {
+    if (!(error instanceof LaunchError)) throw error;
+    const folder = await stat(cwd).catch(() => null);
+    if (!folder) throw new CommandStartError(`Could not start the command: the folder ${cwd} does not exist.`);
+    if (!folder.isDirectory()) throw new CommandStartError(`Could not start the command: ${cwd} is not a folder.`);
+    throw new CommandStartError(`Could not start the command: ${error.message}.`);
+  }
 }
 
 interface Stop {
@@ -161,10 +156,6 @@ function stopAtTimeoutOrAbort({ pid, marker, startedAfter, timeoutMs, signal, gr
     },
     done: () => stopping,
   };
-}
-
-function closeOf(stream: Readable): Promise<void> {
-  return new Promise((resolve) => stream.once('close', () => resolve()));
 }
 
 async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {

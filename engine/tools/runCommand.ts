@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CommandStartError, runShellCommand, type CommandOutcome } from '../process/runShellCommand.js';
+import { CommandLostError, CommandStartError, runShellCommand, type CommandOutcome } from '../process/runShellCommand.js';
 import { ToolError, defineTool, type ToolContext } from './tool.js';
 
 /** run_command's timeout when the call names none; a check runs with it too. */
@@ -57,7 +57,7 @@ export async function runCommandOutcome(
     const outcome = await runShellCommand({ command, cwd: folder.real, env: childEnv, timeoutMs: timeout_s * 1000, signal, log, output: outputLimits });
     return { text: describeOutcome(outcome, timeout_s), outcome };
   } catch (error) {
-    if (error instanceof CommandStartError) throw new ToolError(error.message);
+    if (error instanceof CommandStartError || error instanceof CommandLostError) throw new ToolError(error.message);
     throw error;
   }
 }

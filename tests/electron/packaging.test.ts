@@ -47,7 +47,7 @@ describe.skipIf(!built)('packaging with electron-builder', () => {
     expect(existsSync(asar)).toBe(true);
 
     const files = listPackage(asar, { isPack: false }).map((file) => file.replaceAll('\\', '/'));
-    expect(files).toEqual(expect.arrayContaining(['/package.json', '/dist/electron/main.cjs', '/dist/electron/preload.cjs', '/dist/renderer/index.html']));
+    expect(files).toEqual(expect.arrayContaining(['/package.json', '/dist/electron/main.cjs', '/dist/electron/preload.cjs', '/dist/electron/commandLauncher.cjs', '/dist/renderer/index.html']));
     expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
     expect(files.filter((file) => /\/tests?(\/|$)/.test(file))).toEqual([]);
     expect(files.filter((file) => /^\/(electron|engine|renderer|e2e|scripts)\//.test(file))).toEqual([]);

@@ -12,6 +12,7 @@ const engineWithCommand = `
 const { runShellCommand } = await import(new URL('./process/runShellCommand.ts', process.env.ENGINE_URL).href);
 const command = [
   'echo $$ > shell.pid',
+  'echo $PPID > launcher.pid',
   'sleep 300 & echo $! > background.pid',
   "(setsid sh -c 'echo $$ > daemon.pid; exec sleep 300' &)",
   'while [ ! -s daemon.pid ]; do sleep 0.05; done',
@@ -35,11 +36,11 @@ describe.skipIf(process.platform === 'win32')('the command watchdog', () => {
   const startEngine = useEngineChildren(tempFolder);
   const cleanUp = useProcessCleanup();
 
-  it('ends every process of a running command when its engine is killed with SIGKILL, daemons that left the session included', async () => {
+  it('ends every process of a running command, and the launcher that started it, when its engine is killed with SIGKILL, daemons that left the session included', async () => {
     const root = cleanUp(await tempFolder());
     const engine = await startEngine(engineWithCommand, [root]);
     await engine.waitForOutput('ready');
-    expect(Object.keys(await recordedPids(root)).sort()).toEqual(['background', 'daemon', 'shell']);
+    expect(Object.keys(await recordedPids(root)).sort()).toEqual(['background', 'daemon', 'launcher', 'shell']);
     expect(await survivors(root)).toEqual(await recordedPids(root));
 
     engine.kill('SIGKILL');

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { OpenAI } from 'openai';
 import type { ChatCompletionCreateParams, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { Phase } from '../engine/contract/index.js';
@@ -49,23 +48,15 @@ async function measure(bodies: readonly ChatCompletionCreateParams[]): Promise<U
   return { requests: bodies.length, peak, total, peakByPhase };
 }
 
-/**
- * The bare SDK side: the recorded RPI request bodies streamed in order to a fake serving the same replies,
- * timed request by request. With `startsProcesses`, a process is started (and awaited) before each request
- * that follows a command in the run, as the engine started the command there; that start is not timed, what
- * it leaves behind is: the fork write-protects this process's memory, and every page written after it
- * faults back one by one.
- */
-async function prepareReplay(bodies: readonly ChatCompletionCreateParams[], { startsProcesses = false } = {}) {
+/** The bare SDK side: the recorded RPI request bodies streamed in order to a fake serving the same replies, timed request by request. */
+async function prepareReplay(bodies: readonly ChatCompletionCreateParams[]) {
   const llm = await startFakeLlm({ script: rpiScript(work) });
   const sdk = new OpenAI({ baseURL: llm.baseUrl, apiKey: 'no-key', maxRetries: 2 });
-  const afterCommand = bodies.map(followsCommand);
   return {
     async run() {
       let chunks = 0;
       let requestMs = 0;
-      for (const [index, body] of bodies.entries()) {
-        if (startsProcesses && afterCommand[index]) await new Promise((resolve) => spawn('true').once('exit', resolve));
+      for (const body of bodies) {
         const start = performance.now();
         const stream = await sdk.chat.completions.create(body as ChatCompletionCreateParamsStreaming);
         for await (const chunk of stream) chunks += chunk.choices.length;
@@ -78,13 +69,6 @@ async function prepareReplay(bodies: readonly ChatCompletionCreateParams[], { st
   };
 }
 
-/** Whether the request answers a run_command call: its last message is that call's result. */
-function followsCommand(body: ChatCompletionCreateParams): boolean {
-  const last = body.messages.at(-1);
-  if (last?.role !== 'tool') return false;
-  const call = body.messages.flatMap((message) => (message.role === 'assistant' ? (message.tool_calls ?? []) : [])).find((candidate) => candidate.id === last.tool_call_id);
-  return call?.type === 'function' && call.function.name === 'run_command';
-}
 
 const tokens = (value: number) => value.toLocaleString('en-US');
 const ratio = (value: number) => `${value.toFixed(2)}×`;
@@ -111,17 +95,11 @@ export async function benchRpiTokens(): Promise<void> {
 
   const engineRuns = await Promise.all(Array.from({ length: rounds }, () => prepareRpi()));
   const replays = await Promise.all(Array.from({ length: rounds + 1 }, () => prepareReplay(rpiBodies)));
-  const startingReplays = await Promise.all(Array.from({ length: rounds }, () => prepareReplay(rpiBodies, { startsProcesses: true })));
   try {
     const [warmUp, ...timedReplays] = replays;
     await warmUp!.run();
     const nextRun = [...engineRuns];
-    const nextStarting = [...startingReplays];
-    const [engineMs = 0, sdkMs = 0, startingMs = 0] = await interleavedMedians(rounds, [
-      () => nextRun.shift()!.run(),
-      () => timedReplays.shift()!.run(),
-      () => nextStarting.shift()!.run(),
-    ]);
+    const [engineMs = 0, sdkMs = 0] = await interleavedMedians(rounds, [() => nextRun.shift()!.run(), () => timedReplays.shift()!.run()]);
     for (const run of engineRuns) await run.verify();
     const perTurn = engineMs / rpiBodies.length;
     const perRequest = sdkMs / rpiBodies.length;
@@ -134,12 +112,7 @@ export async function benchRpiTokens(): Promise<void> {
     console.log(`  bare openai SDK, same bodies       ${format(perRequest)}`);
     console.log(`  whole engine ÷ bare SDK            ${ratio(perTurn / perRequest)}  (median of ${rounds}, run in turns)`);
     console.log(`  engine outside tools ÷ bare SDK    ${ratio(engineRatio)}  (goal: ≤ ${engineGoal}×) — ${engineRatio <= engineGoal ? 'met' : 'NOT met'}`);
-    const commands = rpiBodies.filter(followsCommand).length;
-    console.log(
-      `  bare SDK, a process started where the run started each of its ${commands} commands: ${format(startingMs / rpiBodies.length)} a request ` +
-        `(${ratio(startingMs / sdkMs)} the bare SDK; the starts themselves not timed: each forks this process, whose pages then fault back as they are written)`,
-    );
   } finally {
-    await Promise.all([...engineRuns, ...replays, ...startingReplays].map((prepared) => prepared.dispose()));
+    await Promise.all([...engineRuns, ...replays].map((prepared) => prepared.dispose()));
   }
 }

@@ -69,6 +69,10 @@ export class CheckpointStore {
   private seen: SeenFolder | null = null;
   /** Work done so far, for the tests that hold the store to doing each piece once. */
   readonly work = { scans: 0, filesHashed: 0, listingsRead: 0 };
+  /** Manifest files read from disk so far (see `work`). */
+  get manifestsRead(): number {
+    return this.folders.manifests.filesRead;
+  }
 
   private constructor(
     private readonly root: string,

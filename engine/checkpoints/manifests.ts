@@ -36,8 +36,13 @@ export function infoOf({ version: _version, root: _root, ...info }: Manifest): C
  * greatest id, so finding it costs one listing of this folder.
  */
 export class Manifests {
-  /** Manifests readAll has read, by id: one never changes once written, so a listing reads only new ones. */
+  /**
+   * Manifests read so far, by id: one never changes once written, so a listing reads only new ones, and
+   * the checkpoint a run's changes start from is read once, not at every recount of them.
+   */
   private readonly listed = new Map<string, Manifest>();
+  /** Manifest files read from disk, for the tests that hold the store to reading each once. */
+  filesRead = 0;
 
   constructor(readonly dir: string) {}
 
@@ -59,10 +64,14 @@ export class Manifests {
   /** The manifest, null when there is none by that id; throws when the file is there but not a valid manifest. */
   async read(id: string): Promise<Manifest | null> {
     if (!isCheckpointId(id)) return null;
+    const known = this.listed.get(id);
+    if (known) return known;
+    this.filesRead += 1;
     const text = await readStateText(this.fileOf(id));
     if (text === null) return null;
     const parsed = manifestSchema.safeParse(parseJson(text));
     if (!parsed.success || parsed.data.id !== id) throw new Error(`checkpoint manifest ${id}.json is damaged`);
+    this.listed.set(id, parsed.data);
     return parsed.data;
   }
 
@@ -78,13 +87,14 @@ export class Manifests {
    */
   async readAll(): Promise<Manifest[]> {
     const ids = await this.ids();
-    const manifests = await Promise.all(ids.map(async (id) => this.listed.get(id) ?? (await this.read(id).catch(() => null))));
+    const manifests = await Promise.all(ids.map((id) => this.read(id).catch(() => null)));
     this.listed.clear();
     for (const manifest of manifests) if (manifest) this.listed.set(manifest.id, manifest);
     return manifests.filter((manifest) => manifest !== null);
   }
 
   async remove(id: string): Promise<void> {
+    this.listed.delete(id);
     await rm(this.fileOf(id), { force: true });
   }
 

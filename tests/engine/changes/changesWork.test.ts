@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChangesService } from '../../../engine/changes/changesService.js';
@@ -82,6 +82,29 @@ describe('the work a list of changes does', () => {
       await writeFile(edited, `${await readFile(edited, 'utf8')}one\ntwo\nthree\n`);
       await service.announce(messageId, 'run-1', ['pkg1/f1.ts']);
       expect(events.at(-1)).toMatchObject({ files: changedCount, added: 2 * changedCount + 3, removed: changedCount });
+    } finally {
+      await state.close();
+      await close();
+    }
+  });
+
+  it('recounts a run’s changes after each call without reading the checkpoint they start from again', async () => {
+    const { root, messageId, checkpoints, close } = await changedFolder();
+    const state = await openStateFolder(root);
+    try {
+      const events: { files: number }[] = [];
+      const workspace = await Workspace.at(root);
+      const service = new ChangesService({ workspace, checkpoints, conversation: new ConversationStore(state.dir), broker: { requestOf: () => null }, emit: (event) => void events.push(event as never) });
+      await service.announce(messageId, 'run-1');
+      const afterFirst = checkpoints.manifestsRead;
+      // Not read again: even with its file gone, the recounts go on from what was read.
+      const manifests = path.join(state.dir, 'checkpoints', 'manifests');
+      for (const name of await readdir(manifests)) await rm(path.join(manifests, name));
+      for (let call = 0; call < 5; call += 1) await service.announce(messageId, 'run-1', [`pkg1/f${call}.ts`]);
+      expect(events).toHaveLength(6);
+      expect(events.at(-1)).toMatchObject({ files: changedCount });
+      expect(checkpoints.manifestsRead).toBe(afterFirst);
+      expect(afterFirst).toBeLessThanOrEqual(2);
     } finally {
       await state.close();
       await close();

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { WorkbenchEvent } from '../contract/index.js';
 import { toolCatalog } from '../tools/toolCatalog.js';
 
@@ -8,7 +9,18 @@ export interface LiveChangesOptions {
    * files changed since the last recount, null when anything may have changed.
    */
   announce(messageId: string, runId: string | null, changedPaths: readonly string[] | null): Promise<void>;
+  /** Waits `ms`, or less when `signal` aborts (see minSpacingMs); a test gives its own. */
+  pause?(ms: number, signal: AbortSignal): Promise<void>;
 }
+
+/**
+ * The least time from one recount's start to the next's. A model that answers at once (a local one, a
+ * cached reply) can make several calls in that time; they fold into one recount, which spares the engine
+ * a recount per call while the count on screen stays a tenth of a second from the folder.
+ */
+export const minSpacingMs = 100;
+
+const pauseFor = (ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }).catch(() => undefined);
 
 export interface LiveChanges {
   /**
@@ -30,11 +42,12 @@ interface Recount {
 /**
  * Keeps a running request's change list live: after each tool call that may have changed the folder
  * (any tool not known to be read-only, commands included) its changes are recounted and announced.
- * Recounts never overlap: calls finishing meanwhile fold into one more. A call that changes only the
+ * Recounts never overlap, and start at least minSpacingMs apart: calls finishing meanwhile fold into one
+ * more (settled() does not wait out the spacing). A call that changes only the
  * files it names (see Tool.changedPaths) has those recounted; any other call, or one whose arguments the
  * user edited at its approval, has the whole folder looked at.
  */
-export function followLiveChanges({ subscribe, announce }: LiveChangesOptions): LiveChanges {
+export function followLiveChanges({ subscribe, announce, pause = pauseFor }: LiveChangesOptions): LiveChanges {
   const calls = new Map<string, { tool: string; paths: readonly string[] | null }>();
   let active: { runId: string | null; messageId: string } | null = null;
   let busy: Promise<void> | null = null;
@@ -45,6 +58,10 @@ export function followLiveChanges({ subscribe, announce }: LiveChangesOptions): 
   let unsure = false;
   /** The run has had a recount of named files only. */
   let narrowed = false;
+  /** When the last recount started (performance.now()). */
+  let lastStart = -Infinity;
+  /** Aborted to cut the spacing short: someone waits for the count (settled). */
+  let hurry = new AbortController();
 
   const schedule = (target: { runId: string | null; messageId: string }, paths: readonly string[] | null) => {
     // A call folding into a recount still due for the same request adds its files to that recount's.
@@ -53,6 +70,9 @@ export function followLiveChanges({ subscribe, announce }: LiveChangesOptions): 
     if (busy) return;
     busy = (async () => {
       while (pending) {
+        const wait = lastStart + minSpacingMs - performance.now();
+        if (wait > 0 && !hurry.signal.aborted) await pause(wait, hurry.signal);
+        lastStart = performance.now();
         const next: Recount = pending;
         pending = null;
         const paths = next.paths && !unsure ? [...next.paths] : null;
@@ -95,11 +115,16 @@ export function followLiveChanges({ subscribe, announce }: LiveChangesOptions): 
     }
   });
   const settled = async () => {
-    await busy;
-    if (active && narrowed) {
-      narrowed = false;
-      schedule(active, null);
+    hurry.abort();
+    try {
       await busy;
+      if (active && narrowed) {
+        narrowed = false;
+        schedule(active, null);
+        await busy;
+      }
+    } finally {
+      hurry = new AbortController();
     }
   };
   return { settled, stop };

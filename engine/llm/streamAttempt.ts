@@ -91,21 +91,48 @@ async function readStream(items: AsyncIterable<SseItem>, clock: StreamClock, rea
     onStatus({ state: next } as LlmStatus);
   };
   let chunks = 0;
-  for await (const item of items) {
-    for (const frame of framesOf(item)) {
-      const outcome = readFrame(frame, reader, { chunks, started: clock.started });
-      if (outcome === 'done') return finish(reader, clock, chunks);
-      if (outcome === 'queued') tell('queued');
-      else if (outcome !== null && typeof outcome === 'object') return outcome;
-      else if (outcome === 'answer' || outcome === 'reasoning' || outcome === 'chunk') {
-        chunks += 1;
-        if (outcome === 'chunk') continue;
-        clock.replying();
-        tell(outcome === 'answer' ? 'answering' : 'thinking');
+  const iterator = items[Symbol.asyncIterator]();
+  try {
+    for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
+      for (const frame of framesOf(next.value)) {
+        const outcome = readFrame(frame, reader, { chunks, started: clock.started });
+        if (outcome === 'done') {
+          await readToEnd(iterator, clock);
+          return finish(reader, clock, chunks);
+        }
+        if (outcome === 'queued') tell('queued');
+        else if (outcome !== null && typeof outcome === 'object') return outcome;
+        else if (outcome === 'answer' || outcome === 'reasoning' || outcome === 'chunk') {
+          chunks += 1;
+          if (outcome === 'chunk') continue;
+          clock.replying();
+          tell(outcome === 'answer' ? 'answering' : 'thinking');
+        }
       }
     }
+  } finally {
+    // Left early (an error frame, say): the rest of the body is not wanted, and the connection goes with it.
+    await iterator.return?.();
   }
   return finish(reader, clock, chunks);
+}
+
+/** How long the body may stay open after `[DONE]` before the connection is given up on. */
+const afterDoneMs = 250;
+
+/**
+ * What follows `[DONE]` is read and dropped until the body ends, which it does at once on a well-behaved
+ * server: a body read to its end leaves the connection to the next request, where one cancelled midway
+ * (its end still on the way) is closed, and the next request pays for a new connection (and TLS
+ * handshake). A server that holds the body open gets `afterDoneMs`; the reply is complete either way.
+ */
+async function readToEnd(iterator: AsyncIterator<SseItem>, clock: StreamClock): Promise<void> {
+  clock.finishing(afterDoneMs);
+  try {
+    while ((await iterator.next()).done !== true);
+  } catch {
+    // Given up on after the grace: the reply was complete.
+  }
 }
 
 /** A reply ended with `finish_reason: "error"` and no error of its own: the backend gave up, as a server error does (retried). */
@@ -202,6 +229,12 @@ class StreamClock {
     this.started = true;
     clearTimeout(this.queue);
     this.armSilence();
+  }
+
+  /** The reply is complete: no limit applies any more, only `graceMs` for the body to end before it is cut off. */
+  finishing(graceMs: number): void {
+    this.stop();
+    this.queue = setTimeout(this.abort, graceMs).unref();
   }
 
   stop(): void {

@@ -67,34 +67,46 @@ class Launched implements LaunchedProcess {
 }
 
 interface Pending {
-  readonly started: (process: Launched) => void;
-  readonly failed: (error: LaunchError) => void;
+  readonly spec: ShellSpec;
+  readonly started: (process: LaunchedProcess) => void;
+  readonly failed: (error: unknown) => void;
   readonly process: Launched;
 }
 
 /**
  * The engine's one launcher, started with the first command and kept: every command's process is started
- * by it (see nodeLauncher for why). Should it die, the commands it was running are reported lost and the
- * next command starts a new one.
+ * by it (see nodeLauncher for why). Should it die, the commands it was running are reported lost, those it
+ * had not started yet go to a new one, and the next command starts a new one. A launcher that dies before
+ * it ever answered (one that cannot run here) is not tried again: commands then start from this process.
  */
-class CommandLauncher {
+export class CommandLauncher {
   private channel: LauncherChannel | null = null;
+  /** The channel has answered at least once. */
+  private answered = false;
   private readonly processes = new Map<number, Pending>();
   private nextId = 0;
 
-  constructor(private readonly startChannel: () => LauncherStart) {}
+  constructor(private startChannel: () => LauncherStart) {}
 
   /** Starts a process; rejects with a LaunchError when it cannot start. */
   launch(spec: ShellSpec): Promise<LaunchedProcess> {
-    const channel = this.open();
+    return new Promise((resolve, reject) => this.post({ spec, started: resolve, failed: reject }));
+  }
+
+  private post(request: Omit<Pending, 'process'>): void {
+    let channel: LauncherChannel;
+    try {
+      channel = this.open();
+    } catch (error) {
+      request.failed(error);
+      return;
+    }
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      const launched = new Launched(() => channel.post({ op: 'release', id }));
-      this.processes.set(id, { started: resolve, failed: reject, process: launched });
-      if (this.processes.size === 1) channel.hold(true);
-      channel.post({ op: 'start', id, ...spec });
-      void launched.exited.then(() => launched.outputClosed).then(() => this.forget(id, channel));
-    });
+    const launched = new Launched(() => channel.post({ op: 'release', id }));
+    this.processes.set(id, { ...request, process: launched });
+    if (this.processes.size === 1) channel.hold(true);
+    channel.post({ op: 'start', id, ...request.spec });
+    void launched.exited.then(() => launched.outputClosed).then(() => this.forget(id, channel));
   }
 
   private open(): LauncherChannel {
@@ -105,6 +117,7 @@ class CommandLauncher {
     } catch {
       channel = inProcessLauncher();
     }
+    this.answered = false;
     channel.onReply((reply) => this.take(reply));
     channel.onGone((why) => this.lose(channel, why));
     this.channel = channel;
@@ -112,6 +125,7 @@ class CommandLauncher {
   }
 
   private take(reply: LauncherReply): void {
+    this.answered = true;
     const pending = this.processes.get(reply.id);
     if (!pending) return;
     if (reply.event === 'spawn') {
@@ -129,13 +143,15 @@ class CommandLauncher {
   }
 
   private lose(channel: LauncherChannel, why: string): void {
-    if (this.channel === channel) this.channel = null;
+    if (this.channel !== channel) return;
+    this.channel = null;
+    if (!this.answered) this.startChannel = () => inProcessLauncher;
     const lost = [...this.processes.values()];
     this.processes.clear();
     channel.hold(false);
-    for (const { process, failed } of lost) {
-      if (process.pid === -1) failed(new LaunchError(`the command launcher stopped before the command started: ${why}`, null));
-      else process.loseLauncher(why);
+    for (const pending of lost) {
+      if (pending.process.pid === -1) this.post(pending);
+      else pending.process.loseLauncher(why);
     }
   }
 }

@@ -23,9 +23,12 @@ export type LauncherStart = () => LauncherChannel;
  * (no secret, no loader), is detached so a terminal's Ctrl-C to the engine's group leaves it to relay the
  * commands' ends, and exits when the engine does, as the channel then closes.
  */
-export const nodeLauncher: LauncherStart = () => {
+export const nodeLauncher: LauncherStart = () => nodeLauncherAt(process.execPath);
+
+/** A Node launcher run by the Node executable at `execPath` (nodeLauncher: this process's own). */
+export function nodeLauncherAt(execPath: string): LauncherChannel {
   const windows = process.platform === 'win32';
-  const child = childProcess.spawn(process.execPath, ['-e', nodeLauncherSource()], {
+  const child = childProcess.spawn(execPath, ['-e', nodeLauncherSource()], {
     stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     serialization: 'advanced',
     detached: !windows,
@@ -39,11 +42,12 @@ export const nodeLauncher: LauncherStart = () => {
     gone = null;
     listener?.(why);
   };
-  child.once('error', (error) => goneOnce(`it could not run: ${error.message}`));
+  // Later errors (a send to a child that never ran, say) only repeat that it is gone.
+  child.on('error', (error) => goneOnce(`it could not run: ${error.message}`));
   child.once('exit', (code, signal) => goneOnce(signal ? `it was ended by signal ${signal}` : `it exited with code ${code}`));
   return {
     post: (request) => {
-      if (child.connected) child.send(request);
+      if (child.connected) child.send(request, (error) => error && goneOnce(`its channel failed: ${error.message}`));
     },
     onReply: (listener) => child.on('message', listener),
     onGone: (listener) => (gone = listener),
@@ -57,7 +61,7 @@ export const nodeLauncher: LauncherStart = () => {
       }
     },
   };
-};
+}
 
 /**
  * A launcher in this process: where no launcher process can be had (a host whose executable is not Node

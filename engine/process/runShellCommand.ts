@@ -52,6 +52,11 @@ export class CommandStartError extends Error {
   override name = 'CommandStartError';
 }
 
+/** The command was cancelled while its shell was being started; a shell that started after all was stopped. */
+export class CommandCancelledError extends Error {
+  override name = 'CommandCancelledError';
+}
+
 /** The command launcher died while the command ran, so its end is not known; the command was stopped. */
 export class CommandLostError extends Error {
   override name = 'CommandLostError';
@@ -111,18 +116,45 @@ export async function runShellCommand(options: RunShellCommandOptions): Promise<
   return { exitCode, signal, durationMs, stoppedBy: stop.reason(), output: capture.text(), outputBytes: capture.totalBytes, leftoversStopped };
 }
 
-/** Starts the shell, with the command's marker in its environment; a failure to start becomes a CommandStartError. */
-async function startShell({ command, cwd, env }: RunShellCommandOptions, marker: string): Promise<LaunchedProcess> {
+/**
+ * Starts the shell, with the command's marker in its environment; a failure to start becomes a
+ * CommandStartError. The start itself is bounded by the command's timeout and its abort, as a launcher
+ * that stopped answering (suspended, say) must not hold the run up: a start that comes after either is
+ * undone.
+ */
+async function startShell({ command, cwd, env, signal, timeoutMs }: RunShellCommandOptions, marker: string): Promise<LaunchedProcess> {
   const windows = process.platform === 'win32';
   const [file, args] = windows ? ['cmd.exe', ['/d', '/s', '/c', `"${command}"`]] : ['/bin/sh', ['-c', command]];
+  const launching = launchProcess({ file, args, cwd, env: { ...env, [commandMarkerVariable]: marker }, detached: !windows, windowsVerbatimArguments: windows });
   try {
-    return await launchProcess({ file, args, cwd, env: { ...env, [commandMarkerVariable]: marker }, detached: !windows, windowsVerbatimArguments: windows });
+    const gaveUp = await startGivenUp(launching, signal, timeoutMs);
+    if (gaveUp !== null) {
+      void launching.then((late) => killProcessTree({ pid: late.pid, marker }).then(() => late.release()), () => {});
+      if (gaveUp === 'cancel') throw new CommandCancelledError('The command was cancelled before it started.');
+      throw new CommandStartError(`Could not start the command: the command launcher did not start it within its ${Math.round(timeoutMs / 1000)} s timeout.`);
+    }
+    return await launching;
   } catch (error) {
     if (!(error instanceof LaunchError)) throw error;
     const folder = await stat(cwd).catch(() => null);
     if (!folder) throw new CommandStartError(`Could not start the command: the folder ${cwd} does not exist.`);
     if (!folder.isDirectory()) throw new CommandStartError(`Could not start the command: ${cwd} is not a folder.`);
     throw new CommandStartError(`Could not start the command: ${error.message}.`);
+  }
+}
+
+/** Waits for the start; 'cancel' or 'timeout' when the abort or the timeout comes first, else null. */
+async function startGivenUp(launching: Promise<LaunchedProcess>, signal: AbortSignal, timeoutMs: number): Promise<StopReason | null> {
+  const timer = new AbortController();
+  const onAbort = new Promise<StopReason>((resolve) => {
+    if (signal.aborted) resolve('cancel');
+    signal.addEventListener('abort', () => resolve('cancel'), { once: true, signal: timer.signal });
+  });
+  try {
+    const timedOut = delay(timeoutMs, 'timeout' as const, { signal: timer.signal }).catch(() => null);
+    return await Promise.race([launching.then(() => null, () => null), onAbort, timedOut]);
+  } finally {
+    timer.abort();
   }
 }
 

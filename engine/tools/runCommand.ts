@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CommandLostError, CommandStartError, runShellCommand, type CommandOutcome } from '../process/runShellCommand.js';
+import { CommandCancelledError, CommandLostError, CommandStartError, runShellCommand, type CommandOutcome } from '../process/runShellCommand.js';
 import { ToolError, defineTool, type ToolContext } from './tool.js';
 
 /** run_command's timeout when the call names none; a check runs with it too. */
@@ -52,11 +52,13 @@ export async function runCommandOutcome(
   const info = await workspace.statIfExists(folder);
   if (!info) throw new ToolError(`The folder ${cwd} does not exist. Give cwd relative to the project folder, or leave it out to run in the project folder.`);
   if (!info.isDirectory()) throw new ToolError(`${cwd} is a file, not a folder. Give a folder as cwd.`);
-  if (signal.aborted) return { text: 'cancelled by the user before it started; nothing was run', outcome: null };
+  const cancelledText = 'cancelled by the user before it started; nothing was run';
+  if (signal.aborted) return { text: cancelledText, outcome: null };
   try {
     const outcome = await runShellCommand({ command, cwd: folder.real, env: childEnv, timeoutMs: timeout_s * 1000, signal, log, output: outputLimits });
     return { text: describeOutcome(outcome, timeout_s), outcome };
   } catch (error) {
+    if (error instanceof CommandCancelledError) return { text: cancelledText, outcome: null };
     if (error instanceof CommandStartError || error instanceof CommandLostError) throw new ToolError(error.message);
     throw error;
   }

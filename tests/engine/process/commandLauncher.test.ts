@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { inProcessLauncher } from '../../../engine/process/launcherChannel.js';
+import { CommandLauncher } from '../../../engine/process/commandLauncher.js';
+import { inProcessLauncher, nodeLauncherAt } from '../../../engine/process/launcherChannel.js';
 import type { LauncherReply } from '../../../engine/process/launcherProgram.js';
-import { CommandLostError, runShellCommand, type RunShellCommandOptions } from '../../../engine/process/runShellCommand.js';
+import { CommandCancelledError, CommandLostError, CommandStartError, runShellCommand, type RunShellCommandOptions } from '../../../engine/process/runShellCommand.js';
+import { within } from '../../support/within.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 import { isGone, survivors, useProcessCleanup, watchedLog } from '../../support/processProbe.js';
 
@@ -72,6 +74,52 @@ describe.skipIf(process.platform === 'win32')('the command launcher', () => {
     const next = await parentOfShell(root);
     expect(next).not.toBe(launcher);
     expect(next).not.toBe(process.pid);
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('a launcher that stops answering', () => {
+  const tempFolder = useTempFolders();
+  const cleanUp = useProcessCleanup();
+
+  it('holds no command past its timeout or its cancel, and stops a command it starts once it answers again', async () => {
+    const root = cleanUp(await tempFolder());
+    const launcher = await parentOfShell(root);
+    process.kill(launcher, 'SIGSTOP');
+    try {
+      const timedOut = await runShellCommand(options(root, 'echo $$ > late.pid; exec sleep 300', { timeoutMs: 500 })).catch((error: unknown) => error);
+      expect(timedOut).toBeInstanceOf(CommandStartError);
+      expect((timedOut as Error).message).toMatch(/did not start it within its 1 s timeout/);
+
+      const abort = new AbortController();
+      const cancelled = runShellCommand(options(root, 'true', { signal: abort.signal })).catch((error: unknown) => error);
+      abort.abort();
+      expect(await cancelled).toBeInstanceOf(CommandCancelledError);
+    } finally {
+      process.kill(launcher, 'SIGCONT');
+    }
+    // Answering again, the launcher starts the late command: it is stopped at once.
+    const late = await within(10_000, async () => Number((await readFile(`${root}/late.pid`, 'utf8').catch(() => '0')) || 0), (pid) => pid > 0);
+    expect(await within(10_000, async () => isGone(late), (gone) => gone)).toBe(true);
+    expect(await parentOfShell(root)).toBe(launcher);
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('a launcher that cannot run', () => {
+  const tempFolder = useTempFolders();
+
+  it('leaves commands to start from the engine’s own process, the first included', async () => {
+    const root = await tempFolder();
+    const launcher = new CommandLauncher(() => () => nodeLauncherAt(`${root}/no-such-node`));
+    const run = async () => {
+      const started = await launcher.launch({ file: '/bin/sh', args: ['-c', 'echo $PPID'], cwd: root, env: { PATH: '/usr/bin:/bin' }, detached: true, windowsVerbatimArguments: false });
+      const chunks: Buffer[] = [];
+      started.onOutput((_stream, chunk) => chunks.push(chunk));
+      await started.exited;
+      await started.outputClosed;
+      return Number(Buffer.concat(chunks).toString().trim());
+    };
+    expect(await run()).toBe(process.pid);
+    expect(await run()).toBe(process.pid);
   });
 });
 

@@ -5,11 +5,11 @@ import type { Fault, FaultName } from './types.js';
 
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
-/** Where a faulty stream stops: `drop` destroys the socket, `stall` leaves it open and silent. */
-export interface StreamCut {
-  type: 'drop' | 'stall';
-  afterChunks: number;
-}
+/**
+ * Where a faulty stream stops: `drop` destroys the socket, `stall` leaves it open and silent; `after-done`
+ * sends every chunk and `[DONE]`, then ends the body `endAfterMs` later (never, when null).
+ */
+export type StreamCut = { type: 'drop' | 'stall'; afterChunks: number } | { type: 'after-done'; endAfterMs: number | null };
 
 export function normaliseFault(fault: Fault | FaultName | undefined): Fault | null {
   if (fault === undefined) return null;
@@ -69,6 +69,8 @@ export function streamCut(fault: Fault | null, chunkCount: number): StreamCut | 
   if (fault?.type === 'stall-after-headers') {
     return { type: 'stall', afterChunks: fault.afterChunks ?? 1 };
   }
+  if (fault?.type === 'late-end') return { type: 'after-done', endAfterMs: fault.endAfterMs ?? 20 };
+  if (fault?.type === 'open-after-done') return { type: 'after-done', endAfterMs: null };
   return null;
 }
 

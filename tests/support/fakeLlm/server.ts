@@ -24,6 +24,8 @@ export interface FakeLlm {
   /** The simulated prompt cache and what it reported, when started with `promptCache`; else null. */
   readonly promptCache: PromptCache | null;
   enqueue(...turns: ScriptedTurn[]): void;
+  /** Connections clients have opened so far, and how many of them are still open (a client closes one it gives up on mid-reply). */
+  connections(): { opened: number; open: number };
   /** Stops listening and destroys every open socket, so a stalled stream cannot hang a test. Idempotent. */
   close(): Promise<void>;
 }
@@ -108,7 +110,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       else sendError(response, scriptFailure(message));
     });
   });
+  let connections = 0;
   server.on('connection', (socket) => {
+    connections += 1;
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
@@ -136,6 +140,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     promptCacheKeys: () => chatRequests().map((body) => body.prompt_cache_key ?? null),
     promptCache: context.promptCache,
     enqueue: (...turns) => context.turns.enqueue(turns),
+    connections: () => ({ opened: connections, open: sockets.size }),
     close: () => (closing ??= closeServer()),
   };
 }

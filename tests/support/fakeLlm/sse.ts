@@ -26,7 +26,7 @@ function write(response: ServerResponse, data: string): Promise<void> {
 /**
  * Streams the frames then `data: [DONE]`, after any keep-alive comments. A `drop` cut destroys the
  * socket after `afterChunks` frames; a `stall` cut leaves the response open and silent (close() or the
- * client ends it).
+ * client ends it); an `after-done` cut ends the body apart from `[DONE]`, later or never.
  */
 export async function writeEventStream(response: ServerResponse, { frames, delayMs, cut, queued, contentType = 'text/event-stream' }: EventStreamOptions): Promise<void> {
   response.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -36,7 +36,7 @@ export async function writeEventStream(response: ServerResponse, { frames, delay
     if (response.destroyed) return;
     await write(response, `: ${queued.text ?? 'keep-alive'}\n\n`);
   }
-  const sent = cut === null ? frames : frames.slice(0, cut.afterChunks);
+  const sent = cut === null || cut.type === 'after-done' ? frames : frames.slice(0, cut.afterChunks);
   for (const frame of sent) {
     if (delayMs > 0) await sleep(delayMs);
     if (response.destroyed) return;
@@ -47,5 +47,12 @@ export async function writeEventStream(response: ServerResponse, { frames, delay
     return;
   }
   if (cut?.type === 'stall' || response.destroyed) return;
-  response.end(sseFrame('[DONE]'));
+  if (cut?.type !== 'after-done') {
+    response.end(sseFrame('[DONE]'));
+    return;
+  }
+  await write(response, sseFrame('[DONE]'));
+  if (cut.endAfterMs === null) return;
+  await sleep(cut.endAfterMs);
+  if (!response.destroyed) response.end();
 }

@@ -76,7 +76,14 @@ export type Fault =
   /** HTTP 200 with a web page instead of a stream (a proxy's login page, a web server's index). */
   | { type: 'html-page' }
   /** A stream whose every chunk has `choices: []`, then `[DONE]`. */
-  | { type: 'no-choices' };
+  | { type: 'no-choices' }
+  /**
+   * `[DONE]` goes out on its own, and the body ends `endAfterMs` later (default 20): a server or proxy that
+   * flushes each event as it comes and closes the chunked body after, as its own packet.
+   */
+  | { type: 'late-end'; endAfterMs?: number }
+  /** `[DONE]`, then the body is left open (a proxy holding the connection) until the client lets go or close(). */
+  | { type: 'open-after-done' };
 
 /**
  * How servers stream an error: `openai` `data: {"error": {…}}` (OpenAI, llama.cpp, vLLM); `vllm-flat`

@@ -10,11 +10,13 @@ import type { LauncherStart } from '../engine/index.js';
 export function utilityLauncher(modulePath: string): LauncherStart {
   return () => {
     const child = utilityProcess.fork(modulePath, [], { serviceName: 'RPI Workbench command launcher', stdio: 'ignore' });
-    let gone: ((why: string) => void) | null = null;
+    let gone: ((why: string, ranNothing: boolean) => void) | null = null;
+    let ran = false;
+    child.once('spawn', () => (ran = true));
     child.once('exit', (code) => {
       const listener = gone;
       gone = null;
-      listener?.(`it exited with code ${code}`);
+      listener?.(`it exited with code ${code}`, !ran);
     });
     return {
       post: (request) => child.postMessage(request),
@@ -22,6 +24,7 @@ export function utilityLauncher(modulePath: string): LauncherStart {
       onGone: (listener) => (gone = listener),
       // The app's windows keep the main process alive; the launcher need not.
       hold: () => {},
+      stop: () => child.kill(),
     };
   };
 }

@@ -9,8 +9,9 @@ export interface LiveChangesOptions {
    * files changed since the last recount, null when anything may have changed.
    */
   announce(messageId: string, runId: string | null, changedPaths: readonly string[] | null): Promise<void>;
-  /** Waits `ms`, or less when `signal` aborts (see minSpacingMs); a test gives its own. */
+  /** Waits `ms`, or less when `signal` aborts (see minSpacingMs); a test gives its own, and its own clock. */
   pause?(ms: number, signal: AbortSignal): Promise<void>;
+  now?(): number;
 }
 
 /**
@@ -47,7 +48,7 @@ interface Recount {
  * files it names (see Tool.changedPaths) has those recounted; any other call, or one whose arguments the
  * user edited at its approval, has the whole folder looked at.
  */
-export function followLiveChanges({ subscribe, announce, pause = pauseFor }: LiveChangesOptions): LiveChanges {
+export function followLiveChanges({ subscribe, announce, pause = pauseFor, now = () => performance.now() }: LiveChangesOptions): LiveChanges {
   const calls = new Map<string, { tool: string; paths: readonly string[] | null }>();
   let active: { runId: string | null; messageId: string } | null = null;
   let busy: Promise<void> | null = null;
@@ -58,10 +59,11 @@ export function followLiveChanges({ subscribe, announce, pause = pauseFor }: Liv
   let unsure = false;
   /** The run has had a recount of named files only. */
   let narrowed = false;
-  /** When the last recount started (performance.now()). */
+  /** When the last recount started (now()). */
   let lastStart = -Infinity;
-  /** Aborted to cut the spacing short: someone waits for the count (settled). */
+  /** Aborted to cut the spacing short while someone waits for the count (settled): `waiting` of them. */
   let hurry = new AbortController();
+  let waiting = 0;
 
   const schedule = (target: { runId: string | null; messageId: string }, paths: readonly string[] | null) => {
     // A call folding into a recount still due for the same request adds its files to that recount's.
@@ -70,9 +72,9 @@ export function followLiveChanges({ subscribe, announce, pause = pauseFor }: Liv
     if (busy) return;
     busy = (async () => {
       while (pending) {
-        const wait = lastStart + minSpacingMs - performance.now();
+        const wait = lastStart + minSpacingMs - now();
         if (wait > 0 && !hurry.signal.aborted) await pause(wait, hurry.signal);
-        lastStart = performance.now();
+        lastStart = now();
         const next: Recount = pending;
         pending = null;
         const paths = next.paths && !unsure ? [...next.paths] : null;
@@ -115,6 +117,7 @@ export function followLiveChanges({ subscribe, announce, pause = pauseFor }: Liv
     }
   });
   const settled = async () => {
+    waiting += 1;
     hurry.abort();
     try {
       await busy;
@@ -124,7 +127,8 @@ export function followLiveChanges({ subscribe, announce, pause = pauseFor }: Liv
         await busy;
       }
     } finally {
-      hurry = new AbortController();
+      waiting -= 1;
+      if (waiting === 0) hurry = new AbortController();
     }
   };
   return { settled, stop };

@@ -41,6 +41,8 @@ export class Manifests {
    * the checkpoint a run's changes start from is read once, not at every recount of them.
    */
   private readonly listed = new Map<string, Manifest>();
+  /** Ids removed by this store (ids are never reused): a listing that ran beside the removal must not bring one back. */
+  private readonly removed = new Set<string>();
   /** Manifest files read from disk, for the tests that hold the store to reading each once. */
   filesRead = 0;
 
@@ -63,7 +65,7 @@ export class Manifests {
 
   /** The manifest, null when there is none by that id; throws when the file is there but not a valid manifest. */
   async read(id: string): Promise<Manifest | null> {
-    if (!isCheckpointId(id)) return null;
+    if (!isCheckpointId(id) || this.removed.has(id)) return null;
     const known = this.listed.get(id);
     if (known) return known;
     this.filesRead += 1;
@@ -89,11 +91,13 @@ export class Manifests {
     const ids = await this.ids();
     const manifests = await Promise.all(ids.map((id) => this.read(id).catch(() => null)));
     this.listed.clear();
-    for (const manifest of manifests) if (manifest) this.listed.set(manifest.id, manifest);
-    return manifests.filter((manifest) => manifest !== null);
+    const kept = manifests.filter((manifest): manifest is Manifest => manifest !== null && !this.removed.has(manifest.id));
+    for (const manifest of kept) this.listed.set(manifest.id, manifest);
+    return kept;
   }
 
   async remove(id: string): Promise<void> {
+    this.removed.add(id);
     this.listed.delete(id);
     await rm(this.fileOf(id), { force: true });
   }

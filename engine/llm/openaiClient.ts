@@ -94,6 +94,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
   const sdk = openAiSdk({ baseUrl, apiKey, maxRetries: 0, timeoutMs: firstByteTimeoutMs, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const contextAfter = (attempts: number): ErrorContext => ({ baseUrl, model, apiKey, maxRetries: attempts - 1, firstByteTimeoutMs });
   const serverHints = options.promptCaching === 'off' ? noCacheHints : cacheHintsFor({ baseUrl, model, cacheKey: options.cacheKey ?? null });
+  const server = { holdsBodyOpen: false };
 
   async function usageOf(streamed: StreamedReply, request: LlmRequest): Promise<LlmUsage> {
     const usage = await reportedOrEstimated(streamed, request);
@@ -114,7 +115,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
   async function attemptOnce(request: LlmRequest, attempt: number, relayText: AttemptText, hints: CacheHints, { signal, onStatus }: CompleteOptions): Promise<AttemptResult> {
     try {
       const params = paramsFor(request, hints);
-      const outcome = await streamAttempt({ sdk, params, headers: hints.headers, signal, firstByteTimeoutMs, idleTimeoutMs, queueLimitMs, onText: relayText, onStatus: onStatus ?? (() => {}) });
+      const outcome = await streamAttempt({ sdk, params, headers: hints.headers, signal, firstByteTimeoutMs, idleTimeoutMs, queueLimitMs, onText: relayText, onStatus: onStatus ?? (() => {}), server });
       if (outcome.ok) return outcome;
       const failure: AttemptFailure = outcome.failure;
       return { ok: false, verdict: verdictOnFailure(failure, idleTimeoutMs), error: () => streamFailureError(failure, { ...contextAfter(attempt), attempts: attempt, idleTimeoutMs, queueLimitMs }), badRequest: false };

@@ -23,6 +23,8 @@ export interface AttemptInput {
   queueLimitMs: number;
   onText: AttemptText;
   onStatus: (status: LlmStatus) => void;
+  /** What the client learned of its server: it leaves a body open after `[DONE]`, so that is not waited for (see readToEnd). */
+  server: { holdsBodyOpen: boolean };
 }
 
 /** Why an attempt ended without a reply; every kind but `queued-too-long` and `not-a-stream` is worth another attempt. */
@@ -66,7 +68,7 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
     const contentType = response.headers.get('content-type') ?? '';
     clock.start();
     if (!contentType.includes('text/event-stream')) return await wholeBody(response, contentType, reader);
-    return await readStream(sseItems(response.body, () => clock.heard()), clock, reader, input.onStatus);
+    return await readStream(sseItems(response.body, () => clock.heard()), clock, reader, input.onStatus, input.server);
   } catch (error) {
     if (signal.aborted) throw new APIUserAbortError();
     const finished = reader.reply();
@@ -83,7 +85,13 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
   }
 }
 
-async function readStream(items: AsyncIterable<SseItem>, clock: StreamClock, reader: ChunkReader, onStatus: (status: LlmStatus) => void): Promise<AttemptOutcome> {
+async function readStream(
+  items: AsyncIterable<SseItem>,
+  clock: StreamClock,
+  reader: ChunkReader,
+  onStatus: (status: LlmStatus) => void,
+  server: AttemptInput['server'] = { holdsBodyOpen: true },
+): Promise<AttemptOutcome> {
   let state: LlmStatus['state'] = 'waiting';
   const tell = (next: LlmStatus['state']) => {
     if (next === state) return;
@@ -97,7 +105,7 @@ async function readStream(items: AsyncIterable<SseItem>, clock: StreamClock, rea
       for (const frame of framesOf(next.value)) {
         const outcome = readFrame(frame, reader, { chunks, started: clock.started });
         if (outcome === 'done') {
-          await readToEnd(iterator, clock);
+          if (!server.holdsBodyOpen) server.holdsBodyOpen = !(await readToEnd(iterator, clock));
           return finish(reader, clock, chunks);
         }
         if (outcome === 'queued') tell('queued');
@@ -124,14 +132,16 @@ const afterDoneMs = 250;
  * What follows `[DONE]` is read and dropped until the body ends, which it does at once on a well-behaved
  * server: a body read to its end leaves the connection to the next request, where one cancelled midway
  * (its end still on the way) is closed, and the next request pays for a new connection (and TLS
- * handshake). A server that holds the body open gets `afterDoneMs`; the reply is complete either way.
+ * handshake). A server that holds the body open gets `afterDoneMs`, once: the reply is complete either
+ * way. Returns whether the body ended by itself.
  */
-async function readToEnd(iterator: AsyncIterator<SseItem>, clock: StreamClock): Promise<void> {
+async function readToEnd(iterator: AsyncIterator<SseItem>, clock: StreamClock): Promise<boolean> {
   clock.finishing(afterDoneMs);
   try {
     while ((await iterator.next()).done !== true);
+    return true;
   } catch {
-    // Given up on after the grace: the reply was complete.
+    return false;
   }
 }
 

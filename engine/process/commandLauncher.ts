@@ -12,36 +12,60 @@ export interface LaunchedProcess {
   readonly exited: Promise<[code: number | null, signal: NodeJS.Signals | null]>;
   /** Why the launcher was lost while the process ran, so its exit and output are not known; null while it serves. */
   lost(): string | null;
-  /** Stops reading its output: the launcher closes its ends of the pipes. */
+  /** Stops reading its output: the launcher closes its ends of the pipes, and what is still on the way is dropped. */
   release(): void;
 }
 
-/** The process could not start: the error's `code` as the system gave it (e.g. ENOENT), and its message. */
+/** A start asked of the launcher. */
+export interface Launch {
+  /** Resolves once the process runs; rejects with a LaunchError when it did not start. */
+  readonly started: Promise<LaunchedProcess>;
+  /**
+   * The caller no longer waits for it: a start the launcher has not made is cancelled, and a launcher that
+   * dies is not asked again. One made all the same still resolves `started`, for the caller to stop it.
+   */
+  abandon(): void;
+}
+
+/**
+ * The process did not start: the error's `code` as the system gave it (e.g. ENOENT), and its message.
+ * `mayHaveStarted`: the launcher stopped with the start asked and not answered, so it cannot be told.
+ */
 export class LaunchError extends Error {
   override name = 'LaunchError';
   constructor(
     message: string,
     readonly code: string | null,
+    readonly mayHaveStarted = false,
   ) {
     super(message);
   }
 }
 
+/** Output bytes acknowledged at a time: far below the launcher's window (serveLaunches, 1 MiB), so a command the engine keeps up with is never paused. */
+const ackEveryBytes = 64 * 1024;
+/** How long a launcher may leave a start unanswered before it counts as stuck, and is stopped and replaced. */
+const answerLimitMs = 10_000;
+
+type Output = [stream: 'stdout' | 'stderr', chunk: Buffer];
+
 class Launched implements LaunchedProcess {
   pid = -1;
-  private listener: ((stream: 'stdout' | 'stderr', chunk: Buffer) => void) | null = null;
-  private early: [stream: 'stdout' | 'stderr', chunk: Buffer][] = [];
+  private listener: ((...output: Output) => void) | null = null;
+  private early: Output[] = [];
   private lostWhy: string | null = null;
+  private released = false;
+  private unacked = 0;
   private closeOutput!: () => void;
   private exit!: (exit: [number | null, NodeJS.Signals | null]) => void;
   readonly outputClosed = new Promise<void>((resolve) => (this.closeOutput = resolve));
   readonly exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => (this.exit = resolve));
 
-  constructor(readonly release: () => void) {}
+  constructor(private readonly tell: (op: 'release' | 'ack', bytes?: number) => void) {}
 
-  onOutput(listener: (stream: 'stdout' | 'stderr', chunk: Buffer) => void): void {
+  onOutput(listener: (...output: Output) => void): void {
     this.listener = listener;
-    for (const [stream, chunk] of this.early) listener(stream, chunk);
+    for (const output of this.early) listener(...output);
     this.early = [];
   }
 
@@ -49,13 +73,16 @@ class Launched implements LaunchedProcess {
     return this.lostWhy;
   }
 
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.tell('release');
+  }
+
   /** Takes a reply about this process's output or exit. */
   take(reply: LauncherReply): void {
-    if (reply.event === 'output') {
-      const chunk = Buffer.isBuffer(reply.chunk) ? reply.chunk : Buffer.from(reply.chunk.buffer, reply.chunk.byteOffset, reply.chunk.byteLength);
-      if (this.listener) this.listener(reply.stream, chunk);
-      else this.early.push([reply.stream, chunk]);
-    } else if (reply.event === 'exit') this.exit([reply.code, reply.signal]);
+    if (reply.event === 'output') this.output(reply.stream, reply.chunk);
+    else if (reply.event === 'exit') this.exit([reply.code, reply.signal]);
     else if (reply.event === 'closed') this.closeOutput();
   }
 
@@ -64,94 +91,138 @@ class Launched implements LaunchedProcess {
     this.exit([null, null]);
     this.closeOutput();
   }
+
+  private output(stream: 'stdout' | 'stderr', bytes: Uint8Array): void {
+    if (this.released) return;
+    const chunk = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (this.listener) this.listener(stream, chunk);
+    else this.early.push([stream, chunk]);
+    this.unacked += chunk.byteLength;
+    if (this.unacked < ackEveryBytes) return;
+    this.tell('ack', this.unacked);
+    this.unacked = 0;
+  }
 }
 
 interface Pending {
   readonly spec: ShellSpec;
+  readonly notAfter: number;
   readonly started: (process: LaunchedProcess) => void;
-  readonly failed: (error: unknown) => void;
-  readonly process: Launched;
+  readonly failed: (error: LaunchError) => void;
+  process: Launched;
+  abandoned: boolean;
+  /** Where its start was asked last. */
+  at?: { channel: LauncherChannel; id: number };
+  answerTimer?: NodeJS.Timeout;
+}
+
+interface OpenChannel {
+  readonly channel: LauncherChannel;
+  readonly processes: Map<number, Pending>;
+  /** It left a start unanswered too long and was stopped. */
+  stuck: boolean;
 }
 
 /**
  * The engine's one launcher, started with the first command and kept: every command's process is started
- * by it (see nodeLauncher for why). Should it die, the commands it was running are reported lost, those it
- * had not started yet go to a new one, and the next command starts a new one. A launcher that dies before
- * it ever answered (one that cannot run here) is not tried again: commands then start from this process.
+ * by it (see nodeLauncher for why). Should it die, the commands it was running are reported lost, and the
+ * starts it had not answered fail (it may or may not have made them); the next command starts a new one.
+ * A launcher that could not run at all has made no start: its commands go to a new one, and, as it will
+ * not run next time either, commands start from this process from then on. One that leaves a start
+ * unanswered for answerLimitMs is stuck: it is stopped, as if it had died.
  */
 export class CommandLauncher {
-  private channel: LauncherChannel | null = null;
-  /** The channel has answered at least once. */
-  private answered = false;
-  private readonly processes = new Map<number, Pending>();
+  private current: OpenChannel | null = null;
   private nextId = 0;
 
   constructor(private startChannel: () => LauncherStart) {}
 
-  /** Starts a process; rejects with a LaunchError when it cannot start. */
-  launch(spec: ShellSpec): Promise<LaunchedProcess> {
-    return new Promise((resolve, reject) => this.post({ spec, started: resolve, failed: reject }));
+  /** Asks for a process, to be started no later than `startLimitMs` from now. */
+  launch(spec: ShellSpec, startLimitMs: number): Launch {
+    let pending!: Pending;
+    const started = new Promise<LaunchedProcess>((resolve, reject) => {
+      pending = { spec, notAfter: Date.now() + startLimitMs, started: resolve, failed: reject, process: new Launched(() => {}), abandoned: false };
+    });
+    // Nobody may be waiting any more when it fails (abandoned): that is no unhandled rejection.
+    started.catch(() => {});
+    this.post(pending);
+    return {
+      started,
+      abandon: () => {
+        if (pending.abandoned) return;
+        pending.abandoned = true;
+        pending.at?.channel.post({ op: 'cancel', id: pending.at.id });
+        if (this.current) this.holdIfWaited(this.current);
+      },
+    };
   }
 
-  private post(request: Omit<Pending, 'process'>): void {
-    let channel: LauncherChannel;
-    try {
-      channel = this.open();
-    } catch (error) {
-      request.failed(error);
-      return;
-    }
+  private post(pending: Pending): void {
+    const open = this.open();
+    const { channel, processes } = open;
     const id = this.nextId++;
-    const launched = new Launched(() => channel.post({ op: 'release', id }));
-    this.processes.set(id, { ...request, process: launched });
-    if (this.processes.size === 1) channel.hold(true);
-    channel.post({ op: 'start', id, ...request.spec });
-    void launched.exited.then(() => launched.outputClosed).then(() => this.forget(id, channel));
+    pending.at = { channel, id };
+    pending.process = new Launched((op, bytes = 0) => channel.post(op === 'ack' ? { op, id, bytes } : { op, id }));
+    processes.set(id, pending);
+    this.holdIfWaited(open);
+    pending.answerTimer = setTimeout(() => {
+      open.stuck = true;
+      channel.stop();
+    }, answerLimitMs).unref();
+    channel.post({ op: 'start', id, notAfter: pending.notAfter, ...pending.spec });
+    const launched = pending.process;
+    void launched.exited.then(() => launched.outputClosed).then(() => this.forget(open, id));
   }
 
-  private open(): LauncherChannel {
-    if (this.channel) return this.channel;
+  private open(): OpenChannel {
+    if (this.current) return this.current;
     let channel: LauncherChannel;
     try {
       channel = this.startChannel()();
     } catch {
       channel = inProcessLauncher();
     }
-    this.answered = false;
-    channel.onReply((reply) => this.take(reply));
-    channel.onGone((why) => this.lose(channel, why));
-    this.channel = channel;
-    return channel;
+    const open: OpenChannel = { channel, processes: new Map(), stuck: false };
+    channel.onReply((reply) => this.take(open, reply));
+    channel.onGone((why, ranNothing) => this.lose(open, why, ranNothing));
+    this.current = open;
+    return open;
   }
 
-  private take(reply: LauncherReply): void {
-    this.answered = true;
-    const pending = this.processes.get(reply.id);
+  private take({ processes }: OpenChannel, reply: LauncherReply): void {
+    const pending = processes.get(reply.id);
     if (!pending) return;
+    if (reply.event === 'spawn' || reply.event === 'error') clearTimeout(pending.answerTimer);
     if (reply.event === 'spawn') {
       pending.process.pid = reply.pid;
       pending.started(pending.process);
     } else if (reply.event === 'error') {
-      this.forget(reply.id, this.channel);
+      processes.delete(reply.id);
       pending.failed(new LaunchError(reply.message, reply.code));
     } else pending.process.take(reply);
   }
 
-  private forget(id: number, channel: LauncherChannel | null): void {
-    if (!this.processes.delete(id)) return;
-    if (this.processes.size === 0) channel?.hold(false);
+  private forget(open: OpenChannel, id: number): void {
+    if (open.processes.delete(id)) this.holdIfWaited(open);
   }
 
-  private lose(channel: LauncherChannel, why: string): void {
-    if (this.channel !== channel) return;
-    this.channel = null;
-    if (!this.answered) this.startChannel = () => inProcessLauncher;
-    const lost = [...this.processes.values()];
-    this.processes.clear();
-    channel.hold(false);
+  /** The channel keeps this process alive while a start or a running command is waited for. */
+  private holdIfWaited({ channel, processes }: OpenChannel): void {
+    channel.hold([...processes.values()].some((pending) => !pending.abandoned));
+  }
+
+  private lose(open: OpenChannel, gone: string, ranNothing: boolean): void {
+    if (this.current === open) this.current = null;
+    const why = open.stuck ? `it left a start unanswered for ${answerLimitMs / 1000} s and was stopped` : gone;
+    if (ranNothing) this.startChannel = () => inProcessLauncher;
+    const lost = [...open.processes.values()];
+    open.processes.clear();
+    open.channel.hold(false);
     for (const pending of lost) {
-      if (pending.process.pid === -1) this.post(pending);
-      else pending.process.loseLauncher(why);
+      clearTimeout(pending.answerTimer);
+      if (pending.process.pid !== -1) pending.process.loseLauncher(why);
+      else if (ranNothing && !pending.abandoned) this.post(pending);
+      else pending.failed(new LaunchError(`the command launcher stopped before it said whether it started the command (${why})`, null, true));
     }
   }
 }
@@ -168,11 +239,9 @@ export function setCommandLauncher(start: LauncherStart): void {
   launcherStart = start;
 }
 
-const defaultStart = (): LauncherStart => launcherStart ?? (process.versions.electron ? inProcessLauncher : nodeLauncher);
+const launcher = new CommandLauncher(() => launcherStart ?? (process.versions.electron ? inProcessLauncher : nodeLauncher));
 
-const launcher = new CommandLauncher(defaultStart);
-
-/** Starts a command's process through this process's launcher (see CommandLauncher). */
-export function launchProcess(spec: ShellSpec): Promise<LaunchedProcess> {
-  return launcher.launch(spec);
+/** Asks this process's launcher (see CommandLauncher) to start a command's process within `startLimitMs`. */
+export function launchProcess(spec: ShellSpec, startLimitMs: number): Launch {
+  return launcher.launch(spec, startLimitMs);
 }

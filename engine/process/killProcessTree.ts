@@ -3,8 +3,11 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { listProcesses, markedProcesses, processTree, stillRunning, type ProcessInfo } from './processTable.js';
 
 export interface KillProcessTreeOptions {
-  /** The root of the tree; on POSIX also the id of the process group it leads (it was spawned detached). */
-  readonly pid: number;
+  /**
+   * The root of the tree; on POSIX also the id of the process group it leads (it was spawned detached).
+   * Null when it is not known: only the processes carrying `marker` are stopped.
+   */
+  readonly pid: number | null;
   /** How long the tree gets to exit after SIGTERM before everything still running gets SIGKILL. */
   readonly graceMs?: number;
   /**
@@ -38,12 +41,12 @@ const killLandingMs = 1000;
  * has already exited, and does not say how many it stopped (1 stands for "some").
  */
 export async function killProcessTree({ pid, graceMs = defaultGraceMs, rootExited = false, marker, startedAfter = null }: KillProcessTreeOptions): Promise<number> {
-  if (process.platform === 'win32') return rootExited ? 0 : taskkill(pid);
+  if (process.platform === 'win32') return rootExited || pid === null ? 0 : taskkill(pid);
   const table = await listProcesses().catch(() => null);
-  if (!table) return killGroupBlindly(pid);
+  if (!table) return pid === null ? 0 : killGroupBlindly(pid);
   const rootReused = rootExited && table.some((entry) => entry.pid === pid);
   const marked = marker === undefined ? [] : await markedProcesses(table, marker, startedAfter);
-  const targets = byPid([...(rootReused ? [] : processTree(table, pid)), ...marked.flatMap((entry) => processTree(table, entry.pid))]);
+  const targets = byPid([...(rootReused || pid === null ? [] : processTree(table, pid)), ...marked.flatMap((entry) => processTree(table, entry.pid))]);
   if (targets.length === 0) return 0;
   signalAll(targets, pid, 'SIGTERM');
   const survivors = await runningAfter(targets, graceMs);
@@ -60,8 +63,8 @@ export async function killProcessTree({ pid, graceMs = defaultGraceMs, rootExite
  * Signals the group and each process. The group only while one of `targets` (each checked to be the
  * process that was found) is a member, so the id cannot have passed to another group.
  */
-function signalAll(targets: readonly ProcessInfo[], group: number, signal: NodeJS.Signals): void {
-  if (targets.some((target) => target.pgid === group)) send(-group, signal);
+function signalAll(targets: readonly ProcessInfo[], group: number | null, signal: NodeJS.Signals): void {
+  if (group !== null && targets.some((target) => target.pgid === group)) send(-group, signal);
   for (const target of targets) send(target.pid, signal);
 }
 

@@ -6,10 +6,15 @@ export interface LauncherChannel {
   post(request: LauncherRequest): void;
   /** Every reply, in the order the launcher sent them. */
   onReply(listener: (reply: LauncherReply) => void): void;
-  /** Called once, when the launcher can serve no more, with why (e.g. "it was ended by signal SIGKILL"). */
-  onGone(listener: (why: string) => void): void;
+  /**
+   * Called once, when the launcher can serve no more, with why (e.g. "it was ended by signal SIGKILL");
+   * `ranNothing` when it never ran at all, so it cannot have started anything.
+   */
+  onGone(listener: (why: string, ranNothing: boolean) => void): void;
   /** Whether the channel keeps this process alive: while a command runs, as a child's pipes would. */
   hold(held: boolean): void;
+  /** Ends the launcher (it stopped answering); onGone follows. */
+  stop(): void;
 }
 
 /** Starts a launcher and opens a channel to it; throws when it cannot. */
@@ -36,21 +41,26 @@ export function nodeLauncherAt(execPath: string): LauncherChannel {
     env: windows && process.env.SystemRoot ? { SystemRoot: process.env.SystemRoot } : {},
   });
   const channel = child as unknown as { channel?: { ref(): void; unref(): void } };
-  let gone: ((why: string) => void) | null = null;
-  const goneOnce = (why: string) => {
+  let gone: ((why: string, ranNothing: boolean) => void) | null = null;
+  const goneOnce = (why: string, ranNothing: boolean) => {
     const listener = gone;
     gone = null;
-    listener?.(why);
+    listener?.(why, ranNothing);
   };
-  // Later errors (a send to a child that never ran, say) only repeat that it is gone.
-  child.on('error', (error) => goneOnce(`it could not run: ${error.message}`));
-  child.once('exit', (code, signal) => goneOnce(signal ? `it was ended by signal ${signal}` : `it exited with code ${code}`));
+  let ran = false;
+  child.once('spawn', () => (ran = true));
+  // An error before it ran means it cannot run here; any later one (a send to a child that has died) is
+  // followed by its close, which says how it ended.
+  child.on('error', (error) => ran || goneOnce(`it could not run: ${error.message}`, true));
+  // 'close', not 'exit': every message it sent before it ended has been read by then.
+  child.once('close', (code, signal) => goneOnce(signal ? `it was ended by signal ${signal}` : `it exited with code ${code}`, false));
   return {
     post: (request) => {
-      if (child.connected) child.send(request, (error) => error && goneOnce(`its channel failed: ${error.message}`));
+      if (child.connected) child.send(request, () => {});
     },
     onReply: (listener) => child.on('message', listener),
     onGone: (listener) => (gone = listener),
+    stop: () => child.kill('SIGKILL'),
     hold: (held) => {
       if (held) {
         child.ref();
@@ -76,6 +86,7 @@ export const inProcessLauncher: LauncherStart = () => {
     onReply: (listener) => (toEngine = listener),
     onGone: () => {},
     hold: () => {},
+    stop: () => {},
   };
 };
 

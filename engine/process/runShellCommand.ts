@@ -52,7 +52,7 @@ export class CommandStartError extends Error {
   override name = 'CommandStartError';
 }
 
-/** The command was cancelled while its shell was being started; a shell that started after all was stopped. */
+/** The command was cancelled while its shell was being started; a shell that started all the same was stopped. */
 export class CommandCancelledError extends Error {
   override name = 'CommandCancelledError';
 }
@@ -101,10 +101,12 @@ export async function runShellCommand(options: RunShellCommandOptions): Promise<
   await stop.done();
   const lost = child.lost();
   if (lost !== null) {
-    await killProcessTree({ pid, marker, startedAfter, graceMs: options.graceMs });
+    // As after an exit: the shell may be gone and its pid another process's by now; its group and marker are not.
+    await killProcessTree({ pid, marker, startedAfter, graceMs: options.graceMs, rootExited: true });
     watched.ended();
     lines.end();
-    throw new CommandLostError(`The command launcher stopped while the command ran (${lost}), so its end is not known; it was stopped with every process it started.`);
+    const output = capture.totalBytes === 0 ? 'It had written nothing.' : `Its output until then (${capture.totalBytes} bytes):\n${capture.text()}`;
+    throw new CommandLostError(`The command launcher stopped while the command ran (${lost}), so its end is not known; it was stopped with every process it started. ${output}`);
   }
   const drainMs = options.drainMs ?? defaultDrainMs;
   await settledWithin(child.outputClosed, drainMs);
@@ -125,22 +127,29 @@ export async function runShellCommand(options: RunShellCommandOptions): Promise<
 async function startShell({ command, cwd, env, signal, timeoutMs }: RunShellCommandOptions, marker: string): Promise<LaunchedProcess> {
   const windows = process.platform === 'win32';
   const [file, args] = windows ? ['cmd.exe', ['/d', '/s', '/c', `"${command}"`]] : ['/bin/sh', ['-c', command]];
-  const launching = launchProcess({ file, args, cwd, env: { ...env, [commandMarkerVariable]: marker }, detached: !windows, windowsVerbatimArguments: windows });
+  const launch = launchProcess({ file, args, cwd, env: { ...env, [commandMarkerVariable]: marker }, detached: !windows, windowsVerbatimArguments: windows }, timeoutMs);
   try {
-    const gaveUp = await startGivenUp(launching, signal, timeoutMs);
+    const gaveUp = await startGivenUp(launch.started, signal, timeoutMs);
     if (gaveUp !== null) {
-      void launching.then((late) => killProcessTree({ pid: late.pid, marker }).then(() => late.release()), () => {});
-      if (gaveUp === 'cancel') throw new CommandCancelledError('The command was cancelled before it started.');
-      throw new CommandStartError(`Could not start the command: the command launcher did not start it within its ${Math.round(timeoutMs / 1000)} s timeout.`);
+      launch.abandon();
+      void launch.started.then((late) => killProcessTree({ pid: late.pid, marker }).then(() => late.release()), () => {});
+      if (gaveUp === 'cancel') throw new CommandCancelledError('The command was cancelled as it was starting.');
+      throw new CommandStartError(`Could not start the command: the command launcher did not start it within its timeout (${formatSeconds(timeoutMs)}).`);
     }
-    return await launching;
+    return await launch.started;
   } catch (error) {
     if (!(error instanceof LaunchError)) throw error;
+    // The launcher went without saying: stop whatever of the command runs all the same.
+    if (error.mayHaveStarted) await killProcessTree({ pid: null, marker, graceMs: 0 });
     const folder = await stat(cwd).catch(() => null);
     if (!folder) throw new CommandStartError(`Could not start the command: the folder ${cwd} does not exist.`);
     if (!folder.isDirectory()) throw new CommandStartError(`Could not start the command: ${cwd} is not a folder.`);
     throw new CommandStartError(`Could not start the command: ${error.message}.`);
   }
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /** Waits for the start; 'cancel' or 'timeout' when the abort or the timeout comes first, else null. */

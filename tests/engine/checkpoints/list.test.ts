@@ -2,6 +2,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CheckpointStore } from '../../../engine/checkpoints/checkpointStore.js';
+import { Manifests } from '../../../engine/checkpoints/manifests.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { projectWith, runTag, toolTag } from './checkpointFixture.js';
 
@@ -31,6 +32,18 @@ describe('CheckpointStore.list', () => {
     expect(await reopened.list()).toHaveLength(12);
     expect(await reopened.list()).toHaveLength(12);
     expect(reopened.manifestsRead).toBe(12);
+  });
+
+  it('never brings back a manifest removed while a listing ran beside the removal', async () => {
+    const { root, store } = await projectWith(tempFolder, { 'a.txt': 'a\n' });
+    const first = await store.snapshot(runTag);
+    await store.snapshot(toolTag);
+    const manifests = new Manifests(path.join(root, '.workbench', 'checkpoints', 'manifests'));
+    const listing = manifests.readAll();
+    await manifests.remove(first.id);
+    await listing;
+    expect(await manifests.read(first.id)).toBeNull();
+    expect((await manifests.readAll()).map((manifest) => manifest.id)).not.toContain(first.id);
   });
 
   it('leaves out a manifest removed since the last listing, and a damaged one', async () => {

@@ -9,7 +9,7 @@ describe('LLM client: the end of a stream', () => {
 
   it('reads the body to its end after [DONE], so its connection stays open for the next request', async () => {
     // The body's end comes apart from [DONE], as from a server that flushes each event as it goes.
-    const lateEnd = { text: answer, fault: { type: 'late-end', endAfterMs: 30 } } as const;
+    const lateEnd = { text: answer, fault: { type: 'late-end', endAfterMs: 10 } } as const;
     fake().enqueue(lateEnd, lateEnd, lateEnd, { text: answer });
     const client = clientFor(fake());
 

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CommandLauncher } from '../../../engine/process/commandLauncher.js';
 import { inProcessLauncher, nodeLauncherAt } from '../../../engine/process/launcherChannel.js';
@@ -21,6 +22,9 @@ function options(cwd: string, command: string, overrides: Partial<RunShellComman
     ...overrides,
   };
 }
+
+/** A shell running `command` in `root`, as runShellCommand asks for one. */
+const shell = (root: string, command: string) => ({ file: '/bin/sh', args: ['-c', command], cwd: root, env: { PATH: '/usr/bin:/bin' }, detached: true, windowsVerbatimArguments: false });
 
 /** The pid of the process that started the command's shell: its first line of output. */
 async function parentOfShell(root: string): Promise<number> {
@@ -47,7 +51,7 @@ describe.skipIf(process.platform === 'win32')('the command launcher', () => {
 
   it('relays output of any size whole and in order', async () => {
     const root = await tempFolder();
-    const outcome = await runShellCommand(options(root, 'seq 1 400000; echo end >&2', { output: { headBytes: 100, tailBytes: 100 } }));
+    const outcome = await runShellCommand(options(root, 'seq 1 400000; echo end', { output: { headBytes: 100, tailBytes: 100 } }));
     expect(outcome.exitCode).toBe(0);
     const numbersBytes = Array.from({ length: 400_000 }, (_, index) => String(index + 1).length + 1).reduce((sum, bytes) => sum + bytes);
     expect(outcome.outputBytes).toBe(numbersBytes + 'end\n'.length);
@@ -81,14 +85,24 @@ describe.skipIf(process.platform === 'win32')('a launcher that stops answering',
   const tempFolder = useTempFolders();
   const cleanUp = useProcessCleanup();
 
-  it('holds no command past its timeout or its cancel, and stops a command it starts once it answers again', async () => {
+  /** A launcher of its own, and its pid (it started a command that printed its parent). */
+  async function ownLauncher(root: string): Promise<{ launcher: CommandLauncher; pid: number }> {
+    const launcher = new CommandLauncher(() => () => nodeLauncherAt(process.execPath));
+    const started = await launcher.launch(shell(root, 'echo $PPID'), 10_000).started;
+    const chunks: Buffer[] = [];
+    started.onOutput((_stream, chunk) => chunks.push(chunk));
+    await started.outputClosed;
+    return { launcher, pid: Number(Buffer.concat(chunks).toString().trim()) };
+  }
+
+  it('holds no command past its timeout or its cancel', async () => {
     const root = cleanUp(await tempFolder());
     const launcher = await parentOfShell(root);
     process.kill(launcher, 'SIGSTOP');
     try {
       const timedOut = await runShellCommand(options(root, 'echo $$ > late.pid; exec sleep 300', { timeoutMs: 500 })).catch((error: unknown) => error);
       expect(timedOut).toBeInstanceOf(CommandStartError);
-      expect((timedOut as Error).message).toMatch(/did not start it within its 1 s timeout/);
+      expect((timedOut as Error).message).toMatch(/did not start it within its timeout \(0\.5 s\)/);
 
       const abort = new AbortController();
       const cancelled = runShellCommand(options(root, 'true', { signal: abort.signal })).catch((error: unknown) => error);
@@ -97,10 +111,63 @@ describe.skipIf(process.platform === 'win32')('a launcher that stops answering',
     } finally {
       process.kill(launcher, 'SIGCONT');
     }
-    // Answering again, the launcher starts the late command: it is stopped at once.
-    const late = await within(10_000, async () => Number((await readFile(`${root}/late.pid`, 'utf8').catch(() => '0')) || 0), (pid) => pid > 0);
-    expect(await within(10_000, async () => isGone(late), (gone) => gone)).toBe(true);
     expect(await parentOfShell(root)).toBe(launcher);
+  });
+
+  it('never makes a start that was cancelled, or that comes after its deadline, once it answers again', async () => {
+    const root = cleanUp(await tempFolder());
+    const { launcher, pid } = await ownLauncher(root);
+    process.kill(pid, 'SIGSTOP');
+    let late: Promise<unknown>;
+    let cancelled: Promise<unknown>;
+    try {
+      const deadline = Date.now() + 200;
+      late = launcher.launch(shell(root, 'echo late > late.txt'), 200).started.catch((error: unknown) => error);
+      const abandoned = launcher.launch(shell(root, 'echo ran > ran.txt'), 10_000);
+      abandoned.abandon();
+      cancelled = abandoned.started.catch((error: unknown) => error);
+      // The deadline passes while the launcher is stopped.
+      await within(5_000, () => Date.now(), (now) => now > deadline);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    expect(await late).toMatchObject({ name: 'LaunchError', code: 'ETIMEDOUT' });
+    expect(await cancelled).toMatchObject({ name: 'LaunchError', code: 'ECANCELED' });
+    // Ordered behind them, a start made after is answered once they were.
+    await launcher.launch(shell(root, 'true'), 10_000).started;
+    expect(await readdir(root)).not.toContain('late.txt');
+    expect(await readdir(root)).not.toContain('ran.txt');
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('a command that floods its output', () => {
+  const tempFolder = useTempFolders();
+  const cleanUp = useProcessCleanup();
+
+  it('is read no faster than the engine takes it: the launcher holds about a window of it, not the flood', async () => {
+    const root = cleanUp(await tempFolder());
+    const launcher = await parentOfShell(root);
+    const outcome = await runShellCommand(options(root, 'echo $$ > shell.pid; exec yes flood', { timeoutMs: 2_000 }));
+    expect(outcome).toMatchObject({ stoppedBy: 'timeout' });
+    expect(outcome.outputBytes).toBeGreaterThan(1 << 20);
+    const peakKb = Number(/VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${launcher}/status`, 'utf8'))?.[1]);
+    // Unread output once piled up in the launcher, hundreds of MB in two seconds.
+    expect(peakKb).toBeLessThan(200 * 1024);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('a launcher out of file descriptors', () => {
+  const tempFolder = useTempFolders();
+
+  it('answers that it could not start the command, and goes on serving', async () => {
+    const root = await tempFolder();
+    // Node with few descriptors: enough to run, too few for a child's pipes.
+    const node = path.join(root, 'few-descriptors-node');
+    await writeFile(node, `#!/bin/sh\nulimit -n 21\nexec '${process.execPath}' "$@"\n`, { mode: 0o755 });
+    const launcher = new CommandLauncher(() => () => nodeLauncherAt(node));
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      expect(await launcher.launch(shell(root, 'true'), 10_000).started.catch((error: unknown) => error)).toMatchObject({ name: 'LaunchError', code: 'EMFILE' });
+    }
   });
 });
 
@@ -111,7 +178,7 @@ describe.skipIf(process.platform === 'win32')('a launcher that cannot run', () =
     const root = await tempFolder();
     const launcher = new CommandLauncher(() => () => nodeLauncherAt(`${root}/no-such-node`));
     const run = async () => {
-      const started = await launcher.launch({ file: '/bin/sh', args: ['-c', 'echo $PPID'], cwd: root, env: { PATH: '/usr/bin:/bin' }, detached: true, windowsVerbatimArguments: false });
+      const started = await launcher.launch(shell(root, 'echo $PPID'), 10_000).started;
       const chunks: Buffer[] = [];
       started.onOutput((_stream, chunk) => chunks.push(chunk));
       await started.exited;
@@ -136,7 +203,7 @@ describe.skipIf(process.platform === 'win32')('the in-process launcher', () => {
         const events = replies.map((each) => each.event);
         if (reply.event === 'error' || (events.includes('exit') && events.includes('closed'))) resolve(replies);
       });
-      channel.post({ op: 'start', id: 7, file: '/bin/sh', args: ['-c', request.command], cwd: request.cwd, env: { PATH: '/usr/bin:/bin' }, detached: true, windowsVerbatimArguments: false });
+      channel.post({ op: 'start', id: 7, notAfter: Date.now() + 10_000, ...shell(request.cwd, request.command) });
     });
   }
 

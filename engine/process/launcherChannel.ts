@@ -33,13 +33,17 @@ export const nodeLauncher: LauncherStart = () => nodeLauncherAt(process.execPath
 /** A Node launcher run by the Node executable at `execPath` (nodeLauncher: this process's own). */
 export function nodeLauncherAt(execPath: string): LauncherChannel {
   const windows = process.platform === 'win32';
-  const child = childProcess.spawn(execPath, ['-e', nodeLauncherSource()], {
-    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+  // The program comes on stdin (`node -`), not in the command line: `ps`, and any command reading its
+  // parent's /proc/<pid>/cmdline, see a short `node -`.
+  const child = childProcess.spawn(execPath, ['-'], {
+    stdio: ['pipe', 'ignore', 'ignore', 'ipc'],
     serialization: 'advanced',
     detached: !windows,
     windowsHide: true,
     env: windows && process.env.SystemRoot ? { SystemRoot: process.env.SystemRoot } : {},
   });
+  child.stdin?.on('error', () => {});
+  child.stdin?.end(nodeLauncherSource());
   const channel = child as unknown as { channel?: { ref(): void; unref(): void } };
   let gone: ((why: string, ranNothing: boolean) => void) | null = null;
   const goneOnce = (why: string, ranNothing: boolean) => {

@@ -112,7 +112,7 @@ interface Pending {
   process: Launched;
   abandoned: boolean;
   /** Where its start was asked last. */
-  at?: { channel: LauncherChannel; id: number };
+  at?: { open: OpenChannel; id: number };
   answerTimer?: NodeJS.Timeout;
 }
 
@@ -151,8 +151,9 @@ export class CommandLauncher {
       abandon: () => {
         if (pending.abandoned) return;
         pending.abandoned = true;
-        pending.at?.channel.post({ op: 'cancel', id: pending.at.id });
-        if (this.current) this.holdIfWaited(this.current);
+        if (!pending.at) return;
+        pending.at.open.channel.post({ op: 'cancel', id: pending.at.id });
+        this.holdIfWaited(pending.at.open);
       },
     };
   }
@@ -161,7 +162,7 @@ export class CommandLauncher {
     const open = this.open();
     const { channel, processes } = open;
     const id = this.nextId++;
-    pending.at = { channel, id };
+    pending.at = { open, id };
     pending.process = new Launched((op, bytes = 0) => channel.post(op === 'ack' ? { op, id, bytes } : { op, id }));
     processes.set(id, pending);
     this.holdIfWaited(open);
@@ -189,15 +190,15 @@ export class CommandLauncher {
     return open;
   }
 
-  private take({ processes }: OpenChannel, reply: LauncherReply): void {
-    const pending = processes.get(reply.id);
+  private take(open: OpenChannel, reply: LauncherReply): void {
+    const pending = open.processes.get(reply.id);
     if (!pending) return;
     if (reply.event === 'spawn' || reply.event === 'error') clearTimeout(pending.answerTimer);
     if (reply.event === 'spawn') {
       pending.process.pid = reply.pid;
       pending.started(pending.process);
     } else if (reply.event === 'error') {
-      processes.delete(reply.id);
+      this.forget(open, reply.id);
       pending.failed(new LaunchError(reply.message, reply.code));
     } else pending.process.take(reply);
   }

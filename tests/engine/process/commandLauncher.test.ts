@@ -6,6 +6,7 @@ import { inProcessLauncher, nodeLauncherAt } from '../../../engine/process/launc
 import type { LauncherReply } from '../../../engine/process/launcherProgram.js';
 import { CommandCancelledError, CommandLostError, CommandStartError, runShellCommand, type RunShellCommandOptions } from '../../../engine/process/runShellCommand.js';
 import { within } from '../../support/within.js';
+import { useEngineChildren } from '../../support/engineChild.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 import { isGone, survivors, useProcessCleanup, watchedLog } from '../../support/processProbe.js';
 
@@ -78,6 +79,28 @@ describe.skipIf(process.platform === 'win32')('the command launcher', () => {
     const next = await parentOfShell(root);
     expect(next).not.toBe(launcher);
     expect(next).not.toBe(process.pid);
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('an engine process with a launcher', () => {
+  const tempFolder = useTempFolders();
+  const startEngine = useEngineChildren(tempFolder);
+
+  it('exits by itself once nothing is left to do: after a command, and after one that could not start', async () => {
+    const root = await tempFolder();
+    const engine = await startEngine(
+      `
+const { runShellCommand } = await import(new URL('./process/runShellCommand.ts', process.env.ENGINE_URL).href);
+const run = (cwd) => runShellCommand({ command: 'echo ran', cwd, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 10_000, signal: new AbortController().signal, log: () => {}, output: { headBytes: 1024, tailBytes: 1024 } });
+console.log((await run(process.argv[2])).output.trim());
+console.log(await run(process.argv[2] + '/missing').then(() => 'started', (error) => error.name));
+`,
+      [root],
+    );
+    // Nothing keeps it alive: not the launcher's channel, held while a command was waited for.
+    const { code, stdout } = await engine.exited;
+    expect(code).toBe(0);
+    expect(stdout.trim().split('\n')).toEqual(['ran', 'CommandStartError']);
   });
 });
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach } from 'vitest';
+import type { RunShellCommandOptions } from '../../engine/process/runShellCommand.js';
 import { writeTree } from './tempFolder.js';
 
 /** A pid no process has: that of a child that has already exited. */
@@ -102,5 +103,20 @@ export function watchedLog(): { log: (line: string) => void; lines: string[]; se
       waiting.get(line)?.();
     },
     seen: (line) => (lines.includes(line) ? Promise.resolve() : new Promise((resolve) => waiting.set(line, resolve))),
+  };
+}
+
+/** runShellCommand's options for `command` in `cwd` as the process tests run it: PATH only, a 20 s timeout, a short grace. */
+export function shellCommandOptions(cwd: string, command: string, overrides: Partial<RunShellCommandOptions> = {}): RunShellCommandOptions {
+  return {
+    command,
+    cwd,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    timeoutMs: 20_000,
+    signal: new AbortController().signal,
+    log: () => {},
+    output: { headBytes: 1024, tailBytes: 1024 },
+    graceMs: 200,
+    ...overrides,
   };
 }

@@ -4,32 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { CommandLauncher } from '../../../engine/process/commandLauncher.js';
 import { inProcessLauncher, nodeLauncherAt } from '../../../engine/process/launcherChannel.js';
 import type { LauncherReply } from '../../../engine/process/launcherProgram.js';
-import { CommandCancelledError, CommandLostError, CommandStartError, runShellCommand, type RunShellCommandOptions } from '../../../engine/process/runShellCommand.js';
+import { CommandCancelledError, CommandLostError, CommandStartError, runShellCommand } from '../../../engine/process/runShellCommand.js';
 import { within } from '../../support/within.js';
 import { useEngineChildren } from '../../support/engineChild.js';
 import { useTempFolders } from '../../support/tempFolder.js';
-import { isGone, survivors, useProcessCleanup, watchedLog } from '../../support/processProbe.js';
-
-function options(cwd: string, command: string, overrides: Partial<RunShellCommandOptions> = {}): RunShellCommandOptions {
-  return {
-    command,
-    cwd,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    timeoutMs: 20_000,
-    signal: new AbortController().signal,
-    log: () => {},
-    output: { headBytes: 1024, tailBytes: 1024 },
-    graceMs: 200,
-    ...overrides,
-  };
-}
+import { isGone, shellCommandOptions, survivors, useProcessCleanup, watchedLog } from '../../support/processProbe.js';
 
 /** A shell running `command` in `root`, as runShellCommand asks for one. */
 const shell = (root: string, command: string) => ({ file: '/bin/sh', args: ['-c', command], cwd: root, env: { PATH: '/usr/bin:/bin' }, detached: true, windowsVerbatimArguments: false });
 
 /** The pid of the process that started the command's shell: its first line of output. */
 async function parentOfShell(root: string): Promise<number> {
-  const { output } = await runShellCommand(options(root, 'echo $PPID'));
+  const { output } = await runShellCommand(shellCommandOptions(root, 'echo $PPID'));
   return Number(output.trim());
 }
 
@@ -52,7 +38,7 @@ describe.skipIf(process.platform === 'win32')('the command launcher', () => {
 
   it('relays output of any size whole and in order', async () => {
     const root = await tempFolder();
-    const outcome = await runShellCommand(options(root, 'seq 1 400000; echo end', { output: { headBytes: 100, tailBytes: 100 } }));
+    const outcome = await runShellCommand(shellCommandOptions(root, 'seq 1 400000; echo end', { output: { headBytes: 100, tailBytes: 100 } }));
     expect(outcome.exitCode).toBe(0);
     const numbersBytes = Array.from({ length: 400_000 }, (_, index) => String(index + 1).length + 1).reduce((sum, bytes) => sum + bytes);
     expect(outcome.outputBytes).toBe(numbersBytes + 'end\n'.length);
@@ -62,7 +48,7 @@ describe.skipIf(process.platform === 'win32')('the command launcher', () => {
   it('when the launcher dies mid-command, says so, stops the command, and starts a new launcher for the next', async () => {
     const root = cleanUp(await tempFolder());
     const watched = watchedLog();
-    const running = runShellCommand(options(root, 'echo $PPID; echo $$ > shell.pid; sleep 300 & echo $! > background.pid; echo ready; wait', { log: watched.log }));
+    const running = runShellCommand(shellCommandOptions(root, 'echo $PPID; echo $$ > shell.pid; sleep 300 & echo $! > background.pid; echo ready; wait', { log: watched.log }));
     await watched.seen('ready');
     const launcher = Number(watched.lines[0]);
     process.kill(launcher, 'SIGKILL');
@@ -123,12 +109,12 @@ describe.skipIf(process.platform === 'win32')('a launcher that stops answering',
     const launcher = await parentOfShell(root);
     process.kill(launcher, 'SIGSTOP');
     try {
-      const timedOut = await runShellCommand(options(root, 'echo $$ > late.pid; exec sleep 300', { timeoutMs: 500 })).catch((error: unknown) => error);
+      const timedOut = await runShellCommand(shellCommandOptions(root, 'echo $$ > late.pid; exec sleep 300', { timeoutMs: 500 })).catch((error: unknown) => error);
       expect(timedOut).toBeInstanceOf(CommandStartError);
       expect((timedOut as Error).message).toMatch(/did not start it within its timeout \(0\.5 s\)/);
 
       const abort = new AbortController();
-      const cancelled = runShellCommand(options(root, 'true', { signal: abort.signal })).catch((error: unknown) => error);
+      const cancelled = runShellCommand(shellCommandOptions(root, 'true', { signal: abort.signal })).catch((error: unknown) => error);
       abort.abort();
       expect(await cancelled).toBeInstanceOf(CommandCancelledError);
     } finally {
@@ -170,7 +156,7 @@ describe.skipIf(process.platform !== 'linux')('a command that floods its output'
   it('is read no faster than the engine takes it: the launcher holds about a window of it, not the flood', async () => {
     const root = cleanUp(await tempFolder());
     const launcher = await parentOfShell(root);
-    const outcome = await runShellCommand(options(root, 'echo $$ > shell.pid; exec yes flood', { timeoutMs: 2_000 }));
+    const outcome = await runShellCommand(shellCommandOptions(root, 'echo $$ > shell.pid; exec yes flood', { timeoutMs: 2_000 }));
     expect(outcome).toMatchObject({ stoppedBy: 'timeout' });
     expect(outcome.outputBytes).toBeGreaterThan(1 << 20);
     const peakKb = Number(/VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${launcher}/status`, 'utf8'))?.[1]);

@@ -1,23 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CommandStartError, runShellCommand, type RunShellCommandOptions } from '../../../engine/process/runShellCommand.js';
+import { CommandStartError, runShellCommand } from '../../../engine/process/runShellCommand.js';
 import { useTempFolders } from '../../support/tempFolder.js';
-import { processTreeScript, recordedPids, survivors, useProcessCleanup, watchedLog } from '../../support/processProbe.js';
-
-function options(cwd: string, command: string, overrides: Partial<RunShellCommandOptions> = {}): RunShellCommandOptions {
-  return {
-    command,
-    cwd,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    timeoutMs: 20_000,
-    signal: new AbortController().signal,
-    log: () => {},
-    output: { headBytes: 1024, tailBytes: 1024 },
-    graceMs: 200,
-    ...overrides,
-  };
-}
+import { processTreeScript, recordedPids, shellCommandOptions, survivors, useProcessCleanup, watchedLog } from '../../support/processProbe.js';
 
 describe.skipIf(process.platform === 'win32')('runShellCommand', () => {
   const tempFolder = useTempFolders();
@@ -25,7 +11,7 @@ describe.skipIf(process.platform === 'win32')('runShellCommand', () => {
 
   it('reports exit code, output of both streams and duration', async () => {
     const root = await tempFolder();
-    const outcome = await runShellCommand(options(root, 'echo out; echo err >&2; exit 3'));
+    const outcome = await runShellCommand(shellCommandOptions(root, 'echo out; echo err >&2; exit 3'));
     expect(outcome).toMatchObject({ exitCode: 3, signal: null, stoppedBy: null, outputBytes: 8, leftoversStopped: 0 });
     expect(outcome.output.split('\n').sort()).toEqual(['', 'err', 'out']);
     expect(outcome.durationMs).toBeGreaterThan(0);
@@ -33,7 +19,7 @@ describe.skipIf(process.platform === 'win32')('runShellCommand', () => {
 
   it('gives the child exactly the environment it is handed, and its own marker', async () => {
     const root = await tempFolder();
-    const outcome = await runShellCommand(options(root, 'env', { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ONLY: 'this' } }));
+    const outcome = await runShellCommand(shellCommandOptions(root, 'env', { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ONLY: 'this' } }));
     const names = outcome.output.trim().split('\n').map((line) => line.split('=')[0]);
     expect(names).toEqual(expect.arrayContaining(['ONLY', 'PATH', 'RPI_WORKBENCH_COMMAND']));
     expect(names).not.toContain('HOME');
@@ -42,7 +28,7 @@ describe.skipIf(process.platform === 'win32')('runShellCommand', () => {
   it('logs lines while the command still runs', async () => {
     const root = await tempFolder();
     const watched = watchedLog();
-    const running = runShellCommand(options(root, 'echo first; while [ ! -e go ]; do sleep 0.05; done; echo second', { log: watched.log }));
+    const running = runShellCommand(shellCommandOptions(root, 'echo first; while [ ! -e go ]; do sleep 0.05; done; echo second', { log: watched.log }));
     await watched.seen('first');
     await writeFile(path.join(root, 'go'), '');
     await running;
@@ -52,7 +38,7 @@ describe.skipIf(process.platform === 'win32')('runShellCommand', () => {
   it('stops the whole tree at the timeout, with SIGKILL when SIGTERM is ignored', async () => {
     const root = cleanUp(await tempFolder());
     const watched = watchedLog();
-    const running = runShellCommand(options(root, await processTreeScript(root, { ignoreTerm: true }), { timeoutMs: 1000, log: watched.log }));
+    const running = runShellCommand(shellCommandOptions(root, await processTreeScript(root, { ignoreTerm: true }), { timeoutMs: 1000, log: watched.log }));
     await watched.seen('ready');
     const outcome = await running;
     expect(outcome).toMatchObject({ exitCode: null, signal: 'SIGKILL', stoppedBy: 'timeout', output: 'ready\n' });
@@ -64,7 +50,7 @@ describe.skipIf(process.platform === 'win32')('runShellCommand', () => {
     const root = cleanUp(await tempFolder());
     const watched = watchedLog();
     const abort = new AbortController();
-    const running = runShellCommand(options(root, await processTreeScript(root, { ignoreTerm: false }), { signal: abort.signal, log: watched.log }));
+    const running = runShellCommand(shellCommandOptions(root, await processTreeScript(root, { ignoreTerm: false }), { signal: abort.signal, log: watched.log }));
     await watched.seen('ready');
     abort.abort();
     expect(await running).toMatchObject({ signal: 'SIGTERM', stoppedBy: 'cancel' });
@@ -73,7 +59,7 @@ describe.skipIf(process.platform === 'win32')('runShellCommand', () => {
 
   it('stops background processes still running when the shell exits, and does not wait for them', async () => {
     const root = cleanUp(await tempFolder());
-    const outcome = await runShellCommand(options(root, 'sleep 300 & echo $! > background.pid; echo done'));
+    const outcome = await runShellCommand(shellCommandOptions(root, 'sleep 300 & echo $! > background.pid; echo done'));
     expect(outcome).toMatchObject({ exitCode: 0, stoppedBy: null, output: 'done\n', leftoversStopped: 1 });
     expect(await survivors(root)).toEqual({});
   });
@@ -81,7 +67,7 @@ describe.skipIf(process.platform === 'win32')('runShellCommand', () => {
   it('finishes within the drain window when an escaped process keeps the output open', async () => {
     const root = cleanUp(await tempFolder());
     const command = "setsid sh -c 'echo $$ > escaped.pid; exec sleep 300' & while [ ! -s escaped.pid ]; do sleep 0.05; done; echo done";
-    const outcome = await runShellCommand(options(root, command, { drainMs: 100 }));
+    const outcome = await runShellCommand(shellCommandOptions(root, command, { drainMs: 100 }));
     expect(outcome).toMatchObject({ exitCode: 0, output: 'done\n' });
   });
 
@@ -91,7 +77,7 @@ describe.skipIf(process.platform === 'win32')('runShellCommand', () => {
 
   it.skipIf(process.platform !== 'linux')('stops a double-forked daemon in a session of its own when the command ends', async () => {
     const root = cleanUp(await tempFolder());
-    const outcome = await runShellCommand(options(root, `${daemon}; echo started`, { drainMs: 100 }));
+    const outcome = await runShellCommand(shellCommandOptions(root, `${daemon}; echo started`, { drainMs: 100 }));
     expect(outcome).toMatchObject({ exitCode: 0, stoppedBy: null, output: 'started\n', leftoversStopped: 1 });
     expect(Object.keys(await recordedPids(root))).toEqual(['daemon']);
     expect(await survivors(root)).toEqual({});
@@ -103,7 +89,7 @@ describe.skipIf(process.platform === 'win32')('runShellCommand', () => {
       const controller = new AbortController();
       const watched = watchedLog();
       const running = runShellCommand(
-        options(root, `${daemon}; echo started; exec sleep 300`, { timeoutMs: stop === 'timeout' ? 1000 : 60_000, signal: controller.signal, log: watched.log }),
+        shellCommandOptions(root, `${daemon}; echo started; exec sleep 300`, { timeoutMs: stop === 'timeout' ? 1000 : 60_000, signal: controller.signal, log: watched.log }),
       );
       await watched.seen('started');
       if (stop === 'cancel') controller.abort();
@@ -115,7 +101,7 @@ describe.skipIf(process.platform === 'win32')('runShellCommand', () => {
 
   it('throws CommandStartError naming the folder when it does not exist', async () => {
     const missing = path.join(await tempFolder(), 'missing');
-    const error: unknown = await runShellCommand(options(missing, 'true')).catch((thrown: unknown) => thrown);
+    const error: unknown = await runShellCommand(shellCommandOptions(missing, 'true')).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(CommandStartError);
     expect((error as Error).message).toBe(`Could not start the command: the folder ${missing} does not exist.`);
   });

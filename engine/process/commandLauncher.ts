@@ -109,7 +109,8 @@ interface Pending {
   readonly notAfter: number;
   readonly started: (process: LaunchedProcess) => void;
   readonly failed: (error: LaunchError) => void;
-  process: Launched;
+  /** What it stands for, told back through the launcher it was last asked of. */
+  readonly process: Launched;
   abandoned: boolean;
   /** Where its start was asked last. */
   at?: { open: OpenChannel; id: number };
@@ -141,7 +142,11 @@ export class CommandLauncher {
   launch(spec: ShellSpec, startLimitMs: number): Launch {
     let pending!: Pending;
     const started = new Promise<LaunchedProcess>((resolve, reject) => {
-      pending = { spec, notAfter: Date.now() + startLimitMs, started: resolve, failed: reject, process: new Launched(() => {}), abandoned: false };
+      const tell = (op: 'release' | 'ack', bytes = 0) => {
+        const at = pending.at;
+        at?.open.channel.post(op === 'ack' ? { op, id: at.id, bytes } : { op, id: at.id });
+      };
+      pending = { spec, notAfter: Date.now() + startLimitMs, started: resolve, failed: reject, process: new Launched(tell), abandoned: false };
     });
     // Nobody may be waiting any more when it fails (abandoned): that is no unhandled rejection.
     started.catch(() => {});
@@ -163,7 +168,6 @@ export class CommandLauncher {
     const { channel, processes } = open;
     const id = this.nextId++;
     pending.at = { open, id };
-    pending.process = new Launched((op, bytes = 0) => channel.post(op === 'ack' ? { op, id, bytes } : { op, id }));
     processes.set(id, pending);
     this.holdIfWaited(open);
     pending.answerTimer = setTimeout(() => {

@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, writeSync } from 'node:fs';
 import { mkdir, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
@@ -54,8 +54,7 @@ export class AppendLog<T> {
       const handle = this.held ?? (await openStateFile(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT));
       let failed = false;
       try {
-        let written = 0;
-        while (written < data.length) written += (await handle.write(data, written)).bytesWritten;
+        await writeWhole(handle, data);
       } catch (error) {
         failed = true;
         this.lastRead = null; // a failed write may have left a torn line: read again before the next append
@@ -125,6 +124,22 @@ export class AppendLog<T> {
     this.endsClean = true;
     return intactBytes > 0 && (await lastByte(this.file)) !== '\n' ? '\n' : '';
   }
+}
+
+/**
+ * A record up to this size is written in one synchronous call: a write into the page cache takes
+ * microseconds, less than the thread-pool round trip of an asynchronous one (and the tool log takes one
+ * every tool call). A larger one is written asynchronously, so it never holds the engine's thread.
+ */
+const syncWriteBytes = 64 * 1024;
+
+async function writeWhole(handle: FileHandle, data: Buffer): Promise<void> {
+  let written = 0;
+  if (data.length <= syncWriteBytes) {
+    while (written < data.length) written += writeSync(handle.fd, data, written);
+    return;
+  }
+  while (written < data.length) written += (await handle.write(data, written)).bytesWritten;
 }
 
 async function fileSize(file: string): Promise<number> {

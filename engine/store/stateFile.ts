@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { formatBytes } from '../contract/changes.js';
@@ -47,8 +47,29 @@ export async function openStateFile(file: string, flags: number, { maxLinks = 1,
   }
 }
 
+/**
+ * State files up to this size are read in one synchronous go (open, stat, read, close: some tens of
+ * microseconds), not as six thread-pool round trips, each of which waits its turn behind whatever else
+ * the pool is doing (a plan item re-reads plan.md and checks.jsonl several times). Larger ones are read
+ * asynchronously, so a big file never holds the engine's thread.
+ */
+const syncReadBytes = 64 * 1024;
+
 /** The whole state file, or null when it does not exist; refused (StateFileError) when larger than `maxBytes`. */
 export async function readStateFile(file: string, { maxBytes, ...options }: ReadStateFileOptions = {}): Promise<Buffer | null> {
+  const opened = openPlainSync(file, options.maxLinks);
+  if (opened === null) return null;
+  const cap = maxBytes ?? Number.POSITIVE_INFINITY;
+  try {
+    if (opened.size > cap) throw new StateFileError(tooLarge(file, opened.size, cap));
+    if (opened.size <= syncReadBytes) return readCapped(opened.fd, Math.min(opened.size, cap), cap, file);
+  } finally {
+    closeSync(opened.fd);
+  }
+  return readLargeStateFile(file, cap, options);
+}
+
+async function readLargeStateFile(file: string, cap: number, options: StateFileOptions): Promise<Buffer | null> {
   let handle: FileHandle;
   try {
     handle = await openStateFile(file, constants.O_RDONLY, options);
@@ -57,19 +78,39 @@ export async function readStateFile(file: string, { maxBytes, ...options }: Read
     throw error;
   }
   try {
-    if (maxBytes === undefined) return await handle.readFile();
+    if (cap === Number.POSITIVE_INFINITY) return await handle.readFile();
     const { size } = await handle.stat();
-    if (size > maxBytes) throw new StateFileError(tooLarge(file, size, maxBytes));
+    if (size > cap) throw new StateFileError(tooLarge(file, size, cap));
     // Never more than one byte past the cap, so a file that grows after the stat cannot be read without end.
-    const buffer = Buffer.alloc(Math.min(size, maxBytes) + 1);
+    const buffer = Buffer.alloc(Math.min(size, cap) + 1);
     let length = 0;
     for (let read = -1; read !== 0 && length < buffer.length; length += read) {
       ({ bytesRead: read } = await handle.read(buffer, length, buffer.length - length, length));
     }
-    if (length > maxBytes) throw new StateFileError(tooLarge(file, length, maxBytes));
+    if (length > cap) throw new StateFileError(tooLarge(file, length, cap));
     return buffer.subarray(0, length);
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * A small file's bytes, read synchronously to its end whatever its size was at the stat (it may have
+ * grown since), but never more than one byte past the cap.
+ */
+function readCapped(fd: number, expected: number, cap: number, file: string): Buffer {
+  let buffer = Buffer.allocUnsafe(expected + 1);
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      if (length > cap) throw new StateFileError(tooLarge(file, length, cap));
+      const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, cap + 1));
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
+    }
+    const read = readSync(fd, buffer, length, buffer.length - length, length);
+    if (read === 0) return buffer.subarray(0, length);
+    length += read;
   }
 }
 
@@ -78,6 +119,17 @@ export async function readStateFile(file: string, { maxBytes, ...options }: Read
  * small files cost more as promise round trips than the reading. The same refusals as openStateFile.
  */
 export function readStateFileSync(file: string, { maxLinks = 1 }: StateFileOptions = {}): Buffer | null {
+  const opened = openPlainSync(file, maxLinks);
+  if (opened === null) return null;
+  try {
+    return readFileSync(opened.fd);
+  } finally {
+    closeSync(opened.fd);
+  }
+}
+
+/** openStateFile for reading, synchronously; null when the file does not exist. The caller closes `fd`. */
+function openPlainSync(file: string, maxLinks = 1): { fd: number; size: number } | null {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -88,11 +140,13 @@ export function readStateFileSync(file: string, { maxLinks = 1 }: StateFileOptio
     throw error;
   }
   try {
-    const problem = notPlain(fstatSync(fd), maxLinks);
+    const stats = fstatSync(fd);
+    const problem = notPlain(stats, maxLinks);
     if (problem) throw new StateFileError(refusal(file, problem));
-    return readFileSync(fd);
-  } finally {
+    return { fd, size: stats.size };
+  } catch (error) {
     closeSync(fd);
+    throw error;
   }
 }
 

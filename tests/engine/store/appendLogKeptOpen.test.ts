@@ -1,3 +1,4 @@
+import type * as NodeFs from 'node:fs';
 import type * as NodeFsPromises from 'node:fs/promises';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,8 +13,17 @@ import { call as turnCalling, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 import { conversationDir } from '../../support/conversationDir.js';
 
-/** Every path node:fs/promises `open` was called with, in order. */
+/** Every path node:fs/promises `open` or node:fs `openSync` was called with, in order. */
 const opened = vi.hoisted(() => [] as string[]);
+
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof NodeFs>();
+  const openSync = ((...args: Parameters<typeof fs.openSync>) => {
+    opened.push(String(args[0]));
+    return fs.openSync(...args);
+  }) as typeof fs.openSync;
+  return { ...fs, openSync, default: { ...fs, openSync } };
+});
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof NodeFsPromises>();

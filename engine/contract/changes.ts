@@ -4,6 +4,8 @@
  * of zod and of any package, so a sandboxed page may load it.
  */
 
+import { formatBytes } from './units.js';
+
 export type FileChangeStatus = 'added' | 'modified' | 'deleted' | 'renamed';
 
 export type LineEndings = 'lf' | 'crlf' | 'mixed' | 'none';
@@ -167,17 +169,4 @@ function sizeOf(side: FileSideView | null): string {
 
 function countLines(lines: number): string {
   return `${lines.toLocaleString('en-US')} ${lines === 1 ? 'line' : 'lines'}`;
-}
-
-/** 1536 → "1.5 KB"; exact bytes under 1 KB. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }

@@ -13,6 +13,7 @@ export * from './socketProtocol.js';
 export * from './modelStatusText.js';
 export * from './costTotal.js';
 export * from './changes.js';
+export * from './units.js';
 export * from './conversations.js';
 export * from './undo.js';
 export * from './runHistory.js';

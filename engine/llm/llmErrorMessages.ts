@@ -1,6 +1,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { LlmError } from './llmTypes.js';
-import { attemptsNote, formatSeconds, shownUrl } from './messageWording.js';
+import { formatSeconds } from '../contract/units.js';
+import { attemptsNote, shownUrl } from './messageWording.js';
 import {
   connectionReason,
   contextLimitIn,

@@ -44,9 +44,3 @@ function describeBody(contentType: string): string {
 export function attemptsNote(attempts: number): string {
   return attempts <= 1 ? '' : `, ${attempts} times in a row`;
 }
-
-/** A duration as a message says it: "1 second", "0.25 seconds", "90 seconds". */
-export function formatSeconds(ms: number): string {
-  const seconds = ms / 1000;
-  return seconds === 1 ? '1 second' : `${Number(seconds.toFixed(seconds < 1 ? 2 : 0))} seconds`;
-}

@@ -1,6 +1,7 @@
 import { reportedError, type ErrorContext } from './llmErrorMessages.js';
 import { LlmError } from './llmTypes.js';
-import { attemptsNote, formatSeconds, notTheApiMessage, shownUrl } from './messageWording.js';
+import { formatSeconds } from '../contract/units.js';
+import { attemptsNote, notTheApiMessage, shownUrl } from './messageWording.js';
 import { withoutSecrets } from './serverErrorWords.js';
 import type { AttemptFailure } from './streamAttempt.js';
 

@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { formatBytes } from '../contract/changes.js';
+import { formatBytes } from '../contract/units.js';
 import { specialKind } from '../workspace/heldFolder.js';
 
 const { O_NOFOLLOW = 0, O_NONBLOCK = 0 } = constants;

@@ -16,20 +16,23 @@ export interface LaunchedProcess {
   release(): void;
 }
 
-/** A start asked of the launcher. */
-export interface Launch {
-  /** Resolves once the process runs; rejects with a LaunchError when it did not start. */
-  readonly started: Promise<LaunchedProcess>;
+/** How a start is asked for. */
+export interface LaunchOptions {
+  /** The start is given up when it is not made within this many ms (LaunchError ETIMEDOUT). */
+  startLimitMs: number;
+  /** Aborting before the start is made gives it up (LaunchError ECANCELED). */
+  signal?: AbortSignal;
   /**
-   * The caller no longer waits for it: a start the launcher has not made is cancelled, and a launcher that
-   * dies is not asked again. One made all the same still resolves `started`, for the caller to stop it.
+   * Given a process the launcher started all the same after the start was given up (it had not yet seen
+   * the cancel, or its deadline): the caller, who knows how to find all it started, stops it.
    */
-  abandon(): void;
+  onLateStart: (late: LaunchedProcess) => void;
 }
 
 /**
- * The process did not start: the error's `code` as the system gave it (e.g. ENOENT), and its message.
- * `mayHaveStarted`: the launcher stopped with the start asked and not answered, so it cannot be told.
+ * The process did not start: the error's `code` as the system gave it (e.g. ENOENT), ECANCELED or
+ * ETIMEDOUT for a start given up (see LaunchOptions), and its message. `mayHaveStarted`: the launcher
+ * stopped with the start asked and not answered, so it cannot be told.
  */
 export class LaunchError extends Error {
   override name = 'LaunchError';
@@ -109,6 +112,7 @@ interface Pending {
   readonly notAfter: number;
   readonly started: (process: LaunchedProcess) => void;
   readonly failed: (error: LaunchError) => void;
+  readonly late: (late: LaunchedProcess) => void;
   /** What it stands for, told back through the launcher it was last asked of. */
   readonly process: Launched;
   abandoned: boolean;
@@ -138,29 +142,40 @@ export class CommandLauncher {
 
   constructor(private startChannel: () => LauncherStart) {}
 
-  /** Asks for a process, to be started no later than `startLimitMs` from now. */
-  launch(spec: ShellSpec, startLimitMs: number): Launch {
+  /**
+   * Asks for a process; resolves once it runs. Rejects with a LaunchError when it did not start, or was
+   * given up (the abort, or the start limit) before the launcher made it: a launcher that stopped answering
+   * (suspended, say) holds no command up. A start given up is cancelled with the launcher, which refuses it
+   * past its deadline too; one it made all the same goes to `onLateStart`.
+   */
+  launch(spec: ShellSpec, { startLimitMs, signal, onLateStart }: LaunchOptions): Promise<LaunchedProcess> {
+    if (signal?.aborted) return Promise.reject(new LaunchError('the start was cancelled', 'ECANCELED'));
     let pending!: Pending;
     const started = new Promise<LaunchedProcess>((resolve, reject) => {
       const tell = (op: 'release' | 'ack', bytes = 0) => {
         const at = pending.at;
         at?.open.channel.post(op === 'ack' ? { op, id: at.id, bytes } : { op, id: at.id });
       };
-      pending = { spec, notAfter: Date.now() + startLimitMs, started: resolve, failed: reject, process: new Launched(tell), abandoned: false };
+      pending = { spec, notAfter: Date.now() + startLimitMs, started: resolve, failed: reject, late: onLateStart, process: new Launched(tell), abandoned: false };
     });
-    // Nobody may be waiting any more when it fails (abandoned): that is no unhandled rejection.
-    started.catch(() => {});
-    this.post(pending);
-    return {
-      started,
-      abandon: () => {
-        if (pending.abandoned) return;
-        pending.abandoned = true;
-        if (!pending.at) return;
-        pending.at.open.channel.post({ op: 'cancel', id: pending.at.id });
-        this.holdIfWaited(pending.at.open);
-      },
+    const giveUp = (error: LaunchError) => {
+      if (pending.abandoned || pending.process.pid !== -1) return;
+      pending.abandoned = true;
+      pending.failed(error);
+      if (!pending.at) return;
+      pending.at.open.channel.post({ op: 'cancel', id: pending.at.id });
+      this.holdIfWaited(pending.at.open);
     };
+    const timer = setTimeout(() => giveUp(new LaunchError(`the command launcher did not start it within ${startLimitMs} ms`, 'ETIMEDOUT')), startLimitMs);
+    const onAbort = () => giveUp(new LaunchError('the start was cancelled', 'ECANCELED'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const settled = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    started.then(settled, settled);
+    this.post(pending);
+    return started;
   }
 
   private post(pending: Pending): void {
@@ -200,7 +215,8 @@ export class CommandLauncher {
     if (reply.event === 'spawn' || reply.event === 'error') clearTimeout(pending.answerTimer);
     if (reply.event === 'spawn') {
       pending.process.pid = reply.pid;
-      pending.started(pending.process);
+      if (pending.abandoned) pending.late(pending.process);
+      else pending.started(pending.process);
     } else if (reply.event === 'error') {
       this.forget(open, reply.id);
       pending.failed(new LaunchError(reply.message, reply.code));
@@ -246,7 +262,7 @@ export function setCommandLauncher(start: LauncherStart): void {
 
 const launcher = new CommandLauncher(() => launcherStart ?? (process.versions.electron ? inProcessLauncher : nodeLauncher));
 
-/** Asks this process's launcher (see CommandLauncher) to start a command's process within `startLimitMs`. */
-export function launchProcess(spec: ShellSpec, startLimitMs: number): Launch {
-  return launcher.launch(spec, startLimitMs);
+/** Asks this process's launcher (see CommandLauncher.launch) to start a command's process. */
+export function launchProcess(spec: ShellSpec, options: LaunchOptions): Promise<LaunchedProcess> {
+  return launcher.launch(spec, options);
 }

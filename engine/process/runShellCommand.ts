@@ -8,6 +8,7 @@ import { OutputCapture, type OutputCaptureLimits } from './outputCapture.js';
 import { watchCommand } from './commandWatchdog.js';
 import { engineId } from './engineIdentity.js';
 import { commandMarkerVariable, processStartTime } from './processTable.js';
+import { formatSeconds } from '../contract/units.js';
 
 export interface RunShellCommandOptions {
   readonly command: string;
@@ -120,50 +121,26 @@ export async function runShellCommand(options: RunShellCommandOptions): Promise<
 
 /**
  * Starts the shell, with the command's marker in its environment; a failure to start becomes a
- * CommandStartError. The start itself is bounded by the command's timeout and its abort, as a launcher
- * that stopped answering (suspended, say) must not hold the run up: a start that comes after either is
- * undone.
+ * CommandStartError. The start itself is bounded by the command's timeout and its abort (see
+ * CommandLauncher.launch); a shell started all the same after either is stopped with all it started.
  */
 async function startShell({ command, cwd, env, signal, timeoutMs }: RunShellCommandOptions, marker: string): Promise<LaunchedProcess> {
   const windows = process.platform === 'win32';
   const [file, args] = windows ? ['cmd.exe', ['/d', '/s', '/c', `"${command}"`]] : ['/bin/sh', ['-c', command]];
-  const launch = launchProcess({ file, args, cwd, env: { ...env, [commandMarkerVariable]: marker }, detached: !windows, windowsVerbatimArguments: windows }, timeoutMs);
+  const spec = { file, args, cwd, env: { ...env, [commandMarkerVariable]: marker }, detached: !windows, windowsVerbatimArguments: windows };
+  const stopLate = (late: LaunchedProcess) => void killProcessTree({ pid: late.pid, marker }).then(() => late.release(), () => late.release());
   try {
-    const gaveUp = await startGivenUp(launch.started, signal, timeoutMs);
-    if (gaveUp !== null) {
-      launch.abandon();
-      void launch.started.then((late) => killProcessTree({ pid: late.pid, marker }).then(() => late.release()), () => {});
-      if (gaveUp === 'cancel') throw new CommandCancelledError('The command was cancelled as it was starting.');
-      throw new CommandStartError(`Could not start the command: the command launcher did not start it within its timeout (${formatSeconds(timeoutMs)}).`);
-    }
-    return await launch.started;
+    return await launchProcess(spec, { startLimitMs: timeoutMs, signal, onLateStart: stopLate });
   } catch (error) {
     if (!(error instanceof LaunchError)) throw error;
+    if (error.code === 'ECANCELED') throw new CommandCancelledError('The command was cancelled as it was starting.');
+    if (error.code === 'ETIMEDOUT') throw new CommandStartError(`Could not start the command: the command launcher did not start it within its timeout (${formatSeconds(timeoutMs)}).`);
     // The launcher went without saying: stop whatever of the command runs all the same.
     if (error.mayHaveStarted) await killProcessTree({ pid: null, marker, graceMs: 0 });
     const folder = await stat(cwd).catch(() => null);
     if (!folder) throw new CommandStartError(`Could not start the command: the folder ${cwd} does not exist.`);
     if (!folder.isDirectory()) throw new CommandStartError(`Could not start the command: ${cwd} is not a folder.`);
     throw new CommandStartError(`Could not start the command: ${error.message}.`);
-  }
-}
-
-function formatSeconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-/** Waits for the start; 'cancel' or 'timeout' when the abort or the timeout comes first, else null. */
-async function startGivenUp(launching: Promise<LaunchedProcess>, signal: AbortSignal, timeoutMs: number): Promise<StopReason | null> {
-  const timer = new AbortController();
-  const onAbort = new Promise<StopReason>((resolve) => {
-    if (signal.aborted) resolve('cancel');
-    signal.addEventListener('abort', () => resolve('cancel'), { once: true, signal: timer.signal });
-  });
-  try {
-    const timedOut = delay(timeoutMs, 'timeout' as const, { signal: timer.signal }).catch(() => null);
-    return await Promise.race([launching.then(() => null, () => null), onAbort, timedOut]);
-  } finally {
-    timer.abort();
   }
 }
 

@@ -4,24 +4,11 @@ import path from 'node:path';
 import { writeFileAtomic } from '../files/atomicWrite.js';
 import { IgnoreRules } from './ignoreRules.js';
 import { HeldFolder, NotAPlainFolderError, openEntry, sameIdentity, specialKind, type FolderIdentity } from './heldFolder.js';
-import { pathLimitProblem } from './pathLimits.js';
-import { PathRefusedError, hiddenDirectories, isInside, lexicalPath, protectedWriteReason } from './pathRules.js';
+import { PathRefusedError, hiddenDirectories, isInside } from './pathRules.js';
+import { resolvePath, type Access, type WorkspacePath } from './resolvePath.js';
 import { UnreachableSubtrees } from './unreachable.js';
 
-export type Access = 'read' | 'write';
-
-/** A path checked against the workspace: where the model pointed, and where that really is. */
-export interface WorkspacePath {
-  /** As the model wrote it; refusals and results name this. */
-  readonly requested: string;
-  /** Relative to the root with '/' separators, symlinks resolved; '' for the root itself. */
-  readonly rel: string;
-  /** Absolute real path: every symlink resolved, as far as the path exists. */
-  readonly real: string;
-  readonly access: Access;
-  /** True when a final symlink stands for itself (resolved with `followLink: false`). */
-  readonly keepsLink: boolean;
-}
+export type { Access, WorkspacePath } from './resolvePath.js';
 
 /** Where the workspace journals each temp file a write puts beside its target, by its path from the root (PendingWrites keeps one). */
 export interface TempFileJournal {
@@ -57,25 +44,9 @@ export class Workspace {
     return new Workspace(await realpath(root), unreachable);
   }
 
-  /**
-   * Resolves a path as the model wrote it, or throws PathRefusedError naming it and the reason. With
-   * `followLink: false` a final symlink is kept as itself (to delete or move the link, not its target).
-   * A path the system could not use whole (past PATH_MAX, or a name past NAME_MAX) is refused, for it
-   * would be written by descriptor and then break every walk of the folder.
-   */
-  async resolve(requested: string, access: Access, { followLink = true }: { followLink?: boolean } = {}): Promise<WorkspacePath> {
-    const lexical = lexicalPath(requested, this.root);
-    if (access === 'write') this.refuseProtected(requested, lexical);
-    const absolute = path.join(this.root, lexical);
-    this.refuseBeyondLimits(requested, absolute);
-    const real =
-      followLink || lexical === ''
-        ? await this.realPathOf(requested, absolute)
-        : path.join(await this.realPathOf(requested, path.dirname(absolute)), path.basename(absolute));
-    const rel = path.relative(this.root, real).split(path.sep).join('/');
-    if (access === 'write') this.refuseProtected(requested, rel);
-    if (real !== absolute) this.refuseBeyondLimits(requested, real);
-    return { requested, rel, real, access, keepsLink: !followLink && lexical !== '' };
+  /** A path as the model wrote it, checked and resolved in this folder; see resolvePath for what is refused. */
+  resolve(requested: string, access: Access, options: { followLink?: boolean } = {}): Promise<WorkspacePath> {
+    return resolvePath(this.root, requested, access, options);
   }
 
   /** The .gitignore rules in effect inside folder `rel` (its own and every ancestor's). */
@@ -258,45 +229,8 @@ export class Workspace {
     if ((await this.protectedIdentities()).some((id) => sameIdentity(id, stats))) throw new PathRefusedError(target.requested, protectedAliasReason);
   }
 
-  private refuseProtected(requested: string, rel: string): void {
-    const reason = protectedWriteReason(rel);
-    if (reason) throw new PathRefusedError(requested, reason);
-  }
-
-  private refuseBeyondLimits(requested: string, absolute: string): void {
-    const problem = pathLimitProblem(absolute, { fromIndex: this.root.length });
-    if (problem) throw new PathRefusedError(requested, `${problem}; choose a shorter path`);
-  }
-
   private assertWritable(target: WorkspacePath): void {
     if (target.access !== 'write') throw new Error(`${target.requested} was resolved for reading, not writing`);
-  }
-
-  /**
-   * The real path of `absolute`: realpath of the deepest part that exists, plus the parts that do not
-   * exist yet (which therefore cannot be symlinks), or that make the real path too long to resolve
-   * (refused by the caller). A symlink leading outside is refused here.
-   */
-  private async realPathOf(requested: string, absolute: string): Promise<string> {
-    const missing: string[] = [];
-    let existing = absolute;
-    for (;;) {
-      try {
-        const real = path.join(await realpath(existing), ...missing);
-        if (!isInside(this.root, real)) throw new PathRefusedError(requested, await outsideReason(existing, real));
-        return real;
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        // ENAMETOOLONG: a symlink on the way leads somewhere deep; the path it makes is judged by its length.
-        if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'ENAMETOOLONG') throw error;
-        if (await isDanglingSymlink(existing)) {
-          throw new PathRefusedError(requested, `it goes through a broken symlink (${path.basename(existing)} → ${await readlink(existing)})`);
-        }
-        if (existing === this.root) throw error;
-        missing.unshift(path.basename(existing));
-        existing = path.dirname(existing);
-      }
-    }
   }
 
   /** Where an open descriptor really points (Linux: /proc/self/fd), which no later rename can change. */
@@ -308,16 +242,6 @@ export class Workspace {
   private moved(target: WorkspacePath): PathRefusedError {
     return new PathRefusedError(target.requested, 'it changed while in use (a symlink now leads outside the project folder)');
   }
-}
-
-async function isDanglingSymlink(file: string): Promise<boolean> {
-  const info = await lstat(file).catch(() => null);
-  return info?.isSymbolicLink() ?? false;
-}
-
-async function outsideReason(existing: string, real: string): Promise<string> {
-  const viaLink = await realpath(existing).then((resolved) => resolved !== existing, () => false);
-  return viaLink ? `it is reached through a symlink that leads outside the project folder (to ${real})` : 'it leads outside the project folder';
 }
 
 function unreadableReason(stats: Stats): string | null {

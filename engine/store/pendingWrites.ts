@@ -20,7 +20,8 @@ export class PendingWrites implements TempFileJournal {
   private readonly log: AppendLog<PendingWriteRecord>;
 
   constructor(stateDir: string) {
-    this.log = new AppendLog({ file: path.join(stateDir, 'pending-writes.jsonl'), schema: recordSchema, label: 'pending-writes.jsonl' });
+    // Kept open: every write of a file of the folder journals twice, begin and end.
+    this.log = new AppendLog({ file: path.join(stateDir, 'pending-writes.jsonl'), schema: recordSchema, label: 'pending-writes.jsonl', keepOpen: true });
   }
 
   /** Journals `tempRel` (a path from the project folder) as being written. */
@@ -31,6 +32,11 @@ export class PendingWrites implements TempFileJournal {
   /** Journals `tempRel` as gone again (renamed into place, or removed after a failure). */
   end(tempRel: string): Promise<void> {
     return this.log.append({ op: 'end', path: tempRel });
+  }
+
+  /** Lets go of the journal's file, kept open between appends; a later append opens it again. */
+  close(): Promise<void> {
+    return this.log.close();
   }
 
   /**

@@ -97,9 +97,9 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
   let changes: ChangesService;
   let checkpoints: CheckpointStore;
   let liveChanges: LiveChanges | null = null;
-  let toolLog: ToolLog;
+  let toolLog: ToolLog | undefined;
+  const pending = new PendingWrites(stateDir);
   try {
-    const pending = new PendingWrites(stateDir);
     let workspace: Workspace;
     [toolLog, workspace, checkpoints] = await Promise.all([
       openToolLog(stateDir, reportCut),
@@ -129,6 +129,8 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
     runs = new RunGate({ stateDir, workspace, bus, conversations, changes, toolLog, checkpoints, broker, planGate, questions, allowedCommands, folderChecks, runEvents, settleChanges, mcp, options });
   } catch (error) {
     await mcp?.close();
+    await toolLog?.close();
+    await pending.close();
     await lock.release();
     await state.close();
     throw error;
@@ -179,6 +181,7 @@ export async function openWorkbench(folder: string, options: RunOptions = {}): P
       await runs.cancel();
       await mcp?.close();
       await toolLog.close();
+      await pending.close();
       bus.clear();
       await lock.release();
       await state.close();

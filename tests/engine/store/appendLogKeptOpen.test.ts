@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { AppendLog } from '../../../engine/store/appendLog.js';
+import { PendingWrites } from '../../../engine/store/pendingWrites.js';
 import { openToolLog, toolLogFile, type ToolLogRecord } from '../../../engine/store/toolLog.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { folderAfterOneRun } from '../../support/folderAfterOneRun.js';
@@ -61,6 +62,29 @@ describe('the tool log, appended to on every tool call', () => {
     expect(opensOf(file) - before).toBe(2);
     expect(JSON.parse((await linesOf(file)).at(-1) ?? '')).toMatchObject({ id: 21, tool: 'after_close' });
     await log.close();
+  });
+});
+
+describe('the journal of temp files, appended to twice for every file a tool writes', () => {
+  const tempFolder = useTempFolders();
+
+  it('opens its file once for many writes, each record on disk when its append returns', async () => {
+    const stateDir = path.join(await tempFolder(), '.workbench');
+    const file = path.join(stateDir, 'pending-writes.jsonl');
+    const journal = new PendingWrites(stateDir);
+    const before = opensOf(file);
+    for (let index = 1; index <= 10; index += 1) {
+      await journal.begin(`src/.a.ts.${index}.tmp`);
+      await journal.end(`src/.a.ts.${index}.tmp`);
+      expect(await linesOf(file)).toHaveLength(2 * index);
+    }
+    // Once to learn how the file ends, at the first append, and once to append; today's main opened it
+    // once per record (20) besides, and closed it after each.
+    expect(opensOf(file) - before).toBe(1 + 1);
+    await journal.close();
+    await journal.begin('src/.b.ts.1.tmp');
+    expect(opensOf(file) - before).toBe(1 + 2);
+    await journal.close();
   });
 });
 

@@ -1,8 +1,10 @@
 import { lstatSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { racyWindowMs } from '../checkpoints/statRecord.js';
+import { SmallFileReader } from '../workspace/smallFileReader.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { sniffFileKind } from '../files/fileKind.js';
+import { fileKindOf, sniffFileKind, sniffLength } from '../files/fileKind.js';
 import { countLines } from './lineReader.js';
 
 /** 'uncounted': a text file left out of the byte budget, or one that could not be read. */
@@ -18,6 +20,10 @@ export interface LineCountOptions {
 }
 
 const parallelReads = 8;
+/** Files up to this size are read in one synchronous go (see SmallFileReader); larger ones asynchronously. */
+const syncReadBytes = 256 * 1024;
+/** How long synchronous reads may keep the engine's thread before other work gets a turn. */
+const turnMs = 10;
 /** Files whose kind and line count are remembered, per workspace; past it the earliest counted are forgotten. */
 const keptCounts = 20_000;
 
@@ -36,33 +42,54 @@ const knownCounts = new WeakMap<Workspace, Map<string, { stamp: string; count: L
 export async function countLinesOf({ workspace, files, byteBudget, signal }: LineCountOptions): Promise<Map<string, LineCount>> {
   const queue = [...files].sort((a, b) => a.size - b.size);
   const counts = new Map<string, LineCount>();
+  const reader = SmallFileReader.open(workspace.root);
   let budget = byteBudget;
+  let turnStart = performance.now();
   const work = async () => {
     for (let file = queue.shift(); file; file = queue.shift()) {
       signal?.throwIfAborted();
+      if (performance.now() - turnStart > turnMs) {
+        await nextTurn();
+        turnStart = performance.now();
+      }
       const countable = file.size <= budget;
       if (countable) budget -= file.size;
-      counts.set(file.relPath, await lineCountOf(workspace, file.relPath, countable));
+      counts.set(file.relPath, await lineCountOf(workspace, file.relPath, countable ? reader : false));
     }
   };
-  await Promise.all(Array.from({ length: parallelReads }, work));
+  try {
+    await Promise.all(Array.from({ length: parallelReads }, work));
+  } finally {
+    reader?.close();
+  }
   return counts;
 }
 
-async function lineCountOf(workspace: Workspace, relPath: string, countable: boolean): Promise<LineCount> {
+/** `reader`: the file may be read and counted (within the byte budget), through the reader when it can; false: judged, not counted. */
+async function lineCountOf(workspace: Workspace, relPath: string, reader: SmallFileReader | null | false): Promise<LineCount> {
   let known = knownCounts.get(workspace);
   if (!known) knownCounts.set(workspace, (known = new Map()));
+  const countable = reader !== false;
   const startedAt = Date.now();
   const stamp = stampOf(workspace.root, relPath);
   const before = stamp && known.get(relPath);
   if (stamp && before?.stamp === stamp.text) return countable || before.count.kind === 'binary' ? before.count : { kind: 'uncounted' };
-  const count = await readLineCount(workspace, relPath, countable);
+  const read = reader ? reader.read(relPath, syncReadBytes) : null;
+  const count = read ? countOf(read) : await readLineCount(workspace, relPath, countable);
   if (stamp && stamp.changedAt < startedAt - racyWindowMs(stamp.changedAt) && count.kind !== 'uncounted') {
     known.delete(relPath);
     if (known.size >= keptCounts) known.delete(known.keys().next().value as string);
     known.set(relPath, { stamp: stamp.text, count });
   }
   return count;
+}
+
+/** A whole file's kind and lines, as readLineCount judges and counts them. */
+function countOf(bytes: Buffer): LineCount {
+  if (fileKindOf(bytes.subarray(0, sniffLength)).binary) return { kind: 'binary' };
+  let lines = 0;
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) lines += 1;
+  return { kind: 'text', lines: bytes.length === 0 || bytes[bytes.length - 1] === 0x0a ? lines : lines + 1 };
 }
 
 /**

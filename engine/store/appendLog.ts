@@ -37,6 +37,8 @@ export class AppendLog<T> {
   private endsClean = false;
   /** The handle appends write through while the file is kept open (keepOpen). */
   private held: FileHandle | null = null;
+  /** Once closed, an append that still comes (one that was on its way) opens the file for itself alone. */
+  private closed = false;
 
   constructor(private readonly options: AppendLogOptions<T>) {
     this.file = options.file;
@@ -61,15 +63,16 @@ export class AppendLog<T> {
         this.endsClean = false;
         throw error;
       } finally {
-        if (this.options.keepOpen && !failed) this.held = handle;
+        if (this.options.keepOpen && !this.closed && !failed) this.held = handle;
         else await this.release(handle);
       }
     });
   }
 
-  /** Closes the file kept open between appends (keepOpen); the next append opens it again. */
+  /** Closes the file kept open between appends (keepOpen); an append after it opens and closes the file for itself. */
   close(): Promise<void> {
     return this.queue.run(async () => {
+      this.closed = true;
       if (this.held) await this.release(this.held);
     });
   }

@@ -1,7 +1,8 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { formatBytes } from '../contract/units.js';
+import { readToEndSync } from '../files/readToEnd.js';
 import { specialKind } from '../workspace/heldFolder.js';
 
 const { O_NOFOLLOW = 0, O_NONBLOCK = 0 } = constants;
@@ -62,7 +63,11 @@ export async function readStateFile(file: string, { maxBytes, ...options }: Read
   const cap = maxBytes ?? Number.POSITIVE_INFINITY;
   try {
     if (opened.size > cap) throw new StateFileError(tooLarge(file, opened.size, cap));
-    if (opened.size <= syncReadBytes) return readCapped(opened.fd, Math.min(opened.size, cap), cap, file);
+    if (opened.size <= syncReadBytes) {
+      const bytes = readToEndSync(opened.fd, opened.size, cap);
+      if (bytes.length > cap) throw new StateFileError(tooLarge(file, bytes.length, cap));
+      return bytes;
+    }
   } finally {
     closeSync(opened.fd);
   }
@@ -91,26 +96,6 @@ async function readLargeStateFile(file: string, cap: number, options: StateFileO
     return buffer.subarray(0, length);
   } finally {
     await handle.close();
-  }
-}
-
-/**
- * A small file's bytes, read synchronously to its end whatever its size was at the stat (it may have
- * grown since), but never more than one byte past the cap.
- */
-function readCapped(fd: number, expected: number, cap: number, file: string): Buffer {
-  let buffer = Buffer.allocUnsafe(expected + 1);
-  let length = 0;
-  for (;;) {
-    if (length === buffer.length) {
-      if (length > cap) throw new StateFileError(tooLarge(file, length, cap));
-      const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, cap + 1));
-      buffer.copy(grown, 0, 0, length);
-      buffer = grown;
-    }
-    const read = readSync(fd, buffer, length, buffer.length - length, length);
-    if (read === 0) return buffer.subarray(0, length);
-    length += read;
   }
 }
 

@@ -20,8 +20,8 @@ export interface LineCountOptions {
 }
 
 const parallelReads = 8;
-/** Files up to this size are read in one synchronous go (see SmallFileReader); larger ones asynchronously. */
-const syncReadBytes = 256 * 1024;
+/** Files up to this size are read and counted in one synchronous go (see SmallFileReader); larger ones asynchronously. */
+const oneReadBytes = 256 * 1024;
 /** How long synchronous reads may keep the engine's thread before other work gets a turn. */
 const turnMs = 10;
 /** Files whose kind and line count are remembered, per workspace; past it the earliest counted are forgotten. */
@@ -50,11 +50,13 @@ export async function countLinesOf({ workspace, files, byteBudget, signal }: Lin
       signal?.throwIfAborted();
       if (performance.now() - turnStart > turnMs) {
         await nextTurn();
+        signal?.throwIfAborted();
         turnStart = performance.now();
       }
       const countable = file.size <= budget;
       if (countable) budget -= file.size;
-      counts.set(file.relPath, await lineCountOf(workspace, file.relPath, countable ? reader : false));
+      const how = !countable ? false : file.size <= oneReadBytes ? reader : null;
+      counts.set(file.relPath, await lineCountOf(workspace, file.relPath, how));
     }
   };
   try {
@@ -65,7 +67,7 @@ export async function countLinesOf({ workspace, files, byteBudget, signal }: Lin
   return counts;
 }
 
-/** `reader`: the file may be read and counted (within the byte budget), through the reader when it can; false: judged, not counted. */
+/** `reader`: the file may be read and counted (within the byte budget), through the reader when given (a small file); false: judged, not counted. */
 async function lineCountOf(workspace: Workspace, relPath: string, reader: SmallFileReader | null | false): Promise<LineCount> {
   let known = knownCounts.get(workspace);
   if (!known) knownCounts.set(workspace, (known = new Map()));
@@ -74,7 +76,7 @@ async function lineCountOf(workspace: Workspace, relPath: string, reader: SmallF
   const stamp = stampOf(workspace.root, relPath);
   const before = stamp && known.get(relPath);
   if (stamp && before?.stamp === stamp.text) return countable || before.count.kind === 'binary' ? before.count : { kind: 'uncounted' };
-  const read = reader ? reader.read(relPath, syncReadBytes) : null;
+  const read = reader ? reader.read(relPath, oneReadBytes) : null;
   const count = read ? countOf(read) : await readLineCount(workspace, relPath, countable);
   if (stamp && stamp.changedAt < startedAt - racyWindowMs(stamp.changedAt) && count.kind !== 'uncounted') {
     known.delete(relPath);

@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync, readlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readlinkSync } from 'node:fs';
+import { readToEndSync } from '../files/readToEnd.js';
 import { holdsByDescriptor } from './heldFolder.js';
 import { isInside } from './pathRules.js';
 
@@ -22,6 +23,8 @@ const heldFolders = 32;
 export class SmallFileReader {
   /** Descriptors of folders reached, by path from the root ('' for the root), oldest first. */
   private readonly folders = new Map<string, number>();
+  /** After close() every read answers null, so a straggler reopens no folder. */
+  private closed = false;
 
   private constructor(private readonly root: string) {}
 
@@ -35,7 +38,7 @@ export class SmallFileReader {
    * larger, or unreadable), for the caller to read it the careful way and say why.
    */
   read(relPath: string, maxBytes: number): Buffer | null {
-    if (relPath.split('/').some((name) => name === '' || name === '.' || name === '..')) return null;
+    if (this.closed || relPath.split('/').some((name) => name === '' || name === '.' || name === '..')) return null;
     const slash = relPath.lastIndexOf('/');
     const folder = this.folder(slash === -1 ? '' : relPath.slice(0, slash));
     if (folder === null) return null;
@@ -50,11 +53,9 @@ export class SmallFileReader {
       if (!stats.isFile() || stats.nlink !== 1 || stats.size > maxBytes) return null;
       // Where the file really is, which no later rename can change: a held folder moved out since is caught.
       if (!isInside(this.root, readlinkSync(`/proc/self/fd/${fd}`))) return null;
-      // One byte more than the size, to see a file that grew since the stat.
-      const buffer = Buffer.allocUnsafe(stats.size + 1);
-      let length = 0;
-      for (let read = -1; read !== 0 && length < buffer.length; length += read) read = readSync(fd, buffer, length, buffer.length - length, length);
-      return length > stats.size ? null : buffer.subarray(0, length);
+      const bytes = readToEndSync(fd, stats.size, stats.size);
+      // Grown since the stat: read the careful way, which judges it as it is then.
+      return bytes.length > stats.size ? null : bytes;
     } catch {
       return null;
     } finally {
@@ -62,8 +63,9 @@ export class SmallFileReader {
     }
   }
 
-  /** Closes every folder held. */
+  /** Closes every folder held; the reader reads nothing after. */
   close(): void {
+    this.closed = true;
     for (const fd of this.folders.values()) closeSync(fd);
     this.folders.clear();
   }

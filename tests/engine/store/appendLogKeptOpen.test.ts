@@ -1,5 +1,6 @@
 import type * as NodeFs from 'node:fs';
 import type * as NodeFsPromises from 'node:fs/promises';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -36,6 +37,16 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 });
 
 const opensOf = (file: string) => opened.filter((each) => each === file).length;
+/** How many of this process's descriptors are open on `file` (Linux; 0 elsewhere). */
+const descriptorsOn = (file: string) =>
+  process.platform !== 'linux' ? 0 : readdirSync('/proc/self/fd').filter((fd) => readlinkSafe(`/proc/self/fd/${fd}`) === file).length;
+const readlinkSafe = (link: string) => {
+  try {
+    return readlinkSync(link);
+  } catch {
+    return null;
+  }
+};
 const linesOf = async (file: string) => (await readFile(file, 'utf8')).split('\n').filter(Boolean);
 
 const call = (tool: string): Omit<ToolLogRecord, 'id'> => ({ runId: 'run-1', phase: 'implement', tool, args: { path: 'a.ts' }, result: `${tool} done`, ok: true, durationMs: 3, ts: 1 });
@@ -81,10 +92,14 @@ describe('the journal of temp files, appended to twice for every file a tool wri
     // Once to learn how the file ends, at the first append, and once to append; today's main opened it
     // once per record (20) besides, and closed it after each.
     expect(opensOf(file) - before).toBe(1 + 1);
+    expect(descriptorsOn(file)).toBe(process.platform === 'linux' ? 1 : 0);
     await journal.close();
+    expect(descriptorsOn(file)).toBe(0);
+    // An append still on its way when the workbench closed (an undo's last record, say) lands, and holds nothing open.
     await journal.begin('src/.b.ts.1.tmp');
     expect(opensOf(file) - before).toBe(1 + 2);
-    await journal.close();
+    expect(descriptorsOn(file)).toBe(0);
+    expect(await linesOf(file)).toHaveLength(21);
   });
 });
 

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { link, rename, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -47,6 +48,44 @@ describe.runIf(process.platform === 'linux')('SmallFileReader', () => {
     } finally {
       reader.close();
     }
+  });
+});
+
+/** This process's descriptors open on something inside `root`. */
+function descriptorsInside(root: string): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`).startsWith(`${root}/`) || readlinkSync(`/proc/self/fd/${fd}`) === root;
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+describe.runIf(process.platform === 'linux')('a SmallFileReader’s descriptors', () => {
+  const tempFolder = useTempFolders();
+
+  it('holds at most 32 folders while it reads, none once closed, and reads nothing after', async () => {
+    const root = await tempFolder();
+    await writeTree(root, Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`pkg${index}/src/f.ts`, `${index}\n`])));
+    const reader = SmallFileReader.open(root)!;
+    for (let index = 0; index < 40; index += 1) expect(reader.read(`pkg${index}/src/f.ts`, 1024)?.toString()).toBe(`${index}\n`);
+    expect(descriptorsInside(root)).toBeLessThanOrEqual(32 + 1);
+    reader.close();
+    expect(descriptorsInside(root)).toBe(0);
+    expect(reader.read('pkg0/src/f.ts', 1024)).toBeNull();
+    expect(descriptorsInside(root)).toBe(0);
+  });
+
+  it('are all closed when the counting is called off, and after it finishes', async () => {
+    const root = await tempFolder();
+    await writeTree(root, Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`pkg${index}/f.ts`, 'x\n'])));
+    const files = Array.from({ length: 40 }, (_, index) => ({ relPath: `pkg${index}/f.ts`, size: 2 }));
+    const workspace = await Workspace.at(root);
+    await expect(countLinesOf({ workspace, files, byteBudget: 1 << 20, signal: AbortSignal.abort() })).rejects.toThrow();
+    expect(descriptorsInside(root)).toBe(0);
+    expect((await countLinesOf({ workspace, files, byteBudget: 1 << 20 })).size).toBe(40);
+    expect(descriptorsInside(root)).toBe(0);
   });
 });
 

@@ -13,8 +13,8 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
-/** A duration: "1 second", "0.25 seconds", "90 seconds". */
+/** A duration: "1 second", "0.25 seconds", "1.5 seconds", "90 seconds". */
 export function formatSeconds(ms: number): string {
-  const seconds = ms / 1000;
-  return seconds === 1 ? '1 second' : `${Number(seconds.toFixed(seconds < 1 ? 2 : 0))} seconds`;
+  const seconds = Number((ms / 1000).toFixed(ms < 1000 ? 2 : 1));
+  return seconds === 1 ? '1 second' : `${seconds} seconds`;
 }

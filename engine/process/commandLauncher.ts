@@ -24,9 +24,10 @@ export interface LaunchOptions {
   signal?: AbortSignal;
   /**
    * Given a process the launcher started all the same after the start was given up (it had not yet seen
-   * the cancel, or its deadline): the caller, who knows how to find all it started, stops it.
+   * the cancel, or its deadline), or null when the launcher died after it without saying whether it made
+   * the start: the caller, who knows how to find all it started, stops it. Must not throw.
    */
-  onLateStart: (late: LaunchedProcess) => void;
+  onLateStart: (late: LaunchedProcess | null) => void;
 }
 
 /**
@@ -112,7 +113,7 @@ interface Pending {
   readonly notAfter: number;
   readonly started: (process: LaunchedProcess) => void;
   readonly failed: (error: LaunchError) => void;
-  readonly late: (late: LaunchedProcess) => void;
+  readonly late: (late: LaunchedProcess | null) => void;
   /** What it stands for, told back through the launcher it was last asked of. */
   readonly process: Launched;
   abandoned: boolean;
@@ -243,7 +244,9 @@ export class CommandLauncher {
       clearTimeout(pending.answerTimer);
       if (pending.process.pid !== -1) pending.process.loseLauncher(why);
       else if (ranNothing && !pending.abandoned) this.post(pending);
-      else pending.failed(new LaunchError(`the command launcher stopped before it said whether it started the command (${why})`, null, true));
+      else if (pending.abandoned) {
+        if (!ranNothing) pending.late(null);
+      } else pending.failed(new LaunchError(`the command launcher stopped before it said whether it started the command (${why})`, null, true));
     }
   }
 }

@@ -128,7 +128,12 @@ async function startShell({ command, cwd, env, signal, timeoutMs }: RunShellComm
   const windows = process.platform === 'win32';
   const [file, args] = windows ? ['cmd.exe', ['/d', '/s', '/c', `"${command}"`]] : ['/bin/sh', ['-c', command]];
   const spec = { file, args, cwd, env: { ...env, [commandMarkerVariable]: marker }, detached: !windows, windowsVerbatimArguments: windows };
-  const stopLate = (late: LaunchedProcess) => void killProcessTree({ pid: late.pid, marker }).then(() => late.release(), () => late.release());
+  // A start made after it was given up, or perhaps made by a launcher that died: found by its marker too.
+  const stopLate = (late: LaunchedProcess | null) =>
+    void killProcessTree({ pid: late?.pid ?? null, marker, graceMs: late ? undefined : 0 }).then(
+      () => late?.release(),
+      () => late?.release(),
+    );
   try {
     return await launchProcess(spec, { startLimitMs: timeoutMs, signal, onLateStart: stopLate });
   } catch (error) {

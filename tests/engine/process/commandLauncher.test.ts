@@ -5,6 +5,7 @@ import { CommandLauncher, type LaunchedProcess, type LaunchOptions } from '../..
 import { inProcessLauncher, nodeLauncherAt } from '../../../engine/process/launcherChannel.js';
 import type { LauncherReply } from '../../../engine/process/launcherProgram.js';
 import { CommandCancelledError, CommandLostError, CommandStartError, runShellCommand } from '../../../engine/process/runShellCommand.js';
+import { within } from '../../support/within.js';
 import { useEngineChildren } from '../../support/engineChild.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 import { isGone, shellCommandOptions, survivors, useProcessCleanup, watchedLog } from '../../support/processProbe.js';
@@ -12,7 +13,7 @@ import { isGone, shellCommandOptions, survivors, useProcessCleanup, watchedLog }
 /** A shell running `command` in `root`, as runShellCommand asks for one. */
 const shell = (root: string, command: string) => ({ file: '/bin/sh', args: ['-c', command], cwd: root, env: { PATH: '/usr/bin:/bin' }, detached: true, windowsVerbatimArguments: false });
 /** Ten seconds for a start to be made; none comes late in these tests, and one that did would be let go. */
-const tenSeconds: LaunchOptions = { startLimitMs: 10_000, onLateStart: (late) => late.release() };
+const tenSeconds: LaunchOptions = { startLimitMs: 10_000, onLateStart: (late) => late?.release() };
 
 /** The pid of the process that started the command's shell: its first line of output. */
 async function parentOfShell(root: string): Promise<number> {
@@ -95,10 +96,11 @@ describe.skipIf(process.platform === 'win32')('a launcher that stops answering',
   const tempFolder = useTempFolders();
   const cleanUp = useProcessCleanup();
 
-  /** The pids of starts made after they were given up; each is stopped. */
+  /** The pids of starts made after they were given up (-1: perhaps made by a launcher that died); each is stopped. */
   const lateStarts: number[] = [];
-  const stopLate = (late: LaunchedProcess) => {
-    lateStarts.push(late.pid);
+  const stopLate = (late: LaunchedProcess | null) => {
+    lateStarts.push(late?.pid ?? -1);
+    if (!late) return;
     process.kill(-late.pid, 'SIGKILL');
     late.release();
   };
@@ -155,6 +157,19 @@ describe.skipIf(process.platform === 'win32')('a launcher that stops answering',
     expect(lateStarts).toEqual([]);
     expect(await readdir(root)).not.toContain('late.txt');
     expect(await readdir(root)).not.toContain('ran.txt');
+  });
+  it('hands over a start given up whose launcher then dies without answering, to be looked for by its marker', async () => {
+    const root = cleanUp(await tempFolder());
+    const { launcher, pid } = await ownLauncher(root);
+    const before = lateStarts.length;
+    process.kill(pid, 'SIGSTOP');
+    const givenUp = launcher.launch(shell(root, 'true'), { startLimitMs: 100, onLateStart: stopLate }).catch((error: unknown) => error);
+    expect(await givenUp).toMatchObject({ name: 'LaunchError', code: 'ETIMEDOUT' });
+    expect(lateStarts).toHaveLength(before);
+    // Today's main forgot it: nobody was told the launcher might have made it before it died.
+    process.kill(pid, 'SIGKILL');
+    await within(5_000, () => lateStarts.length, (count) => count > before);
+    expect(lateStarts.slice(before)).toEqual([-1]);
   });
 });
 

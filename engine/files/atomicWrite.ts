@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fsync, openSync, renameSync, rmSync, write, writeFileSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import path from 'node:path';
 
 const tempNamePattern = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 
 export interface AtomicWriteChecks {
-  /** Runs on the open temp file before anything is written (e.g. to check where it really is). */
-  beforeWrite?: (handle: FileHandle) => Promise<void>;
+  /** Runs on the open temp file (its descriptor) before anything is written (e.g. to check where it really is). */
+  beforeWrite?: (fd: number) => Promise<void>;
   /** Runs just before the rename puts the new content in place. */
   beforeRename?: () => Promise<void>;
   /**
@@ -33,26 +34,42 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, m
   }
 }
 
+/**
+ * Up to this size the data is written in one synchronous call, like the open, close and rename around it
+ * (each some microseconds); only the fsyncs, which wait on the disk, go to the thread pool. A larger write
+ * goes there too, so it never holds the engine's thread.
+ */
+const syncWriteBytes = 1024 * 1024;
+
 async function writeThrough(temp: string, file: string, dir: string, data: string | Uint8Array, mode: number, checks: AtomicWriteChecks): Promise<void> {
-  const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode);
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode);
   try {
-    await checks.beforeWrite?.(handle);
-    await handle.writeFile(data);
-    await handle.sync();
+    await checks.beforeWrite?.(fd);
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    if (bytes.byteLength <= syncWriteBytes) writeFileSync(fd, bytes);
+    else await writeAll(fd, bytes);
+    await fsyncOf(fd);
   } catch (error) {
-    await handle.close();
-    await rm(temp, { force: true });
+    closeSync(fd);
+    rmSync(temp, { force: true });
     throw error;
   }
-  await handle.close();
+  closeSync(fd);
   try {
     await checks.beforeRename?.();
-    await rename(temp, file);
+    renameSync(temp, file);
   } catch (error) {
-    await rm(temp, { force: true });
+    rmSync(temp, { force: true });
     throw error;
   }
   await syncDirectory(dir);
+}
+
+const fsyncOf = promisify(fsync);
+const writeOf = promisify(write);
+
+async function writeAll(fd: number, bytes: Uint8Array): Promise<void> {
+  for (let written = 0; written < bytes.byteLength; ) written += (await writeOf(fd, bytes, written, bytes.byteLength - written, null)).bytesWritten;
 }
 
 /**
@@ -90,10 +107,10 @@ export function isProcessAlive(pid: number): boolean {
 /** Makes the names in `dir` (a rename, a new entry) durable. */
 export async function syncDirectory(dir: string): Promise<void> {
   if (process.platform === 'win32') return; // directories cannot be opened for fsync on Windows
-  const handle = await open(dir, 'r');
+  const fd = openSync(dir, constants.O_RDONLY);
   try {
-    await handle.sync();
+    await fsyncOf(fd);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }

@@ -101,7 +101,7 @@ export class Workspace {
     try {
       const problem = unreadableReason(await handle.stat());
       if (problem) throw new PathRefusedError(target.requested, problem);
-      await this.assertDescriptorInside(target, handle);
+      await this.assertDescriptorInside(target, handle.fd);
       return handle;
     } catch (error) {
       await handle.close();
@@ -135,7 +135,7 @@ export class Workspace {
         const { pending } = this;
         const relOf = (temp: string) => path.posix.join(path.posix.dirname(target.rel), path.basename(temp));
         await writeFileAtomic(parent.entry(name), data, existing?.mode ?? 0o644, {
-          beforeWrite: (handle) => this.assertDescriptorInside(target, handle),
+          beforeWrite: (fd) => this.assertDescriptorInside(target, fd),
           ...(pending ? { journal: { begin: (temp: string) => pending.begin(relOf(temp)), end: (temp: string) => pending.end(relOf(temp)) } } : {}),
         });
         return { created: existing === null };
@@ -234,8 +234,8 @@ export class Workspace {
   }
 
   /** Where an open descriptor really points (Linux: /proc/self/fd), which no later rename can change. */
-  private async assertDescriptorInside(target: WorkspacePath, handle: FileHandle): Promise<void> {
-    const actual = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
+  private async assertDescriptorInside(target: WorkspacePath, fd: number): Promise<void> {
+    const actual = await readlink(`/proc/self/fd/${fd}`).catch(() => null);
     if (actual !== null && !isInside(this.root, actual)) throw this.moved(target);
   }
 

@@ -1,9 +1,26 @@
+import { createHook } from 'node:async_hooks';
 import { spawnSync } from 'node:child_process';
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { removeStaleTempFiles, writeFileAtomic } from '../../../engine/files/atomicWrite.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+
+/** How many file-system requests went to libuv's thread pool while `work` ran (their async resources, counted as they are made). */
+async function poolRequestsDuring(work: () => Promise<unknown>): Promise<number> {
+  let count = 0;
+  const hook = createHook({
+    init(_id, type) {
+      if (type.startsWith('FSREQ') || type.startsWith('FILEHANDLE')) count += 1;
+    },
+  }).enable();
+  try {
+    await work();
+  } finally {
+    hook.disable();
+  }
+  return count;
+}
 
 describe('writeFileAtomic', () => {
   const tempFolder = useTempFolders();
@@ -24,6 +41,18 @@ describe('writeFileAtomic', () => {
     await writeFileAtomic(file, new TextEncoder().encode('newest\n'));
     expect(await readFile(file, 'utf8')).toBe('newest\n');
     expect(await readdir(dir)).toEqual(['research.md']);
+  });
+
+  it.skipIf(process.platform === 'win32')('goes to the thread pool only to wait on the disk: the two fsyncs, for a small write', async () => {
+    const dir = await tempFolder();
+    const file = path.join(dir, 'plan.md');
+    await writeFile(file, 'old\n');
+    const small = await poolRequestsDuring(() => writeFileAtomic(file, '- [x] One\n'));
+    // Today's main: open, write, fsync, close, rename, open, fsync and close, each through the pool.
+    expect(small).toBe(2);
+    const large = 'x'.repeat(3 * 1024 * 1024);
+    expect(await poolRequestsDuring(() => writeFileAtomic(file, large))).toBeGreaterThan(2);
+    expect(await readFile(file, 'utf8')).toBe(large);
   });
 
   it.skipIf(process.platform === 'win32')('creates the file with the requested mode', async () => {

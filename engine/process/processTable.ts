@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -53,7 +54,7 @@ const scanLimitMs = 2000;
 /** When a process started (Linux: clock ticks since boot, as in ProcessInfo.startTime); null when it cannot be told. */
 export async function processStartTime(pid: number): Promise<string | null> {
   if (process.platform !== 'linux') return null;
-  return (await readProcStat(pid))?.startTime ?? null;
+  return readProcStat(pid)?.startTime ?? null;
 }
 
 /** The variable runShellCommand gives each command, so its processes can be found wherever they went. */
@@ -94,7 +95,7 @@ export async function markedProcesses(table: readonly ProcessInfo[], marker: str
 export async function stillRunning(processes: readonly ProcessInfo[]): Promise<ProcessInfo[]> {
   if (processes.length === 0) return [];
   if (process.platform === 'linux') {
-    const now = await Promise.all(processes.map((entry) => readProcStat(entry.pid)));
+    const now = processes.map((entry) => readProcStat(entry.pid));
     return processes.filter((entry, index) => isSameLiveProcess(entry, now[index] ?? null));
   }
   const table = new Map((await listFromPs()).map((entry) => [entry.pid, entry]));
@@ -105,18 +106,27 @@ function isSameLiveProcess(then: ProcessInfo, now: ProcessInfo | null): boolean 
   return now !== null && !now.zombie && now.startTime === then.startTime;
 }
 
+/**
+ * The table from /proc, read synchronously: a stat file is made by the kernel from the process's task
+ * without touching its memory map (unlike environ or cmdline, which can wait on a stuck process), in
+ * microseconds, where an asynchronous read is four thread-pool round trips a process — a scan at every
+ * command's end, over every process of the machine.
+ */
 async function listFromProc(): Promise<ProcessInfo[] | null> {
   const names = await readdir('/proc').catch(() => null);
   if (!names) return null;
   const pids = names.filter((name) => /^\d+$/.test(name)).map(Number);
-  const entries = await Promise.all(pids.map(readProcStat));
-  return entries.filter((entry) => entry !== null);
+  return pids.map(readProcStat).filter((entry) => entry !== null);
 }
 
 /** Parses /proc/<pid>/stat: "pid (comm) state ppid pgrp …", where comm may itself hold spaces and parentheses. */
-async function readProcStat(pid: number): Promise<ProcessInfo | null> {
-  const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-  if (text === null) return null;
+function readProcStat(pid: number): ProcessInfo | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const [state, ppid, pgid] = fields;
   const startTime = fields[19];

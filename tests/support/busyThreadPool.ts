@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { spawnSync } from 'node:child_process';
 import { constants, closeSync, openSync } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
@@ -65,4 +66,20 @@ export async function settlesWithin(promise: Promise<unknown>, turns = 200): Pro
   promise.then(mark, mark);
   for (let turn = 0; turn < turns && !settled; turn += 1) await nextTurn();
   return settled;
+}
+
+/** How many file-system requests went to libuv's thread pool while `work` ran (their async resources, counted as they are made). */
+export async function poolRequestsDuring(work: () => Promise<unknown>): Promise<number> {
+  let count = 0;
+  const hook = createHook({
+    init(_id, type) {
+      if (type.startsWith('FSREQ') || type.startsWith('FILEHANDLE')) count += 1;
+    },
+  }).enable();
+  try {
+    await work();
+  } finally {
+    hook.disable();
+  }
+  return count;
 }

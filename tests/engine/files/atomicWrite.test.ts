@@ -1,26 +1,10 @@
-import { createHook } from 'node:async_hooks';
 import { spawnSync } from 'node:child_process';
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { removeStaleTempFiles, writeFileAtomic } from '../../../engine/files/atomicWrite.js';
+import { poolRequestsDuring } from '../../support/busyThreadPool.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-
-/** How many file-system requests went to libuv's thread pool while `work` ran (their async resources, counted as they are made). */
-async function poolRequestsDuring(work: () => Promise<unknown>): Promise<number> {
-  let count = 0;
-  const hook = createHook({
-    init(_id, type) {
-      if (type.startsWith('FSREQ') || type.startsWith('FILEHANDLE')) count += 1;
-    },
-  }).enable();
-  try {
-    await work();
-  } finally {
-    hook.disable();
-  }
-  return count;
-}
 
 describe('writeFileAtomic', () => {
   const tempFolder = useTempFolders();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listProcesses, processTree, stillRunning, type ProcessInfo } from '../../../engine/process/processTable.js';
+import { poolRequestsDuring } from '../../support/busyThreadPool.js';
 
 const entry = (pid: number, ppid: number, pgid: number, zombie = false): ProcessInfo => ({ pid, ppid, pgid, zombie, startTime: null });
 
@@ -42,5 +43,13 @@ describe.skipIf(process.platform === 'win32')('listProcesses and stillRunning', 
     const self = (await listProcesses()).find((found) => found.pid === process.pid);
     expect(self?.startTime).toMatch(/^\d+$/);
     expect(await stillRunning(self ? [{ ...self, startTime: '1' }] : [])).toEqual([]);
+  });
+
+  it.skipIf(process.platform !== 'linux')('read the table with one thread-pool request, whatever the number of processes', async () => {
+    let listed: ProcessInfo[] = [];
+    // Today's main: four (open, stat, read, close) for every process, at every command's end.
+    expect(await poolRequestsDuring(async () => (listed = await listProcesses()))).toBe(1);
+    expect(listed.map((found) => found.pid)).toContain(process.pid);
+    expect(await poolRequestsDuring(() => stillRunning(listed.slice(0, 20)))).toBe(0);
   });
 });

@@ -11,6 +11,7 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, recordEvents, say } from '../../support/rpiScript.js';
 import { startRun } from '../../support/startRun.js';
+import { poolRequestsDuring } from '../../support/busyThreadPool.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
 const run = promisify(execFile);
@@ -69,6 +70,19 @@ describe('gitHooksFolders', () => {
       'tools/more.config': '[core]\n\thooksPath = tools/third\n[include]\n\tpath = more.config\n',
     });
     expect((await gitHooksFolders(root)).sort()).toEqual(['first', 'second', 'tools/third']);
+  });
+
+  it('reads the config files without the thread pool: only each value found is resolved there', async () => {
+    const root = await tempFolder();
+    await writeTree(root, {
+      '.git/config': '[core]\n\thooksPath = first\n[include]\n\tpath = extra.config\n',
+      '.git/extra.config': '[include]\n\tpath = more.config\n',
+      '.git/more.config': '[user]\n\tname = someone\n',
+    });
+    let folders: string[] = [];
+    // One: the real path of the one value. Today's main: four more (open, stat, read, close) for every file it read, before every file-changing call.
+    expect(await poolRequestsDuring(async () => (folders = await gitHooksFolders(root)))).toBe(1);
+    expect(folders).toEqual(['first']);
   });
 
   it('follows a .git file to its gitdir and ignores folders outside the project', async () => {

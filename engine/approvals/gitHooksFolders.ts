@@ -2,7 +2,7 @@ import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { readToEndSync } from '../files/readToEnd.js';
+import { readToEndSync } from '../files/wholeBytes.js';
 import { gitConfigEntries } from './gitConfigEntries.js';
 
 /** Larger config files are not git config anyone wrote by hand; they are skipped. */

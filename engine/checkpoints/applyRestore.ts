@@ -4,7 +4,8 @@ import { lstat, mkdir, open, rename, rm, rmdir, symlink } from 'node:fs/promises
 import path from 'node:path';
 import { CheckpointError, type RestoreChange } from './checkpointTypes.js';
 import { forEachLimited } from './forEachLimited.js';
-import { writeAll, type HashedFiles } from './hashedFiles.js';
+import { writeAll } from '../files/wholeBytes.js';
+import type { HashedFiles } from './hashedFiles.js';
 import type { RestorePlan, WritableRecord } from './restorePlan.js';
 import type { FileContentRecord } from './workspaceState.js';
 import { NotAPlainFolderError, inParentFolder } from '../workspace/heldFolder.js';
@@ -156,7 +157,7 @@ async function copyOut(objects: HashedFiles, record: FileContentRecord, temp: st
     try {
       for await (const piece of objects.stream(record.hash)) {
         hasher.update(piece);
-        await writeAll(output, piece);
+        await writeAll(output.fd, piece);
         size += piece.length;
       }
     } catch (error) {

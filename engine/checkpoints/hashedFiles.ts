@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { createGunzip, createGzip, gunzip, gunzipSync, gzipSync, type Gzip } from 'node:zlib';
 import { removeStaleTempFiles } from '../files/atomicWrite.js';
+import { writeAll } from '../files/wholeBytes.js';
 import { openStateFile, readStateFile, readStateFileSync } from '../store/stateFile.js';
 
 /** gzip's fastest level: most of the size saving of the default at a fraction of its time (bench checkpoints). */
@@ -170,7 +171,7 @@ export class IncomingFile {
       this.decided = true;
       if (gzipSync(bytes, { level }).length < bytes.length * worthIt) this.startGzip();
     }
-    if (!this.gzip) return writeAll(this.handle, bytes);
+    if (!this.gzip) return writeAll(this.handle.fd, bytes);
     const gzip = this.gzip;
     await new Promise<void>((resolve, reject) => gzip.write(bytes, (error) => (error ? reject(error) : resolve())));
     await this.written;
@@ -209,7 +210,7 @@ export class IncomingFile {
   private startGzip(): void {
     const gzip = createGzip({ level });
     gzip.on('data', (chunk: Buffer) => {
-      this.written = this.written.then(() => writeAll(this.handle, chunk)).catch((error: unknown) => {
+      this.written = this.written.then(() => writeAll(this.handle.fd, chunk)).catch((error: unknown) => {
         this.failure = error;
       });
     });
@@ -233,12 +234,6 @@ async function gzippedSize(file: string): Promise<number | null> {
   } finally {
     await handle.close();
   }
-}
-
-/** Writes all of `bytes` at the handle's position (a single write may take fewer). */
-export async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
-  let written = 0;
-  while (written < bytes.length) written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten;
 }
 
 let tempCount = randomBytes(4).readUInt32BE();

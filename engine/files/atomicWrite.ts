@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fsync, openSync, renameSync, rmSync, write, writeFileSync } from 'node:fs';
+import { closeSync, constants, fsync, openSync, renameSync, rmSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { writeAll } from './wholeBytes.js';
 import path from 'node:path';
 
 const tempNamePattern = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
@@ -45,9 +46,7 @@ async function writeThrough(temp: string, file: string, dir: string, data: strin
   const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode);
   try {
     await checks.beforeWrite?.(fd);
-    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-    if (bytes.byteLength <= syncWriteBytes) writeFileSync(fd, bytes);
-    else await writeAll(fd, bytes);
+    await writeAll(fd, typeof data === 'string' ? Buffer.from(data) : data, { syncUpTo: syncWriteBytes });
     await fsyncOf(fd);
   } catch (error) {
     closeSync(fd);
@@ -66,11 +65,6 @@ async function writeThrough(temp: string, file: string, dir: string, data: strin
 }
 
 const fsyncOf = promisify(fsync);
-const writeOf = promisify(write);
-
-async function writeAll(fd: number, bytes: Uint8Array): Promise<void> {
-  for (let written = 0; written < bytes.byteLength; ) written += (await writeOf(fd, bytes, written, bytes.byteLength - written, null)).bytesWritten;
-}
 
 /**
  * Removes the temp files writeFileAtomic left in `dir` when its process died mid-write. A temp file

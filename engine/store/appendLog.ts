@@ -1,7 +1,8 @@
-import { constants, writeSync } from 'node:fs';
+import { constants } from 'node:fs';
 import { mkdir, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
+import { writeAll } from '../files/wholeBytes.js';
 import { filterJsonl, findJsonl, readJsonl, type JsonlRead } from './jsonl.js';
 import { SerialQueue } from './serialQueue.js';
 import { openStateFile } from './stateFile.js';
@@ -56,7 +57,7 @@ export class AppendLog<T> {
       const handle = this.held ?? (await openStateFile(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT));
       let failed = false;
       try {
-        await writeWhole(handle, data);
+        await writeAll(handle.fd, data, { syncUpTo: syncWriteBytes });
       } catch (error) {
         failed = true;
         this.lastRead = null; // a failed write may have left a torn line: read again before the next append
@@ -130,20 +131,11 @@ export class AppendLog<T> {
 }
 
 /**
- * A record up to this size is written in one synchronous call: a write into the page cache takes
+ * A record up to this size is written in synchronous calls: a write into the page cache takes
  * microseconds, less than the thread-pool round trip of an asynchronous one (and the tool log takes one
- * every tool call). A larger one is written asynchronously, so it never holds the engine's thread.
+ * every tool call).
  */
 const syncWriteBytes = 64 * 1024;
-
-async function writeWhole(handle: FileHandle, data: Buffer): Promise<void> {
-  let written = 0;
-  if (data.length <= syncWriteBytes) {
-    while (written < data.length) written += writeSync(handle.fd, data, written);
-    return;
-  }
-  while (written < data.length) written += (await handle.write(data, written)).bytesWritten;
-}
 
 async function fileSize(file: string): Promise<number> {
   const handle = await openStateFile(file, constants.O_RDONLY);

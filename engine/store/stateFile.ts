@@ -2,7 +2,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } f
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { formatBytes } from '../contract/units.js';
-import { readToEndSync } from '../files/readToEnd.js';
+import { readToEnd, readToEndSync } from '../files/wholeBytes.js';
 import { specialKind } from '../workspace/heldFolder.js';
 
 const { O_NOFOLLOW = 0, O_NONBLOCK = 0 } = constants;
@@ -49,10 +49,10 @@ export async function openStateFile(file: string, flags: number, { maxLinks = 1,
 }
 
 /**
- * State files up to this size are read in one synchronous go (open, stat, read, close: some tens of
- * microseconds), not as six thread-pool round trips, each of which waits its turn behind whatever else
- * the pool is doing (a plan item re-reads plan.md and checks.jsonl several times). Larger ones are read
- * asynchronously, so a big file never holds the engine's thread.
+ * Every state file is opened and checked synchronously (open and stat: microseconds); one up to this
+ * size is also read so, in one go, not as thread-pool round trips that each wait behind whatever else the
+ * pool is doing (a plan item re-reads plan.md and checks.jsonl several times). A larger one is read through
+ * the pool, so a big file never holds the engine's thread.
  */
 const syncReadBytes = 64 * 1024;
 
@@ -63,39 +63,12 @@ export async function readStateFile(file: string, { maxBytes, ...options }: Read
   const cap = maxBytes ?? Number.POSITIVE_INFINITY;
   try {
     if (opened.size > cap) throw new StateFileError(tooLarge(file, opened.size, cap));
-    if (opened.size <= syncReadBytes) {
-      const bytes = readToEndSync(opened.fd, opened.size, cap);
-      if (bytes.length > cap) throw new StateFileError(tooLarge(file, bytes.length, cap));
-      return bytes;
-    }
+    // Never more than one byte past the cap, so a file that grows after the stat cannot be read without end.
+    const bytes = opened.size <= syncReadBytes ? readToEndSync(opened.fd, opened.size, cap) : await readToEnd(opened.fd, opened.size, cap);
+    if (bytes.length > cap) throw new StateFileError(tooLarge(file, bytes.length, cap));
+    return bytes;
   } finally {
     closeSync(opened.fd);
-  }
-  return readLargeStateFile(file, cap, options);
-}
-
-async function readLargeStateFile(file: string, cap: number, options: StateFileOptions): Promise<Buffer | null> {
-  let handle: FileHandle;
-  try {
-    handle = await openStateFile(file, constants.O_RDONLY, options);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  try {
-    if (cap === Number.POSITIVE_INFINITY) return await handle.readFile();
-    const { size } = await handle.stat();
-    if (size > cap) throw new StateFileError(tooLarge(file, size, cap));
-    // Never more than one byte past the cap, so a file that grows after the stat cannot be read without end.
-    const buffer = Buffer.alloc(Math.min(size, cap) + 1);
-    let length = 0;
-    for (let read = -1; read !== 0 && length < buffer.length; length += read) {
-      ({ bytesRead: read } = await handle.read(buffer, length, buffer.length - length, length));
-    }
-    if (length > cap) throw new StateFileError(tooLarge(file, length, cap));
-    return buffer.subarray(0, length);
-  } finally {
-    await handle.close();
   }
 }
 

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readlinkSync } from 'node:fs';
-import { readToEndSync } from '../files/readToEnd.js';
+import { readToEndSync } from '../files/wholeBytes.js';
 import { holdsByDescriptor } from './heldFolder.js';
 import { isInside } from './pathRules.js';
 

@@ -5,7 +5,7 @@ import { racyWindowMs } from '../checkpoints/statRecord.js';
 import { SmallFileReader } from '../workspace/smallFileReader.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { fileKindOf, sniffFileKind, sniffLength } from '../files/fileKind.js';
-import { countLines } from './lineReader.js';
+import { countLines, linesIn } from './lineReader.js';
 
 /** 'uncounted': a text file left out of the byte budget, or one that could not be read. */
 export type LineCount = { kind: 'text'; lines: number } | { kind: 'binary' } | { kind: 'uncounted' };
@@ -89,9 +89,7 @@ async function lineCountOf(workspace: Workspace, relPath: string, reader: SmallF
 /** A whole file's kind and lines, as readLineCount judges and counts them. */
 function countOf(bytes: Buffer): LineCount {
   if (fileKindOf(bytes.subarray(0, sniffLength)).binary) return { kind: 'binary' };
-  let lines = 0;
-  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) lines += 1;
-  return { kind: 'text', lines: bytes.length === 0 || bytes[bytes.length - 1] === 0x0a ? lines : lines + 1 };
+  return { kind: 'text', lines: linesIn(bytes) };
 }
 
 /**

@@ -40,8 +40,20 @@ export async function countLines(handle: FileHandle): Promise<number> {
     if (bytesRead === 0) break;
     position += bytesRead;
     const data = chunk.subarray(0, bytesRead);
-    for (let at = data.indexOf(0x0a); at !== -1; at = data.indexOf(0x0a, at + 1)) lines += 1;
+    lines += newlinesIn(data);
     endsWithNewline = data[bytesRead - 1] === 0x0a;
   }
   return endsWithNewline ? lines : lines + 1;
+}
+
+/** countLines for a whole file already in memory. */
+export function linesIn(bytes: Buffer): number {
+  const lines = newlinesIn(bytes);
+  return bytes.length === 0 || bytes[bytes.length - 1] === 0x0a ? lines : lines + 1;
+}
+
+function newlinesIn(data: Buffer): number {
+  let count = 0;
+  for (let at = data.indexOf(0x0a); at !== -1; at = data.indexOf(0x0a, at + 1)) count += 1;
+  return count;
 }

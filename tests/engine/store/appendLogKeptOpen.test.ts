@@ -15,24 +15,26 @@ import { call as turnCalling, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 import { conversationDir } from '../../support/conversationDir.js';
 
-/** Every path node:fs/promises `open` or node:fs `openSync` was called with, in order. */
-const opened = vi.hoisted(() => [] as string[]);
+/** Every path node:fs/promises `open` or node:fs `openSync` was called with, in order; `recorded` wraps an open to note it. */
+const { opened, recorded } = vi.hoisted(() => {
+  const paths: string[] = [];
+  const wrap = <Open extends (...args: never[]) => unknown>(open: Open): Open =>
+    ((...args: Parameters<Open>) => {
+      paths.push(String(args[0]));
+      return open(...args);
+    }) as Open;
+  return { opened: paths, recorded: wrap };
+});
 
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof NodeFs>();
-  const openSync = ((...args: Parameters<typeof fs.openSync>) => {
-    opened.push(String(args[0]));
-    return fs.openSync(...args);
-  }) as typeof fs.openSync;
+  const openSync = recorded(fs.openSync);
   return { ...fs, openSync, default: { ...fs, openSync } };
 });
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof NodeFsPromises>();
-  const open = ((...args: Parameters<typeof fs.open>) => {
-    opened.push(String(args[0]));
-    return fs.open(...args);
-  }) as typeof fs.open;
+  const open = recorded(fs.open);
   return { ...fs, open, default: { ...fs, open } };
 });
 

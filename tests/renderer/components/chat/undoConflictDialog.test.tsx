@@ -25,8 +25,11 @@ describe('the undo dialog in one of several conversations', () => {
     const other = bridgeDriver(root);
     const { beta } = await interleavedConversations(other, llm());
     await waitFor(() => expect(messages()).toHaveLength(4), slowly);
+    // Beta's summary is shown before its run has ended here; Undo is unavailable until this page hears the end.
+    const undo = () => within(messages()[2]!).getByTestId('undo-button') as HTMLButtonElement;
+    await waitFor(() => expect(undo().disabled).toBe(false), slowly);
 
-    fireEvent.click(within(messages()[2]!).getByTestId('undo-button'));
+    fireEvent.click(undo());
     const dialog = await screen.findByTestId('undo-confirm', {}, slowly);
     await waitFor(() => expect(within(dialog).getAllByTestId('undo-file').map((file) => file.querySelector('code')?.textContent)).toEqual(['mine.txt']));
     expect(within(dialog).queryByTestId('undo-conflicts')).toBeNull();

@@ -105,7 +105,7 @@ describe.skipIf(linuxOnly)('a folder holding a path beyond the system’s limit 
     const started = await startRun(workbench, 'Add a greeting');
     const result = await started.finished;
 
-    expect(result).toMatchObject({ status: 'done' });
+    expect(result, result.error).toMatchObject({ status: 'done' });
     expect(existsSync(`${root}/greeting.txt`)).toBe(true);
     expect(existsSync(`${root}/b`)).toBe(false);
     const warnings = events.flatMap((event: WorkbenchEvent) => (event.type === 'warning' ? [event.message] : []));

@@ -3,6 +3,7 @@ import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { PlanItem, PlanItemStatus, RpiState } from '../contract/index.js';
 import { isProcessAlive, removeStaleTempFiles, writeFileAtomic } from '../files/atomicWrite.js';
+import { writeOneByteEdit } from '../store/oneByteEdit.js';
 import { SerialQueue } from '../store/serialQueue.js';
 import { readStateText } from '../store/stateFile.js';
 import { HeldFolder } from '../workspace/heldFolder.js';
@@ -97,8 +98,10 @@ export function writePlan(stateDir: string, text: string): Promise<void> {
 /** Marks the index-th item (0-based, file order) of the plan as it is on disk now; returns the items after. */
 export function markItem(stateDir: string, index: number, status: PlanItemStatus, reason?: string): Promise<PlanItem[]> {
   return exclusive(stateDir, async (files) => {
-    const text = markPlanItem(await readExistingPlan(files.plan), index, status, reason);
-    await writeArtifact(files.plan, text);
+    const before = await readExistingPlan(files.plan);
+    const text = markPlanItem(before, index, status, reason);
+    // A checkbox ticked is one byte: written where it lies; anything more replaces the file.
+    if (!(await writeOneByteEdit(files.plan, before, text))) await writeArtifact(files.plan, text);
     return withCheckResults(parsePlan(text).items, await readCheckResults(currentChecksFile(stateDir), currentChecksLabel(stateDir)));
   });
 }

@@ -86,11 +86,11 @@ export function readStateFileSync(file: string, { maxLinks = 1 }: StateFileOptio
   }
 }
 
-/** openStateFile for reading, synchronously; null when the file does not exist. The caller closes `fd`. */
-function openPlainSync(file: string, maxLinks = 1): { fd: number; size: number } | null {
+/** openStateFile synchronously (for reading unless `flags` say otherwise); null when the file does not exist. The caller closes `fd`. */
+export function openPlainSync(file: string, maxLinks = 1, flags: number = constants.O_RDONLY): { fd: number; size: number } | null {
   let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    fd = openSync(file, flags | O_NOFOLLOW | O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;

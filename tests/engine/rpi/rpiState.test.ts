@@ -1,5 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +20,7 @@ import { designPlanExample as plan } from '../../support/planExample.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { useEngineChildren } from '../../support/engineChild.js';
 import { deadPid } from '../../support/processProbe.js';
+import { poolRequestsDuring } from '../../support/busyThreadPool.js';
 
 const nothing = { hasResearch: false, hasPlan: false, items: [], originalCount: null, allDone: false };
 
@@ -133,6 +134,21 @@ describe('rpi state on disk', () => {
       const items = await markItem(dir, 3, 'done');
       expect(items.map((item) => item.label)).toEqual(['Parse statement', 'Categorise', 'Write workbook', 'Added by hand']);
       expect(await readPlan(dir)).toBe(`${plan}- [x] 4. Added by hand\n`);
+    });
+
+    it('ticks an item by writing its one byte where it lies: the same file, one thread-pool request (its fdatasync), no temp file; a longer change replaces the file', async () => {
+      const dir = await stateDir({ 'rpi/plan.md': plan });
+      const file = rpiPaths(dir).plan;
+      const { ino } = await stat(file);
+      // Before: a temp file written, fsynced with its folder and renamed over plan.md (3 requests: a mkdir and two fsyncs), a new file.
+      expect(await poolRequestsDuring(() => markItem(dir, 0, 'done'))).toBe(1);
+      expect((await stat(file)).ino).toBe(ino);
+      expect(await readPlan(dir)).toBe(plan.replace('- [ ] 1.', '- [x] 1.'));
+      expect(await readdir(path.dirname(file))).toEqual(['plan.md']);
+
+      await markItem(dir, 0, 'failed', 'the dates did not parse');
+      expect((await stat(file)).ino).not.toBe(ino);
+      expect(await readPlan(dir)).toContain('- [!] 1. Parse statement — read bank.csv and normalise dates and amounts [Failed: the dates did not parse]\n');
     });
 
     it('does not lose a mark when many are made at once', async () => {

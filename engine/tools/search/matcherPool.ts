@@ -1,4 +1,4 @@
-import type { BatchResult, MatchBatch, MatchJob, RegexSpec } from './matchWorker.js';
+import type { BatchResult, MatchBatch, MatchJob, RegexSpec } from './matchMessages.js';
 import { borrowWorker, endWorker, progressEpoch, returnWorker, type SearchWorker } from './workerShelf.js';
 
 export interface MatcherPoolOptions {

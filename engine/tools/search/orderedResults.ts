@@ -1,4 +1,4 @@
-import type { BatchResult, FileMatches } from './matchWorker.js';
+import type { BatchResult, FileMatches } from './matchMessages.js';
 
 export interface SearchTally {
   /** Files with matches in search order; their lines add up to at most the limit. */

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { MatcherPool } from './matcherPool.js';
 import { warmWorkers } from './workerShelf.js';
-import type { RegexSpec } from './matchWorker.js';
+import type { RegexSpec } from './matchMessages.js';
 import { OrderedResults, type SearchTally } from './orderedResults.js';
 import { SearchTimeoutError } from './searchErrors.js';
 import { sniffLength } from '../../files/fileKind.js';

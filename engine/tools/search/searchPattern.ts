@@ -1,4 +1,4 @@
-import type { RegexSpec } from './matchWorker.js';
+import type { RegexSpec } from './matchMessages.js';
 import { rarestByteOffset } from './rarestByte.js';
 import { requiredLiteral } from './requiredLiteral.js';
 import { PatternError } from './searchErrors.js';

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { runMatchWorker, type MatchWorkerData } from './matchWorker.js';
+import type { MatchWorkerData } from './matchMessages.js';
+import { runMatchWorker } from './matchWorker.js';
 
 /** A search worker thread and its shared progress slots (see MatchWorkerData): [file, since, job called off]. */
 export interface SearchWorker {

@@ -100,8 +100,8 @@ export function markItem(stateDir: string, index: number, status: PlanItemStatus
   return exclusive(stateDir, async (files) => {
     const before = await readExistingPlan(files.plan);
     const text = markPlanItem(before, index, status, reason);
-    // A checkbox ticked is one byte: written where it lies; anything more replaces the file.
-    if (!(await writeOneByteEdit(files.plan, before, text))) await writeArtifact(files.plan, text);
+    // A checkbox ticked is one byte: written where it lies; anything more replaces the file; no change, no write.
+    if (text !== before && !(await writeOneByteEdit(files.plan, before, text))) await writeArtifact(files.plan, text);
     return withCheckResults(parsePlan(text).items, await readCheckResults(currentChecksFile(stateDir), currentChecksLabel(stateDir)));
   });
 }

@@ -54,7 +54,7 @@ export async function openStateFile(file: string, flags: number, { maxLinks = 1,
  * pool is doing (a plan item re-reads plan.md and checks.jsonl several times). A larger one is read through
  * the pool, so a big file never holds the engine's thread.
  */
-const syncReadBytes = 64 * 1024;
+export const syncReadBytes = 64 * 1024;
 
 /** The whole state file, or null when it does not exist; refused (StateFileError) when larger than `maxBytes`. */
 export async function readStateFile(file: string, { maxBytes, ...options }: ReadStateFileOptions = {}): Promise<Buffer | null> {

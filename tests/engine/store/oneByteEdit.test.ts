@@ -1,10 +1,12 @@
-import { link, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { chmod, link, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StateFileError } from '../../../engine/store/stateFile.js';
 import { writeOneByteEdit } from '../../../engine/store/oneByteEdit.js';
 import { useTempFolders } from '../../support/tempFolder.js';
 
+const posix = process.platform !== 'win32';
 const before = '- [ ] 1. Parse\n- [ ] 2. Categorise — é\n';
 const ticked = before.replace('- [ ] 2.', '- [x] 2.');
 
@@ -42,7 +44,7 @@ describe('writeOneByteEdit', () => {
     expect(await writeOneByteEdit(path.join(await tempFolder(), 'missing.md'), before, ticked)).toBe(false);
   });
 
-  it('refuses a symlink or a hard link shared with another file, writing nothing through either', async () => {
+  it.runIf(posix)('refuses a symlink or a hard link shared with another file, writing nothing through either', async () => {
     const folder = await tempFolder();
     const outside = path.join(await tempFolder(), 'outside.md');
     await writeFile(outside, before);
@@ -51,5 +53,31 @@ describe('writeOneByteEdit', () => {
     await expect(writeOneByteEdit(path.join(folder, 'linked.md'), before, ticked)).rejects.toThrow(StateFileError);
     await expect(writeOneByteEdit(path.join(folder, 'hard.md'), before, ticked)).rejects.toThrow(/hard link shared with 1 other name/);
     expect(await readFile(outside, 'utf8')).toBe(before);
+  });
+
+  it('leaves a file larger than a synchronous read takes to the whole-file write', async () => {
+    const long = `${before}${'- [ ] 3. Another step\n'.repeat(4000)}`;
+    const file = await planFile(long);
+    expect(await writeOneByteEdit(file, long, long.replace('- [ ] 2.', '- [x] 2.'))).toBe(false);
+    expect(await readFile(file, 'utf8')).toBe(long);
+  });
+
+  // A read-only or immutable plan.md may still be replaced by a rename (the folder is writable): the edit
+  // is left to that. Immutable (chattr +i) is the one such file root cannot write either.
+  const immutable = spawnSync('chattr', ['--help']).error ? 'chattr is not installed' : null;
+  it.skipIf(immutable !== null || !posix)(`leaves a file it may not open for writing to the whole-file write${immutable ? ` (skipped: ${immutable})` : ''}`, async () => {
+    const file = await planFile();
+    if (spawnSync('chattr', ['+i', file]).status !== 0) {
+      console.log('oneByteEdit: this file system has no immutable attribute; only the read-only mode is tried');
+      await chmod(file, 0o444);
+    }
+    try {
+      const result = await writeOneByteEdit(file, before, ticked);
+      // root opens a read-only (0444) file for writing all the same: then the edit is made in place.
+      expect(await readFile(file, 'utf8')).toBe(result ? ticked : before);
+      if (process.getuid?.() !== 0) expect(result).toBe(false);
+    } finally {
+      spawnSync('chattr', ['-i', file]);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { lstat } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../workspace/workspace.js';
 
@@ -74,7 +74,7 @@ function foldersAbove(paths: readonly string[]): string[] {
 async function firstInstructionFile(workspace: Workspace, folder: string): Promise<{ file: string; content: string } | null> {
   for (const name of instructionNames) {
     const file = folder ? `${folder}/${name}` : name;
-    if (!(await mayExist(workspace.root, file))) continue;
+    if (!mayExist(workspace.root, file)) continue;
     try {
       const target = await workspace.resolve(file, 'read');
       const stats = await workspace.statIfExists(target);
@@ -94,13 +94,15 @@ async function firstInstructionFile(workspace: Workspace, folder: string): Promi
  * for a fraction of resolving it through the workspace, which opens each folder on the way. Only a
  * shortcut to "none": a file the workspace could read is reached by the plain path too (it goes
  * through real folders only, which the plain path goes through the same), and anything found is then
- * resolved and read through the workspace as before.
+ * resolved and read through the workspace as before. Synchronous: an lstat takes microseconds, where a
+ * thread-pool round trip for each name of each folder an item names waited behind whatever the pool did.
  */
-async function mayExist(root: string, file: string): Promise<boolean> {
-  return lstat(path.join(root, file)).then(
-    () => true,
-    (error: NodeJS.ErrnoException) => error.code !== 'ENOENT' && error.code !== 'ENOTDIR',
-  );
+function mayExist(root: string, file: string): boolean {
+  try {
+    return lstatSync(path.join(root, file), { throwIfNoEntry: false }) !== undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOTDIR';
+  }
 }
 
 /** Paths a plan item names (`src/api/users.ts`, `docs/guide.md`): where nested instructions may apply. */

@@ -8,6 +8,7 @@ import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, phaseOfRequest, recordEvents, requestText, say } from '../../support/rpiScript.js';
 import { startRun } from '../../support/startRun.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { poolRequestsDuring } from '../../support/busyThreadPool.js';
 
 describe('project instructions', () => {
   const tempFolder = useTempFolders('rpi-instructions-');
@@ -77,7 +78,10 @@ describe('project instructions', () => {
       resolved.push(requested);
       return resolve(requested, ...rest);
     };
-    expect(await readFolderInstructions(workspace, ['src/api/users.ts', 'src/api/orders.ts'])).toEqual({ text: '', files: [] });
+    // Nor any thread-pool round trip: two names looked for in each of two folders (before: 4 requests, one after another).
+    let none: unknown;
+    expect(await poolRequestsDuring(async () => (none = await readFolderInstructions(workspace, ['src/api/users.ts', 'src/api/orders.ts'])))).toBe(0);
+    expect(none).toEqual({ text: '', files: [] });
     expect(resolved).toEqual([]);
     expect((await readFolderInstructions(workspace, ['lib/util.ts'])).files).toEqual(['lib/AGENTS.md']);
     expect(resolved).toEqual(['lib/AGENTS.md']);

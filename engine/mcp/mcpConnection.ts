@@ -2,12 +2,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, ListRootsRequestSchema, McpError, ToolListChangedNotificationSchema, type Tool as McpListedTool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListRootsRequestSchema, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { waitedFor } from '../approvals/toolGuard.js';
 import { ToolError } from '../tools/tool.js';
 import type { McpLaunch, McpServerSpec } from './mcpConfigStore.js';
 import { resultText } from './mcpResultText.js';
-import { ProcessStdioTransport, type ProcessExit } from './processStdioTransport.js';
+import { listedTools, type ListedTool } from './listedTools.js';
+import { exitText, transportFor } from './mcpTransport.js';
+import { ProcessStdioTransport } from './processStdioTransport.js';
 import { StderrTail } from './stderrTail.js';
 
 /** How the workbench introduces itself to servers. */
@@ -18,14 +20,6 @@ export const defaultStartTimeoutMs = 60_000;
 const progressTimeoutFactor = 10;
 
 export type ConnectionState = 'starting' | 'ready' | 'failed' | 'stopped' | 'closed';
-
-/** A tool as the server listed it: name, description, schema, and whether it says it is read-only. */
-export interface ListedTool {
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  readOnly: boolean;
-}
 
 export interface McpConnectionOptions {
   spec: McpServerSpec & { launch: McpLaunch };
@@ -184,7 +178,7 @@ export class McpConnection {
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: pathToFileURL(this.options.folder).href, name: path.basename(this.options.folder) }] }));
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => this.toolsChanged());
     try {
-      const transport = await this.newTransport();
+      const transport = await transportFor(this.options, this.stderr);
       this.transport = transport;
       this.stoppingOnPurpose = false;
       client.onclose = () => this.closedUnderUs(transport);
@@ -192,7 +186,7 @@ export class McpConnection {
       this.client = client;
       const version = client.getServerVersion();
       this.serverInfoNow = version ? `${version.title ?? version.name} ${version.version}` : undefined;
-      this.toolsNow = await this.listTools(client);
+      this.toolsNow = await listedTools(client);
       if ((this.stateNow as ConnectionState) === 'closed') return await this.stop();
       this.stateNow = 'ready';
     } catch (error) {
@@ -205,40 +199,13 @@ export class McpConnection {
     this.options.onChange();
   }
 
-  private async newTransport(): Promise<Transport> {
-    const { launch } = this.options.spec;
-    if (launch.kind === 'http') {
-      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-      return new StreamableHTTPClientTransport(new URL(launch.url), { requestInit: { headers: launch.headers } });
-    }
-    const cwd = launch.cwd ? path.resolve(this.options.folder, launch.cwd) : this.options.folder;
-    return new ProcessStdioTransport({ command: launch.command, args: launch.args, cwd, env: { ...(await this.options.baseEnv()), ...launch.env }, stderr: this.stderr });
-  }
-
-  /** Every page of the server's tool list. */
-  private async listTools(client: Client): Promise<ListedTool[]> {
-    const tools: McpListedTool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined && tools.length < 10_000);
-    return tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description ?? tool.title ?? tool.annotations?.title ?? '',
-      inputSchema: tool.inputSchema as Record<string, unknown>,
-      readOnly: tool.annotations?.readOnlyHint === true,
-    }));
-  }
-
   /** `notifications/tools/list_changed`: the list is fetched again; the next turn's tools wait for it. */
   private toolsChanged(): void {
     const client = this.client;
     if (!client || this.stateNow !== 'ready') return;
     this.refreshing = (this.refreshing ?? Promise.resolve())
       .then(async () => {
-        this.toolsNow = await this.listTools(client);
+        this.toolsNow = await listedTools(client);
         this.options.onChange();
       })
       .catch(() => undefined);
@@ -298,11 +265,4 @@ export class McpConnection {
     const last = this.stderr.lastLine().trim();
     return last ? ` Its last words on stderr: ${last}` : '';
   }
-}
-
-/** " (exit code 1)", " (killed by SIGKILL)", or nothing while it runs. */
-function exitText(transport: Transport): string {
-  const exit: ProcessExit | null = transport instanceof ProcessStdioTransport ? transport.exit : null;
-  if (!exit) return '';
-  return exit.signal ? ` (killed by ${exit.signal})` : ` (exit code ${exit.code})`;
 }

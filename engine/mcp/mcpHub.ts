@@ -5,7 +5,8 @@ import type { Tool } from '../tools/tool.js';
 import type { ToolSource } from '../tools/toolSource.js';
 import type { McpAllowanceStore } from './allowedMcpTools.js';
 import type { McpLaunch, McpServerSpec } from './mcpConfigStore.js';
-import { McpConnection, type ListedTool } from './mcpConnection.js';
+import type { ListedTool } from './listedTools.js';
+import { McpConnection } from './mcpConnection.js';
 import { McpTool } from './mcpTool.js';
 import { modelToolName } from './mcpToolNames.js';
 

@@ -55,8 +55,8 @@ export async function countLinesOf({ workspace, files, byteBudget, signal }: Lin
       }
       const countable = file.size <= budget;
       if (countable) budget -= file.size;
-      const how = !countable ? false : file.size <= oneReadBytes ? reader : null;
-      counts.set(file.relPath, await lineCountOf(workspace, file.relPath, how));
+      const smallReader = file.size <= oneReadBytes ? reader : null;
+      counts.set(file.relPath, await lineCountOf(workspace, file.relPath, countable ? smallReader : false));
     }
   };
   try {

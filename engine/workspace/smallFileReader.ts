@@ -13,10 +13,10 @@ const heldFolders = 32;
  * each file's folder is reached from the root one folder at a time by descriptor, never following a
  * link (openat through `/proc/self/fd/<fd>/<name>`, as HeldFolder does), and the file is opened in it
  * without following a link or waiting on a FIFO, and read only when it is a regular file with no other
- * name that really is inside the root. For many small files (the line counts of a file map) the thread-pool round trips of doing so
- * asynchronously, a dozen a file, cost far more than the reading: here a file is a handful of system
- * calls of microseconds. The caller keeps each batch of reads short, so the engine's thread is never
- * held long.
+ * name that really is inside the root. For many small files (the line counts of a file map) the
+ * thread-pool round trips of doing so asynchronously, a dozen a file, cost far more than the reading:
+ * here a file is a handful of system calls of microseconds. The caller keeps each batch of reads short,
+ * so the engine's thread is never held long.
  *
  * Linux only (`/proc/self/fd`): `open` answers null elsewhere, and callers read asynchronously.
  */

@@ -73,17 +73,32 @@ export async function prepareRpi(fake: Omit<FakeLlmOptions, 'script'> = {}) {
   const llm = await startFakeLlm({ ...fake, script: rpiScript(work) });
   const workbench = await openWorkbench(root, rpiOptions(llm));
   let toolMs = 0;
+  let modelMs = 0;
+  let runMs = 0;
+  let modelCallStart: number | null = null;
   const usage: EventOf<'usage'>[] = [];
   workbench.subscribe((event) => {
     if (event.type === 'tool-finished') toolMs += event.durationMs;
-    if (event.type === 'usage') usage.push(event);
+    // A model call, as the run view sees it: from the request sent (waiting) to the reply's usage.
+    if (event.type === 'model-status' && event.state === 'waiting') modelCallStart ??= performance.now();
+    if (event.type === 'usage') {
+      usage.push(event);
+      if (modelCallStart !== null) modelMs += performance.now() - modelCallStart;
+      modelCallStart = null;
+    }
   });
   return {
     llm,
     /** Time spent inside tool calls (reads, edits, grep commands), as the tool-finished events report it. */
     toolMs: () => toolMs,
+    /** Time spent in model calls, from each request sent to its reply's usage. */
+    modelMs: () => modelMs,
+    /** The whole run, from the request sent to the run's end. */
+    runMs: () => runMs,
     async run() {
+      const start = performance.now();
       const result = await (await startRun(workbench, request)).finished;
+      runMs = performance.now() - start;
       if (result.status !== 'done') throw new Error(`RPI run ${result.status} in ${result.phase ?? '?'}: ${result.error ?? ''}`);
     },
     verify: () => checkDone(root, llm, 'RPI'),

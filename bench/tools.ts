@@ -17,13 +17,16 @@ export function ensureRipgrep(): string {
  * Median milliseconds of each function over `runs` rounds, run in turns within each round so that load
  * from elsewhere on the machine hits the engine and its reference alike. A function whose result carries
  * its own time (a reference command timed in the helper process, see ReferenceRunner) counts that time.
+ * With `rotate`, each round starts one function later, so none always runs right after the same other
+ * (whose garbage, say, it would pay to collect).
  */
-export async function interleavedMedians(runs: number, fns: readonly (() => unknown)[]): Promise<number[]> {
+export async function interleavedMedians(runs: number, fns: readonly (() => unknown)[], { rotate = false } = {}): Promise<number[]> {
   const times = fns.map(() => [] as number[]);
   for (let run = 0; run < runs; run += 1) {
-    for (const [index, fn] of fns.entries()) {
+    for (let turn = 0; turn < fns.length; turn += 1) {
+      const index = rotate ? (turn + run) % fns.length : turn;
       const start = performance.now();
-      const value = await fn();
+      const value = await fns[index]!();
       const ownTime = typeof value === 'object' && value !== null && selfTimed in value ? (value as { [selfTimed]: number })[selfTimed] : null;
       times[index]!.push(ownTime ?? performance.now() - start);
     }

@@ -38,8 +38,11 @@ const keptStates = 4;
  * Snapshots of a project folder for undo, kept in `<stateDir>/checkpoints/`:
  *
  *     manifests/<id>.json   one per checkpoint: tag, counts, notes, and the hash of the root folder's listing
- *     trees/ab/cdef…        one listing per folder (names, modes, hashes, lstat fields), by sha256
- *     objects/ab/cdef…      file contents, by sha256
+ *     trees/abcdef…         one listing per folder (names, modes, hashes, lstat fields), by sha256
+ *     objects/abcdef…       file contents, by sha256
+ *
+ * (`.gz` added to what is stored gzipped; stores written before keep theirs under `ab/cdef…`, still read:
+ * see HashedFiles.)
  *
  * A snapshot reads only the files whose size, times or inode changed since the latest checkpoint, stores
  * only contents and listings not stored yet, and never looks inside .git/, .workbench/ or what .gitignore

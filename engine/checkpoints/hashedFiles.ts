@@ -19,10 +19,15 @@ const gzSuffix = '.gz';
 const syncReadBytes = 1 << 20;
 
 /**
- * A folder of files named by the sha256 of their content (`ab/cdef…`), each written once through a temp
- * file and a rename, so a reader never sees a partial one. One serves file contents, another folder
- * listings. Content that compresses is stored gzipped (`ab/cdef….gz`, gzip level 1); the rest as it is.
- * Either way the name is the hash of the content itself, and a reader gets the content back.
+ * A folder of files named by the sha256 of their content (the whole hash, `cdef…`), each written once
+ * through a temp file and a rename, so a reader never sees a partial one. One serves file contents, another
+ * folder listings. Content that compresses is stored gzipped (`cdef….gz`, gzip level 1); the rest as it
+ * is. Either way the name is the hash of the content itself, and a reader gets the content back.
+ *
+ * The files lie in the folder itself, not in two-character subfolders as git's loose objects do: creating
+ * those subfolders was most of the cost of a folder's first checkpoint (a subfolder for nearly every
+ * file of a small project). Stores written before keep theirs under `ab/cdef…`; every read, `has`,
+ * `list` and `remove` looks there too, so such a store goes on working, and new contents go flat.
  *
  * Nothing here is fsynced: a first checkpoint of a large project writes thousands of files, and an fsync
  * each would take many seconds. A power cut can therefore leave one truncated: `has` compares sizes, so
@@ -30,19 +35,28 @@ const syncReadBytes = 1 << 20;
  * hashes as it copies. The checkpoint manifest that refers to them is fsynced.
  */
 export class HashedFiles {
-  private readonly madeFolders = new Set<string>();
+  private folderMade = false;
 
   constructor(readonly dir: string) {}
 
+  /** Where a content is written: its own name in the folder. */
   pathOf(hash: string): string {
-    return path.join(this.dir, hash.slice(0, 2), hash.slice(2));
+    return path.join(this.dir, hash);
+  }
+
+  /** Where a content may lie: its own name, then `ab/cdef…`, where stores written before keep theirs. */
+  private placesOf(hash: string): [string, string] {
+    return [this.pathOf(hash), path.join(this.dir, hash.slice(0, 2), hash.slice(2))];
   }
 
   /** Whether the content is stored whole (`size` bytes): as it is, or gzipped with a trailer that says `size`. */
   async has(hash: string, size: number): Promise<boolean> {
-    const plain = await lstat(this.pathOf(hash)).catch(() => null);
-    if (plain?.isFile() && plain.size === size) return true;
-    return (await gzippedSize(this.pathOf(hash) + gzSuffix)) === size % 2 ** 32;
+    for (const place of this.placesOf(hash)) {
+      const plain = await lstat(place).catch(() => null);
+      if (plain?.isFile() && plain.size === size) return true;
+      if ((await gzippedSize(place + gzSuffix)) === size % 2 ** 32) return true;
+    }
+    return false;
   }
 
   /**
@@ -51,14 +65,12 @@ export class HashedFiles {
    * open, a write, a close and a rename would cost more than the writing.
    */
   putBytes(hash: string, bytes: Uint8Array): boolean {
+    if (this.placesOf(hash).some((place) => storedAt(place, bytes.length))) return false;
     const target = this.pathOf(hash);
-    const present = lstatSync(target, { throwIfNoEntry: false }) ?? lstatSync(target + gzSuffix, { throwIfNoEntry: false });
-    // A gzipped one is not re-checked here: `has` reads its trailer when it matters (restore, the next snapshot).
-    if (present?.isFile() && (present.size === bytes.length || lstatSync(target, { throwIfNoEntry: false }) === undefined)) return false;
-    this.makeFolder(path.dirname(target));
+    this.makeFolder();
     const gzipped = bytes.length > 64 ? gzipSync(bytes, { level }) : null;
     const [data, name] = gzipped && gzipped.length < bytes.length * worthIt ? [gzipped, target + gzSuffix] : [bytes, target];
-    const temp = tempName(path.dirname(target), 'put');
+    const temp = tempName(this.dir, 'put');
     try {
       writeFileSync(temp, data, { flag: 'wx' });
       renameSync(temp, name);
@@ -71,7 +83,7 @@ export class HashedFiles {
 
   /** Starts a content whose hash is known only once it is all written (a large file, streamed). */
   async startWrite(): Promise<IncomingFile> {
-    this.makeFolder(this.dir);
+    this.makeFolder();
     const temp = tempName(this.dir, 'incoming');
     return new IncomingFile(this, temp, await open(temp, 'wx'));
   }
@@ -83,7 +95,6 @@ export class HashedFiles {
       return false;
     }
     const target = this.pathOf(hash);
-    this.makeFolder(path.dirname(target));
     await rename(temp, gzipped ? target + gzSuffix : target);
     return true;
   }
@@ -93,61 +104,92 @@ export class HashedFiles {
    * synchronously, the gzipped name first: most contents that are read back (text, listings) compress.
    */
   async read(hash: string, size?: number): Promise<Buffer> {
-    if (size !== undefined && size < syncReadBytes) {
-      const gzipped = readStateFileSync(this.pathOf(hash) + gzSuffix);
-      // Never more than the recorded size: a damaged or planted object cannot blow up in memory. Output
-      // in one piece of that size, not zlib's 16 KB ones: a list of changes reads thousands of small files.
-      if (gzipped !== null) return gunzipSync(gzipped, { maxOutputLength: Math.max(size, 1), chunkSize: Math.max(size + 1, 64) });
-      const plain = readStateFileSync(this.pathOf(hash));
+    for (const place of this.placesOf(hash)) {
+      if (size !== undefined && size < syncReadBytes) {
+        const gzipped = readStateFileSync(place + gzSuffix);
+        // Never more than the recorded size: a damaged or planted object cannot blow up in memory. Output
+        // in one piece of that size, not zlib's 16 KB ones: a list of changes reads thousands of small files.
+        if (gzipped !== null) return gunzipSync(gzipped, { maxOutputLength: Math.max(size, 1), chunkSize: Math.max(size + 1, 64) });
+        const plain = readStateFileSync(place);
+        if (plain !== null) return plain;
+        continue;
+      }
+      const plain = await readStateFile(place);
       if (plain !== null) return plain;
-      throw Object.assign(new Error(`stored content ${hash} is missing`), { code: 'ENOENT' });
+      const gzipped = await readStateFile(place + gzSuffix);
+      if (gzipped !== null) return gunzipAsync(gzipped);
     }
-    const plain = await readStateFile(this.pathOf(hash));
-    if (plain !== null) return plain;
-    const gzipped = await readStateFile(this.pathOf(hash) + gzSuffix);
-    if (gzipped === null) throw Object.assign(new Error(`stored content ${hash} is missing`), { code: 'ENOENT' });
-    return gunzipAsync(gzipped);
+    throw missing(hash);
   }
 
   /** The content in pieces, never held whole (restoring a large file). */
   async *stream(hash: string): AsyncGenerator<Buffer> {
-    const plain = await openStateFile(this.pathOf(hash), constants.O_RDONLY).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return null;
-      throw error;
-    });
-    const handle = plain ?? (await openStateFile(this.pathOf(hash) + gzSuffix, constants.O_RDONLY));
+    let opened: { handle: FileHandle; gzipped: boolean } | null = null;
+    for (const place of this.placesOf(hash)) {
+      opened ??= await openIfThere(place, false);
+      opened ??= await openIfThere(place + gzSuffix, true);
+    }
+    if (!opened) throw missing(hash);
+    const { handle, gzipped } = opened;
     const source = handle.createReadStream({ highWaterMark: 1 << 20 });
     try {
-      yield* (plain ? source : source.pipe(createGunzip())) as AsyncIterable<Buffer>;
+      yield* (gzipped ? source.pipe(createGunzip()) : source) as AsyncIterable<Buffer>;
     } finally {
       source.destroy();
       await handle.close().catch(() => undefined);
     }
   }
 
-  /** Every stored hash. Temp files left by a writer that died are removed on the way. */
+  /** Every stored hash, in either layout. Temp files left by a writer that died are removed on the way. */
   async list(): Promise<string[]> {
-    const hashes: string[] = [];
+    const hashes = new Set<string>();
     await removeStaleTempFiles(this.dir);
-    for (const fanOut of await readdir(this.dir).catch(() => [])) {
-      if (!/^[0-9a-f]{2}$/.test(fanOut)) continue;
-      const folder = path.join(this.dir, fanOut);
+    for (const name of await readdir(this.dir).catch(() => [])) {
+      const own = /^([0-9a-f]{64})(?:\.gz)?$/.exec(name);
+      if (own) hashes.add(own[1]!);
+      if (!/^[0-9a-f]{2}$/.test(name)) continue;
+      const folder = path.join(this.dir, name);
       await removeStaleTempFiles(folder);
-      for (const rest of await readdir(folder)) if (/^[0-9a-f]{62}(?:\.gz)?$/.test(rest)) hashes.push(fanOut + rest.slice(0, 62));
+      for (const rest of await readdir(folder).catch(() => [])) if (/^[0-9a-f]{62}(?:\.gz)?$/.test(rest)) hashes.add(name + rest.slice(0, 62));
     }
-    return hashes;
+    return [...hashes];
   }
 
   async remove(hash: string): Promise<void> {
-    await rm(this.pathOf(hash), { force: true });
-    await rm(this.pathOf(hash) + gzSuffix, { force: true });
+    for (const place of this.placesOf(hash)) {
+      await rm(place, { force: true });
+      await rm(place + gzSuffix, { force: true });
+    }
   }
 
-  private makeFolder(folder: string): void {
-    if (this.madeFolders.has(folder)) return;
-    mkdirSync(folder, { recursive: true });
-    this.madeFolders.add(folder);
+  private makeFolder(): void {
+    if (this.folderMade) return;
+    mkdirSync(this.dir, { recursive: true });
+    this.folderMade = true;
   }
+}
+
+/**
+ * Whether `place` holds a content of `size` bytes: as it is, at that size, or gzipped. A gzipped one is
+ * not re-checked here: `has` reads its trailer when it matters (restore, the next snapshot).
+ */
+function storedAt(place: string, size: number): boolean {
+  const plain = lstatSync(place, { throwIfNoEntry: false });
+  if (plain) return plain.isFile() && plain.size === size;
+  return lstatSync(place + gzSuffix, { throwIfNoEntry: false })?.isFile() === true;
+}
+
+async function openIfThere(file: string, gzipped: boolean): Promise<{ handle: FileHandle; gzipped: boolean } | null> {
+  try {
+    return { handle: await openStateFile(file, constants.O_RDONLY), gzipped };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+function missing(hash: string): Error {
+  return Object.assign(new Error(`stored content ${hash} is missing`), { code: 'ENOENT' });
 }
 
 /**

@@ -17,15 +17,27 @@ export async function projectWith(tempFolder: () => Promise<string>, files: Reco
 
 export const sha256 = (content: string | Uint8Array) => createHash('sha256').update(content).digest('hex');
 
-/** Hashes of every stored file content, stored as it is or gzipped. */
+/** Where the store writes a content or listing: `.workbench/checkpoints/<kind>/<hash>` (`.gz` added when gzipped). */
+export function storedPath(root: string, kind: 'objects' | 'trees', hash: string): string {
+  return path.join(root, '.workbench', 'checkpoints', kind, hash);
+}
+
+/** Where stores written before kept a content or listing: under a two-character subfolder, `ab/cdef…`. */
+export function legacyStoredPath(root: string, kind: 'objects' | 'trees', hash: string): string {
+  return path.join(root, '.workbench', 'checkpoints', kind, hash.slice(0, 2), hash.slice(2));
+}
+
+/** Hashes of every stored file content, stored as it is or gzipped, in either layout. */
 export async function storedHashes(root: string): Promise<string[]> {
   const objects = path.join(root, '.workbench', 'checkpoints', 'objects');
-  const hashes: string[] = [];
-  for (const fanOut of await readdir(objects).catch(() => [])) {
-    if (!/^[0-9a-f]{2}$/.test(fanOut)) continue;
-    for (const rest of await readdir(path.join(objects, fanOut))) if (/^[0-9a-f]{62}(\.gz)?$/.test(rest)) hashes.push(fanOut + rest.slice(0, 62));
+  const hashes = new Set<string>();
+  for (const name of await readdir(objects).catch(() => [])) {
+    const own = /^([0-9a-f]{64})(\.gz)?$/.exec(name);
+    if (own) hashes.add(own[1]!);
+    if (!/^[0-9a-f]{2}$/.test(name)) continue;
+    for (const rest of await readdir(path.join(objects, name))) if (/^[0-9a-f]{62}(\.gz)?$/.test(rest)) hashes.add(name + rest.slice(0, 62));
   }
-  return hashes.sort();
+  return [...hashes].sort();
 }
 
 /**

@@ -2,7 +2,7 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { projectWith, runTag, sha256, storedHashes, toolTag } from './checkpointFixture.js';
+import { legacyStoredPath, projectWith, runTag, sha256, storedHashes, storedPath, toolTag } from './checkpointFixture.js';
 
 describe('CheckpointStore.collect', () => {
   const tempFolder = useTempFolders('rpi-checkpoints-');
@@ -30,12 +30,15 @@ describe('CheckpointStore.collect', () => {
     await store.snapshot(runTag);
     const orphan = sha256('from a snapshot that died before its manifest\n');
     const objects = path.join(root, '.workbench', 'checkpoints', 'objects');
-    await mkdir(path.join(objects, orphan.slice(0, 2)), { recursive: true });
-    await writeFile(path.join(objects, orphan.slice(0, 2), orphan.slice(2)), 'from a snapshot that died before its manifest\n');
+    await writeFile(storedPath(root, 'objects', orphan), 'from a snapshot that died before its manifest\n');
+    // One left by an engine that kept contents under two-character subfolders.
+    const oldOrphan = sha256('from an older engine\n');
+    await mkdir(path.dirname(legacyStoredPath(root, 'objects', oldOrphan)), { recursive: true });
+    await writeFile(legacyStoredPath(root, 'objects', oldOrphan), 'from an older engine\n');
     const deadPid = 2 ** 22 + 1; // above Linux's pid limit, so never a live process
     await writeFile(path.join(objects, `.incoming.${deadPid}.0000abcd.tmp`), 'partial');
 
-    expect(await store.collect(() => true)).toEqual({ removedCheckpoints: 0, removedObjects: 1 });
+    expect(await store.collect(() => true)).toEqual({ removedCheckpoints: 0, removedObjects: 2 });
     expect(await storedHashes(root)).toEqual([sha256('a\n')]);
     expect((await readdir(objects)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });

@@ -3,13 +3,10 @@ import { readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempFolders } from '../../support/tempFolder.js';
-import { projectWith, runTag, sha256 } from './checkpointFixture.js';
+import { projectWith, runTag, sha256, storedPath } from './checkpointFixture.js';
 import { folderDigest } from './folderDigest.js';
 
-const objectPath = (root: string, content: string | Buffer) => {
-  const hash = sha256(content);
-  return path.join(root, '.workbench', 'checkpoints', 'objects', hash.slice(0, 2), hash.slice(2));
-};
+const objectPath = (root: string, content: string | Buffer) => storedPath(root, 'objects', sha256(content));
 const sizeOf = (file: string) => stat(file).then((stats) => stats.size, () => null);
 
 describe('checkpoint contents are stored compressed where that pays', () => {

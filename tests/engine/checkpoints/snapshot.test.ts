@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CheckpointStore } from '../../../engine/checkpoints/checkpointStore.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { clockAhead, clockAt, projectWith, runTag, sha256, storedHashes, toolTag } from './checkpointFixture.js';
+import { clockAhead, clockAt, projectWith, runTag, sha256, storedHashes, storedPath, toolTag } from './checkpointFixture.js';
 
 describe('CheckpointStore.snapshot', () => {
   const tempFolder = useTempFolders('rpi-checkpoints-');
@@ -99,7 +99,7 @@ describe('CheckpointStore.snapshot', () => {
     await writeFile(path.join(root, 'data.bin'), large);
     expect(await store.snapshot(runTag)).toMatchObject({ hashedFiles: 1, newObjects: 1 });
     const hash = sha256(large);
-    const stored = await readFile(path.join(root, '.workbench', 'checkpoints', 'objects', hash.slice(0, 2), hash.slice(2)));
+    const stored = await readFile(storedPath(root, 'objects', hash));
     expect(stored.equals(large)).toBe(true);
   });
 

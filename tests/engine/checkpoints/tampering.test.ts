@@ -4,16 +4,16 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CheckpointError } from '../../../engine/checkpoints/checkpointStore.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
-import { projectWith, runTag, sha256 } from './checkpointFixture.js';
+import { projectWith, runTag, sha256, storedPath } from './checkpointFixture.js';
 import { folderDigest } from './folderDigest.js';
 
 /** Writes a folder listing as the store names it (by the sha256 of its bytes) and returns that hash. */
 async function plantListing(root: string, entries: unknown[]): Promise<string> {
   const bytes = JSON.stringify({ entries });
   const hash = sha256(bytes);
-  const dir = path.join(root, '.workbench', 'checkpoints', 'trees', hash.slice(0, 2));
-  await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, hash.slice(2)), bytes);
+  const file = storedPath(root, 'trees', hash);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, bytes);
   return hash;
 }
 
@@ -75,7 +75,7 @@ describe('CheckpointStore, given a damaged or tampered checkpoint', () => {
     const checkpoint = await store.snapshot(runTag);
     const manifest = JSON.parse(await readFile(path.join(root, '.workbench', 'checkpoints', 'manifests', `${checkpoint.id}.json`), 'utf8')) as { root: string };
     // Listings are stored gzipped: the tampering is done on the JSON inside.
-    const listing = path.join(root, '.workbench', 'checkpoints', 'trees', manifest.root.slice(0, 2), `${manifest.root.slice(2)}.gz`);
+    const listing = `${storedPath(root, 'trees', manifest.root)}.gz`;
     await writeFile(listing, gzipSync(gunzipSync(await readFile(listing)).toString('utf8').replace('a.txt', 'b.txt')));
     await writeTree(root, { 'a.txt': 'changed\n' });
 
@@ -87,7 +87,7 @@ describe('CheckpointStore, given a damaged or tampered checkpoint', () => {
     const { root, store } = await projectWith(tempFolder, { 'a.txt': 'a v1\n', 'b.txt': 'b v1\n' });
     const checkpoint = await store.snapshot(runTag);
     const hash = sha256('a v1\n');
-    await rm(path.join(root, '.workbench', 'checkpoints', 'objects', hash.slice(0, 2), hash.slice(2)));
+    await rm(storedPath(root, 'objects', hash));
     await writeTree(root, { 'a.txt': 'a v2\n', 'b.txt': 'b v2\n' });
     const before = await folderDigest(root);
 
@@ -99,7 +99,7 @@ describe('CheckpointStore, given a damaged or tampered checkpoint', () => {
     const { root, store } = await projectWith(tempFolder, { 'a.txt': 'a v1\n' });
     const checkpoint = await store.snapshot(runTag);
     const hash = sha256('a v1\n');
-    await writeFile(path.join(root, '.workbench', 'checkpoints', 'objects', hash.slice(0, 2), hash.slice(2)), 'evil\n');
+    await writeFile(storedPath(root, 'objects', hash), 'evil\n');
     await writeTree(root, { 'a.txt': 'a v2\n' });
 
     await expect(store.restore(checkpoint.id)).rejects.toThrow(/stored content of a\.txt is damaged/);

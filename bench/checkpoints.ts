@@ -60,7 +60,12 @@ async function benchTree(): Promise<string> {
   return root;
 }
 
-/** A git repository kept apart from the tree (as a shadow-git checkpointer keeps one), never the user's .git. */
+/**
+ * A git repository kept apart from the tree (as a shadow-git checkpointer keeps one), never the user's .git.
+ * Its automatic gc is off: after the first commit's 20,000 objects it would pack them in a detached
+ * process, running beside the measurements that follow (the engine's first checkpoint among them) and
+ * still writing into the repository when the bench removes it.
+ */
 function shadowGit(root: string, gitDir: string): (script: string) => void {
   const env = {
     ...process.env,
@@ -68,6 +73,9 @@ function shadowGit(root: string, gitDir: string): (script: string) => void {
     GIT_WORK_TREE: root,
     GIT_CONFIG_GLOBAL: os.devNull,
     GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: 'gc.auto',
+    GIT_CONFIG_VALUE_0: '0',
     GIT_AUTHOR_NAME: 'bench',
     GIT_AUTHOR_EMAIL: 'bench@example.com',
     GIT_COMMITTER_NAME: 'bench',

@@ -155,7 +155,7 @@ async function copyOut(objects: HashedFiles, record: FileContentRecord, temp: st
     const hasher = createHash('sha256');
     let size = 0;
     try {
-      for await (const piece of objects.stream(record.hash)) {
+      for await (const piece of objects.stream(record.hash, record.size)) {
         hasher.update(piece);
         await writeAll(output.fd, piece);
         size += piece.length;

@@ -3,17 +3,13 @@ import { constants, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } fr
 import { lstat, open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createGunzip, createGzip, gunzip, gunzipSync, gzipSync, type Gzip } from 'node:zlib';
+import { createGunzip, gunzip, gunzipSync, gzipSync } from 'node:zlib';
 import { removeStaleTempFiles } from '../files/atomicWrite.js';
-import { writeAll } from '../files/wholeBytes.js';
 import { openStateFile, readStateFile, readStateFileSync } from '../store/stateFile.js';
+import { gzipLevel, IncomingFile, worthGzipping } from './incomingFile.js';
 
-/** gzip's fastest level: most of the size saving of the default at a fraction of its time (bench checkpoints). */
 const gunzipAsync = promisify(gunzip);
 
-const level = 1;
-/** Content whose gzip is not at least this much smaller is stored as it is: it was compressed already (images, archives, office files). */
-const worthIt = 0.9;
 const gzSuffix = '.gz';
 /** Contents smaller than this are read back synchronously (see read). */
 const syncReadBytes = 1 << 20;
@@ -51,12 +47,17 @@ export class HashedFiles {
 
   /** Whether the content is stored whole (`size` bytes): as it is, or gzipped with a trailer that says `size`. */
   async has(hash: string, size: number): Promise<boolean> {
+    return (await this.wholeCopy(hash, size)) !== null;
+  }
+
+  /** The first copy of the content that is whole (see has), flat or in the old layout; null when there is none. */
+  private async wholeCopy(hash: string, size: number): Promise<{ file: string; gzipped: boolean } | null> {
     for (const place of this.placesOf(hash)) {
       const plain = await lstat(place).catch(() => null);
-      if (plain?.isFile() && plain.size === size) return true;
-      if ((await gzippedSize(place + gzSuffix)) === size % 2 ** 32) return true;
+      if (plain?.isFile() && plain.size === size) return { file: place, gzipped: false };
+      if ((await gzippedSize(place + gzSuffix)) === size % 2 ** 32) return { file: place + gzSuffix, gzipped: true };
     }
-    return false;
+    return null;
   }
 
   /**
@@ -68,8 +69,8 @@ export class HashedFiles {
     if (this.placesOf(hash).some((place) => storedAt(place, bytes.length))) return false;
     const target = this.pathOf(hash);
     this.makeFolder();
-    const gzipped = bytes.length > 64 ? gzipSync(bytes, { level }) : null;
-    const [data, name] = gzipped && gzipped.length < bytes.length * worthIt ? [gzipped, target + gzSuffix] : [bytes, target];
+    const gzipped = bytes.length > 64 ? gzipSync(bytes, { level: gzipLevel }) : null;
+    const [data, name] = gzipped && gzipped.length < bytes.length * worthGzipping ? [gzipped, target + gzSuffix] : [bytes, target];
     const temp = tempName(this.dir, 'put');
     try {
       writeFileSync(temp, data, { flag: 'wx' });
@@ -102,8 +103,10 @@ export class HashedFiles {
   /**
    * The content, whole (for folder listings and files). Given its size and under 1 MiB, read
    * synchronously, the gzipped name first: most contents that are read back (text, listings) compress.
+   * Given its size, a copy as it is of another size (cut short by a power cut) is passed over for the next.
    */
   async read(hash: string, size?: number): Promise<Buffer> {
+    const whole = (plain: Buffer | null) => plain !== null && (size === undefined || plain.length === size);
     for (const place of this.placesOf(hash)) {
       if (size !== undefined && size < syncReadBytes) {
         const gzipped = readStateFileSync(place + gzSuffix);
@@ -111,23 +114,31 @@ export class HashedFiles {
         // in one piece of that size, not zlib's 16 KB ones: a list of changes reads thousands of small files.
         if (gzipped !== null) return gunzipSync(gzipped, { maxOutputLength: Math.max(size, 1), chunkSize: Math.max(size + 1, 64) });
         const plain = readStateFileSync(place);
-        if (plain !== null) return plain;
+        if (whole(plain)) return plain!;
         continue;
       }
       const plain = await readStateFile(place);
-      if (plain !== null) return plain;
+      if (whole(plain)) return plain!;
       const gzipped = await readStateFile(place + gzSuffix);
       if (gzipped !== null) return gunzipAsync(gzipped);
     }
     throw missing(hash);
   }
 
-  /** The content in pieces, never held whole (restoring a large file). */
-  async *stream(hash: string): AsyncGenerator<Buffer> {
+  /**
+   * The content in pieces, never held whole (restoring a large file). Given its size, from the copy `has`
+   * finds whole; else from the first there is.
+   */
+  async *stream(hash: string, size?: number): AsyncGenerator<Buffer> {
     let opened: { handle: FileHandle; gzipped: boolean } | null = null;
-    for (const place of this.placesOf(hash)) {
-      opened ??= await openIfThere(place, false);
-      opened ??= await openIfThere(place + gzSuffix, true);
+    if (size !== undefined) {
+      const whole = await this.wholeCopy(hash, size);
+      if (whole) opened = { handle: await openStateFile(whole.file, constants.O_RDONLY), gzipped: whole.gzipped };
+    } else {
+      for (const place of this.placesOf(hash)) {
+        opened ??= await openIfThere(place, false);
+        opened ??= await openIfThere(place + gzSuffix, true);
+      }
     }
     if (!opened) throw missing(hash);
     const { handle, gzipped } = opened;
@@ -140,23 +151,29 @@ export class HashedFiles {
     }
   }
 
-  /** Every stored hash, in either layout. Temp files left by a writer that died are removed on the way. */
+  /**
+   * Every stored hash, in either layout. Temp files left by a writer that died are removed on the way. An
+   * old-layout subfolder is looked into only when it is a folder, never through a symlink planted there.
+   */
   async list(): Promise<string[]> {
     const hashes = new Set<string>();
     await removeStaleTempFiles(this.dir);
-    for (const name of await readdir(this.dir).catch(() => [])) {
-      const own = /^([0-9a-f]{64})(?:\.gz)?$/.exec(name);
+    for (const entry of await readdir(this.dir, { withFileTypes: true }).catch(() => [])) {
+      const own = /^([0-9a-f]{64})(?:\.gz)?$/.exec(entry.name);
       if (own) hashes.add(own[1]!);
-      if (!/^[0-9a-f]{2}$/.test(name)) continue;
-      const folder = path.join(this.dir, name);
+      if (!entry.isDirectory() || !/^[0-9a-f]{2}$/.test(entry.name)) continue;
+      const folder = path.join(this.dir, entry.name);
       await removeStaleTempFiles(folder);
-      for (const rest of await readdir(folder).catch(() => [])) if (/^[0-9a-f]{62}(?:\.gz)?$/.test(rest)) hashes.add(name + rest.slice(0, 62));
+      for (const rest of await readdir(folder).catch(() => [])) if (/^[0-9a-f]{62}(?:\.gz)?$/.test(rest)) hashes.add(entry.name + rest.slice(0, 62));
     }
     return [...hashes];
   }
 
+  /** Removes the content in either layout; the old layout's only where its subfolder is a folder, not a symlink. */
   async remove(hash: string): Promise<void> {
-    for (const place of this.placesOf(hash)) {
+    const [flat, old] = this.placesOf(hash);
+    const places = (await lstat(path.dirname(old)).catch(() => null))?.isDirectory() ? [flat, old] : [flat];
+    for (const place of places) {
       await rm(place, { force: true });
       await rm(place + gzSuffix, { force: true });
     }
@@ -190,77 +207,6 @@ async function openIfThere(file: string, gzipped: boolean): Promise<{ handle: Fi
 
 function missing(hash: string): Error {
   return Object.assign(new Error(`stored content ${hash} is missing`), { code: 'ENOENT' });
-}
-
-/**
- * A content being written to a temp file; `commit` names it by the hash its writer computed. Whether it is
- * gzipped is decided on its first piece: a piece that does not compress says the rest will not either.
- */
-export class IncomingFile {
-  private gzip: Gzip | null = null;
-  private decided = false;
-  private written: Promise<void> = Promise.resolve();
-  private failure: unknown = null;
-
-  constructor(
-    private readonly store: HashedFiles,
-    private readonly temp: string,
-    private readonly handle: FileHandle,
-  ) {}
-
-  async write(bytes: Uint8Array): Promise<void> {
-    if (!this.decided) {
-      this.decided = true;
-      if (gzipSync(bytes, { level }).length < bytes.length * worthIt) this.startGzip();
-    }
-    if (!this.gzip) return writeAll(this.handle.fd, bytes);
-    const gzip = this.gzip;
-    await new Promise<void>((resolve, reject) => gzip.write(bytes, (error) => (error ? reject(error) : resolve())));
-    await this.written;
-    if (this.failure) throw this.failure;
-  }
-
-  /** True when the content was not stored before. */
-  async commit(hash: string, size: number): Promise<boolean> {
-    try {
-      if (this.gzip) {
-        const gzip = this.gzip;
-        // 'end' comes once every compressed piece has been handed to the data listener.
-        await new Promise<void>((resolve) => {
-          gzip.once('end', resolve);
-          gzip.end();
-        });
-        await this.written;
-        if (this.failure) throw this.failure;
-      }
-      await this.handle.close();
-      return await this.store.adopt(this.temp, hash, size, this.gzip !== null);
-    } catch (error) {
-      await this.handle.close().catch(() => undefined);
-      await rm(this.temp, { force: true });
-      throw error;
-    }
-  }
-
-  async discard(): Promise<void> {
-    this.gzip?.destroy();
-    await this.handle.close().catch(() => undefined);
-    await rm(this.temp, { force: true });
-  }
-
-  /** Compressed pieces go to the file in the order they come, one write after another. */
-  private startGzip(): void {
-    const gzip = createGzip({ level });
-    gzip.on('data', (chunk: Buffer) => {
-      this.written = this.written.then(() => writeAll(this.handle.fd, chunk)).catch((error: unknown) => {
-        this.failure = error;
-      });
-    });
-    gzip.on('error', (error) => {
-      this.failure = error;
-    });
-    this.gzip = gzip;
-  }
 }
 
 /** The size a gzip file's trailer gives (ISIZE: the content's size mod 2^32), or null when there is no such file. */

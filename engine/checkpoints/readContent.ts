@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync, readlinkSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import type { HashedFiles, IncomingFile } from './hashedFiles.js';
+import type { HashedFiles } from './hashedFiles.js';
+import type { IncomingFile } from './incomingFile.js';
 import { statRecordOf, type StatRecord } from './statRecord.js';
 
 export type ContentRead =

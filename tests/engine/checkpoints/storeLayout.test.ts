@@ -1,10 +1,10 @@
-import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CheckpointStore } from '../../../engine/checkpoints/checkpointStore.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { folderDigest } from './folderDigest.js';
-import { clockAhead, legacyStoredPath, projectWith, runTag, sha256, storedHashes, toolTag } from './checkpointFixture.js';
+import { clockAhead, legacyStoredPath, projectWith, runTag, sha256, storedHashes, storedPath, toolTag } from './checkpointFixture.js';
 
 const checkpointsOf = (root: string) => path.join(root, '.workbench', 'checkpoints');
 
@@ -74,7 +74,7 @@ describe('the checkpoint store on disk', () => {
     expect(await storedHashes(root)).toEqual([]);
   });
 
-  it('reads a content stored in both layouts from the new one, so a truncated old copy is not used', async () => {
+  it('stores again, flat, a content whose only copy in the old layout was cut short', async () => {
     const { root, store } = await projectWith(tempFolder, { 'a.txt': 'the whole text\n' });
     const checkpoint = await store.snapshot(runTag);
     await toLegacyLayout(root);
@@ -84,9 +84,42 @@ describe('the checkpoint store on disk', () => {
     const reopened = await CheckpointStore.open(root, path.join(root, '.workbench'));
     await writeTree(root, { 'again.txt': 'the whole text\n' });
     expect(await reopened.snapshot(toolTag)).toMatchObject({ newObjects: 1 });
+    expect(await readFile(storedPath(root, 'objects', hash), 'utf8')).toBe('the whole text\n');
 
     await writeTree(root, { 'a.txt': 'changed\n' });
     await reopened.restore(checkpoint.id);
     expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe('the whole text\n');
+  });
+
+  it('reads and restores from the whole copy when the flat one was cut short and the old layout holds it whole', async () => {
+    const text = 'a content held twice\n'.repeat(4);
+    const { root, store } = await projectWith(tempFolder, { 'a.txt': text, 'big.bin': 'x'.repeat(2 << 20) });
+    const checkpoint = await store.snapshot(runTag);
+    await toLegacyLayout(root);
+    // A flat copy cut short beside the whole old one (a power cut while this engine wrote it, after an older one had).
+    const hash = sha256(text);
+    const bigHash = sha256('x'.repeat(2 << 20));
+    await writeFile(storedPath(root, 'objects', hash), text.slice(0, 9));
+    await writeFile(storedPath(root, 'objects', bigHash), 'x'.repeat(1000));
+    await writeTree(root, { 'a.txt': 'changed\n', 'big.bin': 'changed\n' });
+
+    const reopened = await CheckpointStore.open(root, path.join(root, '.workbench'));
+    const contents = await reopened.readCheckpoint(checkpoint.id);
+    expect((await contents.read(contents.files.get('a.txt') as never)).toString()).toBe(text);
+    await reopened.restore(checkpoint.id);
+    expect(await readFile(path.join(root, 'a.txt'), 'utf8')).toBe(text);
+    expect((await readFile(path.join(root, 'big.bin'))).length).toBe(2 << 20);
+  });
+
+  it('never collects through an old-layout subfolder that is a symlink to a folder outside', async () => {
+    const { root, store } = await projectWith(tempFolder, { 'a.txt': 'a\n' });
+    await store.snapshot(runTag);
+    const outside = await tempFolder();
+    const planted = sha256('outside\n');
+    await writeFile(path.join(outside, planted.slice(2)), 'outside\n');
+    await symlink(outside, path.join(checkpointsOf(root), 'objects', planted.slice(0, 2)));
+
+    expect(await store.collect(() => true)).toEqual({ removedCheckpoints: 0, removedObjects: 0 });
+    expect(await readFile(path.join(outside, planted.slice(2)), 'utf8')).toBe('outside\n');
   });
 });

@@ -106,7 +106,7 @@ export class HashedFiles {
    * Given its size, a copy as it is of another size (cut short by a power cut) is passed over for the next.
    */
   async read(hash: string, size?: number): Promise<Buffer> {
-    const whole = (plain: Buffer | null) => plain !== null && (size === undefined || plain.length === size);
+    const whole = (plain: Buffer | null): plain is Buffer => plain !== null && (size === undefined || plain.length === size);
     for (const place of this.placesOf(hash)) {
       if (size !== undefined && size < syncReadBytes) {
         const gzipped = readStateFileSync(place + gzSuffix);
@@ -114,11 +114,11 @@ export class HashedFiles {
         // in one piece of that size, not zlib's 16 KB ones: a list of changes reads thousands of small files.
         if (gzipped !== null) return gunzipSync(gzipped, { maxOutputLength: Math.max(size, 1), chunkSize: Math.max(size + 1, 64) });
         const plain = readStateFileSync(place);
-        if (whole(plain)) return plain!;
+        if (whole(plain)) return plain;
         continue;
       }
       const plain = await readStateFile(place);
-      if (whole(plain)) return plain!;
+      if (whole(plain)) return plain;
       const gzipped = await readStateFile(place + gzSuffix);
       if (gzipped !== null) return gunzipAsync(gzipped);
     }

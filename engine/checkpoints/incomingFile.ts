@@ -1,12 +1,16 @@
 import { rm, type FileHandle } from 'node:fs/promises';
 import { createGzip, gzipSync, type Gzip } from 'node:zlib';
 import { writeAll } from '../files/wholeBytes.js';
-import type { HashedFiles } from './hashedFiles.js';
 
 /** gzip's fastest level: most of the size saving of the default at a fraction of its time (bench checkpoints). */
 export const gzipLevel = 1;
 /** Content whose gzip is not at least this much smaller is stored as it is: it was compressed already (images, archives, office files). */
 export const worthGzipping = 0.9;
+
+/** Where a finished content goes (HashedFiles): it names the temp file by its hash, unless stored already. */
+interface ContentStore {
+  adopt(temp: string, hash: string, size: number, gzipped: boolean): Promise<boolean>;
+}
 
 /**
  * A content being written to a temp file; `commit` names it by the hash its writer computed. Whether it is
@@ -19,7 +23,7 @@ export class IncomingFile {
   private failure: unknown = null;
 
   constructor(
-    private readonly store: HashedFiles,
+    private readonly store: ContentStore,
     private readonly temp: string,
     private readonly handle: FileHandle,
   ) {}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { lstat, open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
+import { lstat, open, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createGunzip, gunzip, gunzipSync, gzipSync } from 'node:zlib';
@@ -125,26 +125,14 @@ export class HashedFiles {
     throw missing(hash);
   }
 
-  /**
-   * The content in pieces, never held whole (restoring a large file). Given its size, from the copy `has`
-   * finds whole; else from the first there is.
-   */
-  async *stream(hash: string, size?: number): AsyncGenerator<Buffer> {
-    let opened: { handle: FileHandle; gzipped: boolean } | null = null;
-    if (size !== undefined) {
-      const whole = await this.wholeCopy(hash, size);
-      if (whole) opened = { handle: await openStateFile(whole.file, constants.O_RDONLY), gzipped: whole.gzipped };
-    } else {
-      for (const place of this.placesOf(hash)) {
-        opened ??= await openIfThere(place, false);
-        opened ??= await openIfThere(place + gzSuffix, true);
-      }
-    }
-    if (!opened) throw missing(hash);
-    const { handle, gzipped } = opened;
+  /** The content in pieces, never held whole (restoring a large file), from the copy `has` finds whole. */
+  async *stream(hash: string, size: number): AsyncGenerator<Buffer> {
+    const whole = await this.wholeCopy(hash, size);
+    if (!whole) throw missing(hash);
+    const handle = await openStateFile(whole.file, constants.O_RDONLY);
     const source = handle.createReadStream({ highWaterMark: 1 << 20 });
     try {
-      yield* (gzipped ? source.pipe(createGunzip()) : source) as AsyncIterable<Buffer>;
+      yield* (whole.gzipped ? source.pipe(createGunzip()) : source) as AsyncIterable<Buffer>;
     } finally {
       source.destroy();
       await handle.close().catch(() => undefined);
@@ -194,15 +182,6 @@ function storedAt(place: string, size: number): boolean {
   const plain = lstatSync(place, { throwIfNoEntry: false });
   if (plain) return plain.isFile() && plain.size === size;
   return lstatSync(place + gzSuffix, { throwIfNoEntry: false })?.isFile() === true;
-}
-
-async function openIfThere(file: string, gzipped: boolean): Promise<{ handle: FileHandle; gzipped: boolean } | null> {
-  try {
-    return { handle: await openStateFile(file, constants.O_RDONLY), gzipped };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
 }
 
 function missing(hash: string): Error {

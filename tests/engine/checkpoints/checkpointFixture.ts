@@ -17,19 +17,22 @@ export async function projectWith(tempFolder: () => Promise<string>, files: Reco
 
 export const sha256 = (content: string | Uint8Array) => createHash('sha256').update(content).digest('hex');
 
+/** The checkpoint store of the project at `root`. */
+export const checkpointsOf = (root: string): string => path.join(root, '.workbench', 'checkpoints');
+
 /** Where the store writes a content or listing: `.workbench/checkpoints/<kind>/<hash>` (`.gz` added when gzipped). */
 export function storedPath(root: string, kind: 'objects' | 'trees', hash: string): string {
-  return path.join(root, '.workbench', 'checkpoints', kind, hash);
+  return path.join(checkpointsOf(root), kind, hash);
 }
 
 /** Where stores written before kept a content or listing: under a two-character subfolder, `ab/cdef…`. */
 export function legacyStoredPath(root: string, kind: 'objects' | 'trees', hash: string): string {
-  return path.join(root, '.workbench', 'checkpoints', kind, hash.slice(0, 2), hash.slice(2));
+  return path.join(checkpointsOf(root), kind, hash.slice(0, 2), hash.slice(2));
 }
 
 /** Hashes of every stored file content, stored as it is or gzipped, in either layout. */
 export async function storedHashes(root: string): Promise<string[]> {
-  const objects = path.join(root, '.workbench', 'checkpoints', 'objects');
+  const objects = path.join(checkpointsOf(root), 'objects');
   const hashes = new Set<string>();
   for (const name of await readdir(objects).catch(() => [])) {
     const own = /^([0-9a-f]{64})(\.gz)?$/.exec(name);

@@ -4,9 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CheckpointStore } from '../../../engine/checkpoints/checkpointStore.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { folderDigest } from './folderDigest.js';
-import { clockAhead, legacyStoredPath, projectWith, runTag, sha256, storedHashes, storedPath, toolTag } from './checkpointFixture.js';
-
-const checkpointsOf = (root: string) => path.join(root, '.workbench', 'checkpoints');
+import { checkpointsOf, clockAhead, legacyStoredPath, projectWith, runTag, sha256, storedHashes, storedPath, toolTag } from './checkpointFixture.js';
 
 /** The folders a store's kind holds: none, when every content lies in it by its own name. */
 async function foldersIn(root: string, kind: 'objects' | 'trees'): Promise<string[]> {

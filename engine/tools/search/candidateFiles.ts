@@ -24,8 +24,7 @@ export interface CandidateOptions {
 export async function* candidateFiles({ root, from, glob, signal, onUnreachable }: CandidateOptions): AsyncGenerator<string[]> {
   const matches = glob ? globTest(glob) : null;
   const prefix = from ? from.length + 1 : 0;
-  // Listed ahead: the walk feeds the search workers, which leave its thread the least time on a busy machine.
-  for await (const run of walkFileRuns(root, { from, signal, onUnreachable, listAhead: true })) {
+  for await (const run of walkFileRuns(root, { from, signal, onUnreachable })) {
     const files: string[] = [];
     for (const { relPath, dirent } of run) {
       if (dirent.isFile() && (!matches || matches(relPath.slice(prefix)))) files.push(relPath);

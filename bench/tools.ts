@@ -2,6 +2,7 @@ import type { ToolContext } from '../engine/tools/tool.js';
 import { Workspace } from '../engine/workspace/workspace.js';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { selfTimed } from './referenceRunner.js';
+export { seededRandom } from '../tests/support/seededRandom.js';
 
 /** Makes sure ripgrep (the reference the file benchmarks compare against) is installed; apt where missing. */
 export function ensureRipgrep(): string {
@@ -36,17 +37,6 @@ export async function interleavedMedians(runs: number, fns: readonly (() => unkn
 
 export function median(list: readonly number[]): number {
   return [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? 0;
-}
-
-/** A small seeded generator, so every run builds the same tree. */
-export function seededRandom(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A real tool context on `root`, as the executor gives one, for calling a tool's run directly. */

@@ -7,8 +7,8 @@
 export interface RegexSpec {
   source: string;
   flags: string;
-  /** Text every match contains (see requiredLiteral); a file without it is not run through the regex. */
-  literal: { text: string; /** Offset of its rarest byte (see rarestByteOffset), the one searched for. */ anchor: number } | null;
+  /** Texts of which every match contains one (see requiredLiterals); a file with none is not run through the regex. */
+  literals: { text: string; /** Offset of its rarest byte (see rarestByteOffset), the one searched for. */ anchor: number }[] | null;
 }
 
 /** One search as its workers see it; it comes with every batch, as a worker serves many searches in turn. */

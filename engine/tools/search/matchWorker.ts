@@ -39,7 +39,7 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
   interface Prepared {
     job: MatchJob;
     regex: RegExp;
-    literal: { bytes: Buffer; anchor: number } | null;
+    literals: { bytes: Buffer; anchor: number }[] | null;
     rootPrefix: string;
     claims: Uint8Array;
   }
@@ -57,7 +57,7 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
     return {
       job,
       regex: new RegExp(regex.source, regex.flags),
-      literal: regex.literal && { bytes: Buffer.from(regex.literal.text), anchor: regex.literal.anchor },
+      literals: regex.literals && regex.literals.map(({ text, anchor }) => ({ bytes: Buffer.from(text), anchor })),
       rootPrefix: root.endsWith('/') || root.endsWith('\\') ? root : `${root}/`,
       claims: new Uint8Array(job.claims),
     };
@@ -197,10 +197,15 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
     return (read.length > sniffLength ? read.subarray(0, sniffLength) : read).indexOf(0) !== -1;
   }
 
-  /** Whether the first `end` bytes of what was read hold the literal: found by its rarest byte, checked byte by byte. */
-  function mayMatch({ literal }: Prepared, view: Buffer, end: number): boolean {
-    if (!literal) return true;
-    const { bytes, anchor } = literal;
+  /** Whether the first `end` bytes of what was read hold one of the literals (a byte search through them for each). */
+  function mayMatch({ literals }: Prepared, view: Buffer, end: number): boolean {
+    if (!literals) return true;
+    for (const literal of literals) if (holds(literal, view, end)) return true;
+    return false;
+  }
+
+  /** Whether the first `end` bytes hold the literal: found by its rarest byte, checked byte by byte. */
+  function holds({ bytes, anchor }: { bytes: Buffer; anchor: number }, view: Buffer, end: number): boolean {
     for (let at = view.indexOf(bytes[anchor]!, anchor); at !== -1; at = view.indexOf(bytes[anchor]!, at + 1)) {
       const start = at - anchor;
       if (start + bytes.length > end) return false;

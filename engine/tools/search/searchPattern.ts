@@ -1,6 +1,6 @@
 import type { RegexSpec } from './matchMessages.js';
 import { rarestByteOffset } from './rarestByte.js';
-import { requiredLiteral } from './requiredLiteral.js';
+import { requiredLiterals } from './requiredLiterals.js';
 import { PatternError } from './searchErrors.js';
 
 /** A leading PCRE-style flag group such as `(?i)`: models write it, JavaScript has no syntax for it. */
@@ -30,8 +30,8 @@ export function compilePattern(pattern: string): RegexSpec {
 }
 
 function spec({ source, flags }: RegExp): RegexSpec {
-  const literal = requiredLiteral(source, flags);
-  return { source, flags, literal: literal === null ? null : { text: literal, anchor: rarestByteOffset(Buffer.from(literal)) } };
+  const literals = requiredLiterals(source, flags)?.map((text) => ({ text, anchor: rarestByteOffset(Buffer.from(text)) })) ?? null;
+  return { source, flags, literals };
 }
 
 /** "Invalid regular expression: /(a/gm: Unterminated group" → "unterminated group". */

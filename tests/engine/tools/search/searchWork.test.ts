@@ -71,6 +71,31 @@ describe('what a search costs', () => {
     expect(worker.calls).toMatchObject({ fstatSync: 2, readSync: 2 });
   });
 
+  it('decodes and runs the regex on only the files holding one of an alternation’s texts', async () => {
+    const root = await tempFolder();
+    const plain = Object.fromEntries(Array.from({ length: 20 }, (_, n) => [`src/f${n}.ts`, `const value${n} = load(${n});\n`]));
+    await writeTree(root, { ...plain, 'src/todo.ts': '// TODO: split\n', 'src/fixme.ts': 'x(); // FIXME later\n', 'src/both.ts': 'TODO FIXME\n' });
+    const worker = countingWorker();
+    const job: MatchJob = { id: 1, root, regex: compilePattern('TODO|FIXME'), limit: 100, maxLineChars: 300, sniffLength: 8000, chunkBytes: 1 << 20, claims: new SharedArrayBuffer(1) };
+    const decoded: string[] = [];
+    const toString = Buffer.prototype.toString;
+    Buffer.prototype.toString = function (this: Buffer, ...args: Parameters<Buffer['toString']>) {
+      const text = toString.apply(this, args);
+      decoded.push(text);
+      return text;
+    } as Buffer['toString'];
+    try {
+      worker.search({ id: 0, job, first: 0, files: Object.keys({ ...plain, 'src/todo.ts': 1, 'src/fixme.ts': 1, 'src/both.ts': 1 }), shared: false });
+    } finally {
+      Buffer.prototype.toString = toString;
+    }
+
+    expect(worker.replies[0]!.matches.map((match) => match.path)).toEqual(['src/todo.ts', 'src/fixme.ts', 'src/both.ts']);
+    expect(worker.replies[0]!.searched).toBe(23);
+    // the three files holding TODO or FIXME are decoded, none of the twenty without
+    expect(decoded).toEqual(['// TODO: split\n', 'x(); // FIXME later\n', 'TODO FIXME\n']);
+  });
+
   it('walks files to the workers a folder at a time: one step of the walk per folder, not one per file', async () => {
     const root = await tempFolder();
     const many = (folder: string) => Object.fromEntries(Array.from({ length: 200 }, (_, n) => [`${folder}/f${n}.txt`, 'needle\n']));

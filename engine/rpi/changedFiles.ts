@@ -1,10 +1,11 @@
+import { lstatSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { readJsonl } from '../store/jsonl.js';
 import { toolLogRecordSchema, type ToolLogRecord } from '../store/toolLog.js';
 import { formatSize } from '../files/fileSize.js';
 import type { OnUnreachable } from '../workspace/unreachable.js';
-import { walkFiles } from '../workspace/walkFiles.js';
+import { walkFileRuns } from '../workspace/walkFiles.js';
 
 export interface FileChange {
   path: string;
@@ -19,6 +20,8 @@ const maxListed = 200;
  * The files created, changed or deleted since the run started, for the summary: files (not ignored by
  * .gitignore) whose modification time is at or after `since` — which covers changes made by commands
  * too — and files that delete_file or move_file took away, from the tool log, when they are still gone.
+ * Each file's lstat is synchronous, within the walk's turns: one through the thread pool per file took
+ * 0.8 s on a folder of 13,000 files.
  */
 export async function changedFilesSince(
   root: string,
@@ -27,11 +30,13 @@ export async function changedFilesSince(
   { signal, onUnreachable }: { signal?: AbortSignal; onUnreachable?: OnUnreachable } = {},
 ): Promise<FileChange[]> {
   const changes: FileChange[] = [];
-  for await (const { relPath } of walkFiles(root, { signal, onUnreachable })) {
-    const stats = await lstat(path.join(root, relPath)).catch(() => null);
-    if (!stats || stats.mtimeMs < since) continue;
-    const created = stats.birthtimeMs > 0 && stats.birthtimeMs >= since;
-    changes.push({ path: relPath, change: created ? 'created' : 'changed', size: stats.size });
+  for await (const run of walkFileRuns(root, { signal, onUnreachable })) {
+    for (const { relPath } of run) {
+      const stats = lstatOrNull(path.join(root, relPath));
+      if (!stats || stats.mtimeMs < since) continue;
+      const created = stats.birthtimeMs > 0 && stats.birthtimeMs >= since;
+      changes.push({ path: relPath, change: created ? 'created' : 'changed', size: stats.size });
+    }
   }
   const present = new Set(changes.map((change) => change.path));
   for (const removed of await removedByTools(toolLogFile, since)) {
@@ -41,6 +46,15 @@ export async function changedFilesSince(
     changes.push({ path: removed, change: 'deleted' });
   }
   return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** A file gone or unreadable since the walk listed it is not a change the summary can describe. */
+function lstatOrNull(file: string) {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** One line per change, as the summary's model reads them. */

@@ -6,22 +6,9 @@ type Found = Omit<FileMatches, 'path'>;
 
 /** The folder a worker reads a batch's files in (see holdFolders). */
 interface HeldFolder {
-  /** How to reach `path` (from the root); null when its folder may not be read. */
-  pathOf(path: string): FilePlace | null;
+  /** What to open for `path` (from the root) without following a final link; null when its folder may not be read. */
+  pathOf(path: string): string | null;
   release(): void;
-}
-
-/** A file of the held folder: by its path, and as the folder's own entry (see holdFolders). */
-interface FilePlace {
-  byPath: string;
-  /** `/proc/self/fd/<folder>/<name>`: that entry of exactly the folder held, whatever its path leads to now; null without /proc. */
-  inFolder: string | null;
-}
-
-/** What was found in a file opened, and that file's identity, to tell it is the folder's entry. */
-interface Opened {
-  outcome: Found | 'binary' | 'unreadable';
-  identity: { dev: number; ino: number } | null;
 }
 
 /** Which file of the search a worker is on, and how many matches it may still take. */
@@ -101,19 +88,16 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
 
   /**
    * The folder of the files being searched, held open (Linux) and checked once to be inside the root,
-   * whatever its path now leads to. Its files are opened by path, which costs half of opening them as
-   * /proc/self/fd/<fd>/<name>; a path can lead elsewhere once a folder above the file is swapped for a
-   * symlink, so whatever a file is found to hold beyond "no match" (see searchFile) is taken only from the
-   * held folder's own entry. Without /proc, files are opened by path alone.
+   * whatever its path now leads to: each file is then opened in exactly that folder, by
+   * /proc/self/fd/<fd>/<name> without following a link, so a folder swapped for a symlink since the walk
+   * is caught with one readlink a folder instead of one a file. Without /proc, files are opened by path.
    * (Closures, not a class: the worker runs from this function's source, without the compiler's helpers.)
    */
   function holdFolders(rootPrefix: string): HeldFolder {
     let heldDir: string | null = null;
     let fd = -1;
-    /** The held folder's path, or null: not to be read. */
-    let folderPath: string | null = null;
-    /** `/proc/self/fd/<fd>/`, or null without /proc. */
-    let entries: string | null = null;
+    /** What names a file of the held folder: `/proc/self/fd/<fd>/`, or its path; null: not to be read. */
+    let prefix: string | null = null;
     const release = () => {
       if (fd !== -1) fs.closeSync(fd);
       fd = -1;
@@ -122,86 +106,60 @@ export function runMatchWorker({ fs, port, data }: MatchWorkerDeps): void {
     const hold = (relDir: string) => {
       release();
       heldDir = relDir;
-      folderPath = relDir === '' ? rootPrefix : `${rootPrefix}${relDir}/`;
-      entries = null;
+      const folderPath = relDir === '' ? rootPrefix : `${rootPrefix}${relDir}/`;
       try {
         fd = fs.openSync(folderPath, O_RDONLY | O_DIRECTORY);
       } catch {
-        folderPath = null;
+        prefix = null;
         return;
       }
       let real: string;
       try {
         real = fs.readlinkSync(`/proc/self/fd/${fd}`);
       } catch {
+        prefix = folderPath;
         return;
       }
-      if (`${real}/`.startsWith(rootPrefix)) entries = `/proc/self/fd/${fd}/`;
-      else folderPath = null;
+      prefix = `${real}/`.startsWith(rootPrefix) ? `/proc/self/fd/${fd}/` : null;
     };
     return {
       pathOf(path) {
         const slash = path.lastIndexOf('/');
         const relDir = slash === -1 ? '' : path.slice(0, slash);
         if (relDir !== heldDir) hold(relDir);
-        if (folderPath === null) return null;
-        const name = path.slice(slash + 1);
-        return { byPath: folderPath + name, inFolder: entries === null ? null : entries + name };
+        return prefix === null ? null : prefix + path.slice(slash + 1);
       },
       release,
     };
   }
 
-  /**
-   * Searches one file, opened by path. Most files hold no match, which says nothing of them however the
-   * path was reached. Any other outcome (matches, binary, unreadable) is kept only when the file opened is
-   * the held folder's own entry (one lstat through /proc, a file with one name); else the entry is opened
-   * and searched through the folder's descriptor, so nothing outside the root is ever shown or counted.
-   */
   function searchFile(search: Prepared, folder: HeldFolder, path: string, place: Place): Found | 'binary' | 'unreadable' {
     const at = folder.pathOf(path);
     if (at === null) return 'unreadable';
-    const fast = searchAt(search, at.byPath, place);
-    if (at.inFolder === null || (fast.outcome !== 'binary' && fast.outcome !== 'unreadable' && fast.outcome.lines.length === 0)) return fast.outcome;
-    if (fast.identity && isEntry(at.inFolder, fast.identity)) return fast.outcome;
-    return searchAt(search, at.inFolder, place).outcome;
-  }
-
-  function searchAt(search: Prepared, at: string, place: Place): Opened {
     let fd: number;
     try {
       fd = fs.openSync(at, openFlags);
     } catch {
-      return { outcome: 'unreadable', identity: null };
+      return 'unreadable';
     }
     try {
-      const stats = fs.fstatSync(fd);
-      const identity = { dev: stats.dev, ino: stats.ino };
-      return { outcome: ownPlainFile(stats) ? searchOpenFile(search, fd, stats.size, place) : 'unreadable', identity };
+      const size = ownPlainFileSize(fd);
+      return size === null ? 'unreadable' : searchOpenFile(search, fd, size, place);
     } catch {
-      return { outcome: 'unreadable', identity: null };
+      return 'unreadable';
     } finally {
       fs.closeSync(fd);
     }
   }
 
-  /** Whether the folder's entry `inFolder` is, without following a link, the file of this identity. */
-  function isEntry(inFolder: string, { dev, ino }: { dev: number; ino: number }): boolean {
-    try {
-      const entry = fs.lstatSync(inFolder, { throwIfNoEntry: false });
-      return entry !== undefined && entry.dev === dev && entry.ino === ino;
-    } catch {
-      return false;
-    }
-  }
-
   /**
-   * A regular file with no other name: a hard link's other name may be outside the folder (see
-   * Workspace.openForRead), and a file of one name that is the folder's entry is no other file. Asked of
-   * every file before it is read, whatever it holds, so which files are skipped says nothing of their text.
+   * The size of a regular file with no other name, else null: a hard link's other name may be outside the
+   * folder (see Workspace.openForRead). Asked of every file before it is read, whatever it holds, so which
+   * files are skipped says nothing about their text.
    */
-  function ownPlainFile(stats: NodeFs.Stats): boolean {
-    return stats.isFile() && stats.nlink === 1;
+  function ownPlainFileSize(fd: number): number | null {
+    const stats = fs.fstatSync(fd);
+    return stats.isFile() && stats.nlink === 1 ? stats.size : null;
   }
 
   /**

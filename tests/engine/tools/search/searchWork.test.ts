@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { candidateFiles } from '../../../../engine/tools/search/candidateFiles.js';
 import { MatcherPool } from '../../../../engine/tools/search/matcherPool.js';
@@ -17,8 +18,11 @@ async function* listed(paths: string[]): AsyncGenerator<string[]> {
   yield paths;
 }
 
-/** The worker's body run on this thread with an fs that counts its calls, fed batches by hand. */
-function countingWorker() {
+/**
+ * The worker's body run on this thread with an fs that counts its calls, fed batches by hand;
+ * `before` runs ahead of each call, to change the folder at a chosen moment.
+ */
+function countingWorker(before: (name: string, args: unknown[]) => void = () => {}) {
   const calls: Record<string, number> = {};
   const counting = new Proxy(fs, {
     get(target, name: string) {
@@ -26,6 +30,7 @@ function countingWorker() {
       if (typeof value !== 'function' || !name.endsWith('Sync')) return value;
       return (...args: unknown[]) => {
         calls[name] = (calls[name] ?? 0) + 1;
+        before(name, args);
         return (value as (...args: unknown[]) => unknown)(...args);
       };
     },
@@ -52,6 +57,30 @@ describe('what a search costs', () => {
     expect(worker.replies[0]!.matches.map((match) => match.path)).toEqual(files);
     // the 12 files and their 3 folders opened; where each folder really is read once, each file's kind and links once
     expect(worker.calls).toEqual({ openSync: 15, readlinkSync: 3, fstatSync: 12, readSync: 12, closeSync: 15 });
+  });
+
+  it.each([
+    ['matches', 'needle OUTSIDE\n'],
+    ['does not match', 'hay OUTSIDE\n'],
+  ])('finds what the folder holds when it is swapped for a symlink after its check, whether the file outside %s', async (_case, outsideText) => {
+    const base = await tempFolder();
+    await writeTree(base, { 'outside/secret.txt': outsideText, 'proj/box/secret.txt': 'needle inside\n' });
+    const root = path.join(base, 'proj');
+    let swapped = false;
+    // once the worker holds box (its check done), box becomes a symlink to the outside folder, just before the file is opened
+    const worker = countingWorker((name, args) => {
+      if (swapped || name !== 'openSync' || !String(args[0]).endsWith('.txt')) return;
+      swapped = true;
+      fs.renameSync(path.join(root, 'box'), path.join(root, 'box.real'));
+      fs.symlinkSync(path.join(base, 'outside'), path.join(root, 'box'));
+    });
+    const job: MatchJob = { id: 1, root, regex: compilePattern('needle'), limit: 100, maxLineChars: 300, sniffLength: 8000, chunkBytes: 1 << 20, claims: new SharedArrayBuffer(1) };
+
+    worker.search({ id: 0, job, first: 0, files: ['box/secret.txt'], shared: false });
+
+    // whatever the file outside holds, the result is the held folder's own file's: it says nothing of the outside one
+    expect(swapped).toBe(true);
+    expect(worker.replies[0]).toMatchObject({ searched: 1, binary: 0, unreadable: 0, matches: [{ path: 'box/secret.txt', lines: [1], texts: ['needle inside'] }] });
   });
 
   it('asks a large file its size once and reads it in one call, however large, below the piece size', async () => {

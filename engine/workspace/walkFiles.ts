@@ -1,5 +1,6 @@
-import { readdirSync, type Dirent } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { FolderListings } from './folderListings.js';
 import { IgnoreRules } from './ignoreRules.js';
 import { tooLongBelow } from './pathLimits.js';
 import { hiddenDirectories } from './pathRules.js';
@@ -24,7 +25,12 @@ export interface WalkOptions {
    * limit, a folder it may not read. Without it they are skipped silently.
    */
   onUnreachable?: OnUnreachable;
+  /** Where folders are listed; the listings every walk of this process shares unless a test brings its own. */
+  listings?: FolderListings;
 }
+
+/** Folder listings kept between the walks of this process (see FolderListings). */
+const sharedListings = new FolderListings();
 
 /** Files of one folder that come one after another in walk order (no subfolder sorts between them). */
 export type FileRun = WalkedFile[];
@@ -49,11 +55,12 @@ const turnMs = 20;
  * costs one step per run, not per file. Folders are listed synchronously, in turns of a few milliseconds
  * that let other work run in between: an asynchronous listing costs the walking thread more than the
  * listing itself (a request to the thread pool, a wake-up, a callback), which on a large tree is most of
- * the walk; and for a search, the pool's threads listing ahead take the cores its workers search on
+ * the walk. A folder that has not changed since an earlier walk listed it is not listed again (see
+ * FolderListings); and for a search, the pool's threads listing ahead take the cores its workers search on
  * (search_files was 1.72× rg listing ahead, 1.51× listing here; see bench/search.ts).
  */
 export async function* walkFileRuns(root: string, options: WalkOptions = {}): AsyncGenerator<FileRun> {
-  const { from = '', signal, onUnreachable } = options;
+  const { from = '', signal, onUnreachable, listings = sharedListings } = options;
   const rules = from && !IgnoreRules.ignoresFolder(root, from) ? IgnoreRules.forAncestorsOf(root, from) : IgnoreRules.none;
   const tooLong = tooLongBelow(root);
   const stack: (FileRun | PendingFolder)[] = [{ relDir: from, depth: from ? from.split('/').length : 0, rules }];
@@ -68,7 +75,7 @@ export async function* walkFileRuns(root: string, options: WalkOptions = {}): As
       turnStart = performance.now();
     }
     signal?.throwIfAborted();
-    const listed = listing(root, item.relDir);
+    const listed = listings.list(item.relDir ? `${root}/${item.relDir}` : root);
     if ('error' in listed) {
       if (item.relDir === from) throw listed.error;
       const reason = listingFailureReason(listed.error);
@@ -80,15 +87,14 @@ export async function* walkFileRuns(root: string, options: WalkOptions = {}): As
   }
 }
 
-/** What a walk goes on with from one folder's entries, in walk order: runs of its files, and its subfolders. */
+/** What a walk goes on with from one folder's entries (sorted by name), in walk order: runs of its files, and its subfolders. */
 function listedInside(
   folder: PendingFolder,
-  entries: Dirent[],
+  entries: readonly Dirent[],
   { root, tooLong, onUnreachable }: { root: string; tooLong: (relPath: string) => string | null; onUnreachable: OnUnreachable | undefined },
 ): (FileRun | PendingFolder)[] {
   const rules = entries.some((entry) => entry.name === '.gitignore' && !entry.isDirectory()) ? folder.rules.enter(root, folder.relDir) : folder.rules;
   const depth = folder.depth + 1;
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const inside: (FileRun | PendingFolder)[] = [];
   let run: FileRun | null = null;
   for (const entry of entries) {
@@ -107,17 +113,6 @@ function listedInside(
     }
   }
   return inside;
-}
-
-type Listing = { entries: Dirent[] } | { error: unknown };
-
-/** One folder's entries, listed on the walking thread. */
-function listing(root: string, relDir: string): Listing {
-  try {
-    return { entries: readdirSync(relDir ? `${root}/${relDir}` : root, { withFileTypes: true }) };
-  } catch (error) {
-    return { error };
-  }
 }
 
 /** walkFileRuns file by file, for a caller that looks at each file on its own. */

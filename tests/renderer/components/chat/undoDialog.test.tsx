@@ -52,7 +52,7 @@ describe('undo', () => {
     const [request] = messages();
     fireEvent.click(actionOf(request!, 'undo-button'));
 
-    const dialog = await screen.findByTestId('undo-confirm');
+    const dialog = await screen.findByTestId('undo-confirm', undefined, slowly);
     expect(within(dialog).getByRole('heading').textContent).toBe('Undo this request?');
     expect(within(dialog).getByText('Change things')).toBeTruthy();
     await waitFor(() => expect(within(dialog).getAllByTestId('undo-file')).toHaveLength(3));
@@ -76,7 +76,7 @@ describe('undo', () => {
     await waitFor(() => expect(messages()).toHaveLength(2), slowly);
 
     fireEvent.click(actionOf(messages()[1]!, 'undo-button'));
-    const dialog = await screen.findByTestId('undo-confirm');
+    const dialog = await screen.findByTestId('undo-confirm', undefined, slowly);
     expect(await within(dialog).findByText('No files change.')).toBeTruthy();
     expect(within(dialog).queryAllByTestId('undo-file')).toHaveLength(0);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
@@ -109,7 +109,7 @@ describe('regenerate', () => {
   it('from the summary restores the files and sends the request it answered again', async () => {
     const { root } = await afterOneRun();
     fireEvent.click(actionOf(messages()[1]!, 'regenerate-button'));
-    const dialog = await screen.findByTestId('undo-confirm');
+    const dialog = await screen.findByTestId('undo-confirm', undefined, slowly);
     expect(within(dialog).getByRole('heading').textContent).toBe('Regenerate this request?');
     expect(within(dialog).getByText('Change things')).toBeTruthy();
     await waitFor(() => expect(within(dialog).getAllByTestId('undo-file')).toHaveLength(3));

@@ -4,8 +4,8 @@ import { lstatSync, readdirSync, type Dirent, type Stats } from 'node:fs';
 export type Listing = { entries: Dirent[] } | { error: unknown };
 
 /**
- * How long a folder must have stood unchanged before its listing is kept: past the coarsest timestamps
- * a folder may have (FAT keeps 2 s), so a change in the same tick as the listing cannot hide behind it.
+ * How much older than a listing the folder's last change must be for the listing to be trusted: past
+ * the coarsest timestamps a folder may have (FAT keeps 2 s), so a change in the same tick cannot hide.
  */
 const settledMs = 2_000;
 /**
@@ -17,20 +17,20 @@ const maxAgeMs = 30_000;
 const maxFolders = 100_000;
 
 interface Kept {
-  dev: number;
-  ino: number;
-  ctimeMs: number;
-  mtimeMs: number;
+  /** When the listing began (Date.now()). */
   listedAt: number;
   entries: Dirent[];
+  /** The folder as a later walk's lstat found it, once one has: what later walks compare with. */
+  seen: { dev: number; ino: number; ctimeMs: number; mtimeMs: number } | null;
 }
 
 /**
  * Folder listings kept between walks. A walk lists every folder it enters, each time a model turn lists
- * files, maps the folder or searches it; a listing is kept and given again while the folder's lstat
- * says it is the same folder with the same change time, which any entry added, removed or renamed in it
- * moves on (the change time cannot be set back, unlike the modification time). One lstat costs a third
- * of a listing. What changed a moment before it was listed, or was listed long ago, is listed again.
+ * files, maps the folder or searches it. A listing is given again while the folder's lstat says nothing
+ * was added, removed or renamed in it since: its change time, which any of those moves on and which
+ * cannot be set back (unlike the modification time), is older than the listing by more than timestamps
+ * can lag, or, once a later walk has seen it so, the folder and its times are still what that walk saw.
+ * A first walk costs no more than a listing per folder; a later one an lstat, a third of a listing.
  */
 export class FolderListings {
   private readonly kept = new Map<string, Kept>();
@@ -38,33 +38,44 @@ export class FolderListings {
   constructor(private readonly now: () => number = Date.now) {}
 
   list(folder: string): Listing {
-    const stats = lstatOrNull(folder);
     const now = this.now();
     const known = this.kept.get(folder);
-    if (known && stats && sameFolder(known, stats) && now - known.listedAt < maxAgeMs) return { entries: known.entries };
+    if (known && now - known.listedAt < maxAgeMs && this.stillListed(folder, known)) return { entries: known.entries };
     let entries: Dirent[];
     try {
       entries = readdirSync(folder, { withFileTypes: true });
     } catch (error) {
-      this.kept.delete(folder);
+      if (known) this.kept.delete(folder);
       return { error };
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    // The lstat came before the listing: a change between them leaves the kept times older than the folder's, so it is listed again.
-    if (stats?.isDirectory() && stats.ctimeMs < now - settledMs) this.keep(folder, { dev: stats.dev, ino: stats.ino, ctimeMs: stats.ctimeMs, mtimeMs: stats.mtimeMs, listedAt: now, entries });
-    else this.kept.delete(folder);
+    this.keep(folder, { listedAt: now, entries, seen: null }, known !== undefined);
     return { entries };
   }
 
-  private keep(folder: string, kept: Kept): void {
-    this.kept.delete(folder);
+  /** Lets go of every kept listing: the next walk lists each folder, as a process's first does. */
+  clear(): void {
+    this.kept.clear();
+  }
+
+  /** Whether nothing was added, removed or renamed in the folder since `known` was listed (see the class). */
+  private stillListed(folder: string, known: Kept): boolean {
+    const stats = lstatOrNull(folder);
+    if (!stats?.isDirectory()) return false;
+    const { seen } = known;
+    if (seen) return stats.ino === seen.ino && stats.dev === seen.dev && stats.ctimeMs === seen.ctimeMs && stats.mtimeMs === seen.mtimeMs;
+    // Listed after its last change, by more than the coarsest timestamps (FAT's 2 s) can lag: a change since would be later.
+    if (stats.ctimeMs >= known.listedAt - settledMs) return false;
+    known.seen = { dev: stats.dev, ino: stats.ino, ctimeMs: stats.ctimeMs, mtimeMs: stats.mtimeMs };
+    return true;
+  }
+
+  /** Keeps a listing as the newest (a Map keeps the order things were set in, so the oldest go first). */
+  private keep(folder: string, kept: Kept, replacing: boolean): void {
+    if (replacing) this.kept.delete(folder);
     this.kept.set(folder, kept);
     if (this.kept.size > maxFolders) this.kept.delete(this.kept.keys().next().value!);
   }
-}
-
-function sameFolder(known: Kept, stats: Stats): boolean {
-  return stats.isDirectory() && stats.ino === known.ino && stats.dev === known.dev && stats.ctimeMs === known.ctimeMs && stats.mtimeMs === known.mtimeMs;
 }
 
 function lstatOrNull(folder: string): Stats | null {

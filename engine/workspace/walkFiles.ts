@@ -32,6 +32,11 @@ export interface WalkOptions {
 /** Folder listings kept between the walks of this process (see FolderListings). */
 const sharedListings = new FolderListings();
 
+/** Lets go of the listings kept between walks: what a benchmark of a first walk starts from. */
+export function forgetFolderListings(): void {
+  sharedListings.clear();
+}
+
 /** Files of one folder that come one after another in walk order (no subfolder sorts between them). */
 export type FileRun = WalkedFile[];
 

@@ -44,6 +44,16 @@ function untilClockPasses(root: string): void {
   throw new Error('the file system clock did not move on');
 }
 
+/** Waits (bounded file writes, no timer) until a change made now gets a change time past `ms`. */
+function fsClockPast(root: string, ms: number): void {
+  const probe = path.join(root, '..', `clock-probe-${path.basename(root)}`);
+  for (let tries = 0; tries < 1_000_000; tries += 1) {
+    writeFileSync(probe, String(tries));
+    if (lstatSync(probe).ctimeMs > ms) return;
+  }
+  throw new Error('the file system clock did not move on');
+}
+
 describe('folder listings kept between walks', () => {
   const tempFolder = useTempFolders('rpi-folder-listings-');
   let root = '';
@@ -76,7 +86,26 @@ describe('folder listings kept between walks', () => {
     expect(second.files).toEqual(['.gitignore', 'README.md', 'docs/guide.md', 'src/a.ts', 'src/lib/b.ts', 'src/lib/c.ts']);
   });
 
+  it('a change made after a first listing is seen by the next walk: the folder changed after it was listed', async () => {
+    // as if the tree had been written a little over 2 s before the first walk
+    const start = Date.now();
+    const listings = new FolderListings(() => Date.now() + 2_010);
+    const files = async () => {
+      listed.length = 0;
+      const found: string[] = [];
+      for await (const run of walkFileRuns(root, { listings })) found.push(...run.map((file) => file.relPath));
+      return { found, listed: listed.map((at) => path.relative(root, at).split(path.sep).join('/')).sort() };
+    };
+    await files();
+    fsClockPast(root, start + 20);
+    await writeFile(path.join(root, 'src/lib/new.ts'), '');
+    const after = await files();
+    expect(after.listed).toEqual(['src/lib']);
+    expect(after.found).toContain('src/lib/new.ts');
+  });
+
   it('a folder that gained, lost or renamed an entry is listed again, and only that folder', async () => {
+    await walk();
     await walk();
     await writeFile(path.join(root, 'src/lib/new.ts'), '');
     expect(await walk()).toEqual({ listed: ['src/lib'], files: ['.gitignore', 'README.md', 'docs/guide.md', 'src/a.ts', 'src/lib/b.ts', 'src/lib/c.ts', 'src/lib/new.ts'] });
@@ -89,6 +118,7 @@ describe('folder listings kept between walks', () => {
   });
 
   it('a folder removed and made again under the same name is listed again', async () => {
+    await walk();
     await walk();
     await rm(path.join(root, 'docs'), { recursive: true });
     await mkdir(path.join(root, 'docs'));
@@ -122,6 +152,7 @@ describe('folder listings kept between walks', () => {
   it('a folder swapped for a symlink is listed through it as before, never kept', async () => {
     const outside = await tempFolder();
     await writeTree(outside, { 'x.ts': '' });
+    await walk();
     await walk();
     await rm(path.join(root, 'docs'), { recursive: true });
     const { symlink } = await import('node:fs/promises');

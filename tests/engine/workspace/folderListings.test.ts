@@ -1,22 +1,26 @@
 import type * as NodeFs from 'node:fs';
 import { lstatSync, writeFileSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FolderListings } from '../../../engine/workspace/folderListings.js';
 import { walkFileRuns } from '../../../engine/workspace/walkFiles.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
-/** Every folder the walk lists, by path. */
-const listed = vi.hoisted(() => [] as string[]);
+/** Every folder the walk lists, and every path it lstats. */
+const calls = vi.hoisted(() => ({ listed: [] as string[], looked: [] as string[] }));
 
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof NodeFs>();
   const readdirSync = ((...args: Parameters<typeof fs.readdirSync>) => {
-    listed.push(String(args[0]));
+    calls.listed.push(String(args[0]));
     return fs.readdirSync(...args);
   }) as typeof fs.readdirSync;
-  return { ...fs, readdirSync, default: { ...fs, readdirSync } };
+  const lstatSync = ((...args: Parameters<typeof fs.lstatSync>) => {
+    calls.looked.push(String(args[0]));
+    return fs.lstatSync(...args);
+  }) as typeof fs.lstatSync;
+  return { ...fs, readdirSync, lstatSync, default: { ...fs, readdirSync, lstatSync } };
 });
 
 const tree = {
@@ -28,11 +32,12 @@ const tree = {
   'src/lib/c.ts': '',
   'docs/guide.md': '',
 };
+const allFolders = ['', 'docs', 'src', 'src/lib'];
 
 /**
  * Waits (a bounded number of file writes, no timer) until the file system's clock has moved past the
- * folders' change time, so a change made next gets a later one: the walk only keeps folders that last
- * changed seconds ago, which a test stands in for with a clock of its own.
+ * folders' change time, so a change made next gets a later one: listings are kept only of folders that
+ * last changed seconds before, which the tests stand in for with a wall clock a minute ahead.
  */
 function untilClockPasses(root: string): void {
   const made = lstatSync(path.join(root, 'src/lib')).ctimeMs;
@@ -44,67 +49,44 @@ function untilClockPasses(root: string): void {
   throw new Error('the file system clock did not move on');
 }
 
-/** Waits (bounded file writes, no timer) until a change made now gets a change time past `ms`. */
-function fsClockPast(root: string, ms: number): void {
-  const probe = path.join(root, '..', `clock-probe-${path.basename(root)}`);
-  for (let tries = 0; tries < 1_000_000; tries += 1) {
-    writeFileSync(probe, String(tries));
-    if (lstatSync(probe).ctimeMs > ms) return;
-  }
-  throw new Error('the file system clock did not move on');
-}
-
 describe('folder listings kept between walks', () => {
   const tempFolder = useTempFolders('rpi-folder-listings-');
   let root = '';
-  /** As if the tree had been written a minute ago. */
-  let clock = 0;
+  let wallAhead = 60_000;
+  let steady = 0;
   let listings: FolderListings;
 
   beforeEach(async () => {
     root = await tempFolder();
     await writeTree(root, tree);
     untilClockPasses(root);
-    clock = Date.now() + 60_000;
-    listings = new FolderListings(() => clock);
-    listed.length = 0;
+    wallAhead = 60_000;
+    steady = 0;
+    listings = new FolderListings({ wall: () => Date.now() + wallAhead, steady: () => steady });
   });
 
+  const relative = (at: string) => path.relative(root, at).split(path.sep).join('/');
   const walk = async () => {
-    listed.length = 0;
+    calls.listed.length = 0;
+    calls.looked.length = 0;
     const files: string[] = [];
     for await (const run of walkFileRuns(root, { listings })) files.push(...run.map((file) => file.relPath));
-    return { files, listed: listed.map((at) => path.relative(root, at).split(path.sep).join('/')).sort() };
+    return { files, listed: calls.listed.map(relative).sort() };
   };
 
-  it('a folder unchanged since the last walk is not listed again', async () => {
+  it('keeps a folder from its second listing on, and lists it no more while it is unchanged: one lstat instead', async () => {
     const first = await walk();
-    expect(first.listed).toEqual(['', 'docs', 'src', 'src/lib']);
-    const second = await walk();
-    expect(second.listed).toEqual([]);
-    expect(second.files).toEqual(first.files);
-    expect(second.files).toEqual(['.gitignore', 'README.md', 'docs/guide.md', 'src/a.ts', 'src/lib/b.ts', 'src/lib/c.ts']);
+    expect(first.listed).toEqual(allFolders);
+    expect(calls.looked).toEqual([]); // a first walk costs what a listing does
+    expect((await walk()).listed).toEqual(allFolders);
+    const third = await walk();
+    expect(third.listed).toEqual([]);
+    expect(calls.looked.map(relative).sort()).toEqual(allFolders);
+    expect(third.files).toEqual(first.files);
+    expect(third.files).toEqual(['.gitignore', 'README.md', 'docs/guide.md', 'src/a.ts', 'src/lib/b.ts', 'src/lib/c.ts']);
   });
 
-  it('a change made after a first listing is seen by the next walk: the folder changed after it was listed', async () => {
-    // as if the tree had been written a little over 2 s before the first walk
-    const start = Date.now();
-    const listings = new FolderListings(() => Date.now() + 2_010);
-    const files = async () => {
-      listed.length = 0;
-      const found: string[] = [];
-      for await (const run of walkFileRuns(root, { listings })) found.push(...run.map((file) => file.relPath));
-      return { found, listed: listed.map((at) => path.relative(root, at).split(path.sep).join('/')).sort() };
-    };
-    await files();
-    fsClockPast(root, start + 20);
-    await writeFile(path.join(root, 'src/lib/new.ts'), '');
-    const after = await files();
-    expect(after.listed).toEqual(['src/lib']);
-    expect(after.found).toContain('src/lib/new.ts');
-  });
-
-  it('a folder that gained, lost or renamed an entry is listed again, and only that folder', async () => {
+  it('lists again a folder that gained, lost or renamed an entry, and only that folder', async () => {
     await walk();
     await walk();
     await writeFile(path.join(root, 'src/lib/new.ts'), '');
@@ -117,19 +99,25 @@ describe('folder listings kept between walks', () => {
     expect(after.files).toEqual(['.gitignore', 'README.md', 'docs/intro.md', 'src/lib/b.ts', 'src/lib/c.ts', 'src/lib/new.ts']);
   });
 
-  it('a folder removed and made again under the same name is listed again', async () => {
+  it('lists again a folder made anew under the same name, and a tree moved into its place down to its subfolders', async () => {
+    const elsewhere = await tempFolder();
+    await writeTree(elsewhere, { 'lib/z.ts': '', 'y.ts': '' });
     await walk();
     await walk();
+    // the moved tree's subfolders keep their own (older) change times: they are told apart by what they are
+    await rename(path.join(root, 'src'), path.join(elsewhere, 'old-src'));
+    await rename(elsewhere, path.join(root, 'src'));
     await rm(path.join(root, 'docs'), { recursive: true });
     await mkdir(path.join(root, 'docs'));
     await writeFile(path.join(root, 'docs/other.md'), '');
+
     const after = await walk();
-    expect(after.listed).toEqual(['', 'docs']);
-    expect(after.files).toContain('docs/other.md');
-    expect(after.files).not.toContain('docs/guide.md');
+    expect(after.listed).toEqual([...allFolders, 'src/old-src', 'src/old-src/lib']);
+    expect(after.files).toEqual(['.gitignore', 'README.md', 'docs/other.md', 'src/lib/z.ts', 'src/old-src/a.ts', 'src/old-src/lib/b.ts', 'src/old-src/lib/c.ts', 'src/y.ts']);
   });
 
-  it('a .gitignore edited since applies to a kept listing', async () => {
+  it('applies a .gitignore edited since to a kept listing', async () => {
+    await walk();
     await walk();
     await writeFile(path.join(root, '.gitignore'), '*.log\n*.md\n');
     const after = await walk();
@@ -137,27 +125,24 @@ describe('folder listings kept between walks', () => {
     expect(after.files).toEqual(['.gitignore', 'src/a.ts', 'src/lib/b.ts', 'src/lib/c.ts']);
   });
 
-  it('a folder that changed a moment before it was listed, or was listed long ago, is listed again', async () => {
-    clock = Date.now();
-    await walk();
-    expect((await walk()).listed).toEqual(['', 'docs', 'src', 'src/lib']);
+  it('keeps no folder that changed a moment before it was listed, and lists again one kept 30 s ago', async () => {
+    wallAhead = 0;
+    for (let walks = 0; walks < 3; walks += 1) expect((await walk()).listed).toEqual(allFolders);
 
-    clock = Date.now() + 60_000;
+    wallAhead = 60_000;
     await walk();
     expect((await walk()).listed).toEqual([]);
-    clock += 31_000;
-    expect((await walk()).listed).toEqual(['', 'docs', 'src', 'src/lib']);
+    steady += 31_000;
+    expect((await walk()).listed).toEqual(allFolders);
   });
 
-  it('a folder swapped for a symlink is listed through it as before, never kept', async () => {
+  it('does not enter a folder swapped for a symlink', async () => {
     const outside = await tempFolder();
     await writeTree(outside, { 'x.ts': '' });
     await walk();
     await walk();
     await rm(path.join(root, 'docs'), { recursive: true });
-    const { symlink } = await import('node:fs/promises');
     await symlink(outside, path.join(root, 'docs'));
-    // the walk sees docs as a symlink entry now, not a folder: it neither enters nor lists it
     const after = await walk();
     expect(after.listed).toEqual(['']);
     expect(after.files).toContain('docs');

@@ -39,9 +39,9 @@ const allFolders = ['', 'docs', 'src', 'src/lib'];
  * folders' change time, so a change made next gets a later one: listings are kept only of folders that
  * last changed seconds before, which the tests stand in for with a wall clock a minute ahead.
  */
-function untilClockPasses(root: string): void {
+function untilClockPasses(root: string, probeFolder: string): void {
   const made = lstatSync(path.join(root, 'src/lib')).ctimeMs;
-  const probe = path.join(root, '..', `clock-probe-${path.basename(root)}`);
+  const probe = path.join(probeFolder, 'clock-probe');
   for (let tries = 0; tries < 1_000_000; tries += 1) {
     writeFileSync(probe, String(tries));
     if (lstatSync(probe).ctimeMs > made) return;
@@ -59,7 +59,7 @@ describe('folder listings kept between walks', () => {
   beforeEach(async () => {
     root = await tempFolder();
     await writeTree(root, tree);
-    untilClockPasses(root);
+    untilClockPasses(root, await tempFolder());
     wallAhead = 60_000;
     steady = 0;
     listings = new FolderListings({ wall: () => Date.now() + wallAhead, steady: () => steady });

@@ -1,9 +1,9 @@
-import { lstatSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { readJsonl } from '../store/jsonl.js';
 import { toolLogRecordSchema, type ToolLogRecord } from '../store/toolLog.js';
 import { formatSize } from '../files/fileSize.js';
+import { lstatOrNull } from '../files/lstatOrNull.js';
 import type { OnUnreachable } from '../workspace/unreachable.js';
 import { walkFileRuns } from '../workspace/walkFiles.js';
 
@@ -46,15 +46,6 @@ export async function changedFilesSince(
     changes.push({ path: removed, change: 'deleted' });
   }
   return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
-
-/** A file gone or unreadable since the walk listed it is not a change the summary can describe. */
-function lstatOrNull(file: string) {
-  try {
-    return lstatSync(file, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return null;
-  }
 }
 
 /** One line per change, as the summary's model reads them. */

@@ -1,4 +1,5 @@
-import { lstatSync, readdirSync, type Dirent, type Stats } from 'node:fs';
+import { readdirSync, type Dirent, type Stats } from 'node:fs';
+import { lstatOrNull } from '../files/lstatOrNull.js';
 
 /** A folder's entries sorted by name, as a walk goes through them, or why they could not be listed. */
 export type Listing = { entries: readonly Dirent[] } | { error: unknown };
@@ -87,12 +88,4 @@ function identityOf(stats: Stats): Identity {
 
 function isSame(of: Identity, stats: Stats): boolean {
   return stats.isDirectory() && stats.ino === of.ino && stats.dev === of.dev && stats.ctimeMs === of.ctimeMs && stats.mtimeMs === of.mtimeMs;
-}
-
-function lstatOrNull(folder: string): Stats | null {
-  try {
-    return lstatSync(folder);
-  } catch {
-    return null;
-  }
 }

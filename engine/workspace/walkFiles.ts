@@ -60,9 +60,8 @@ const turnMs = 20;
  * costs one step per run, not per file. Folders are listed synchronously, in turns of a few milliseconds
  * that let other work run in between: an asynchronous listing costs the walking thread more than the
  * listing itself (a request to the thread pool, a wake-up, a callback), which on a large tree is most of
- * the walk. A folder that has not changed since an earlier walk listed it is not listed again (see
- * FolderListings); and for a search, the pool's threads listing ahead take the cores its workers search on
- * (search_files was 1.72× rg listing ahead, 1.51× listing here; see bench/search.ts).
+ * the walk, and the pool's threads take the cores a search's workers need. A folder that has not changed
+ * since an earlier walk listed it is not listed again (see FolderListings).
  */
 export async function* walkFileRuns(root: string, options: WalkOptions = {}): AsyncGenerator<FileRun> {
   const { from = '', signal, onUnreachable, listings = sharedListings } = options;

@@ -19,7 +19,8 @@ export function rarestByteOffset(bytes: Uint8Array): number {
   let rarest = 0;
   let rarestRank = -1;
   bytes.forEach((byte, offset) => {
-    if (rank(byte) > rarestRank) [rarest, rarestRank] = [offset, rank(byte)];
+    const byteRank = rank(byte);
+    if (byteRank > rarestRank) [rarest, rarestRank] = [offset, byteRank];
   });
   return rarest;
 }

@@ -160,8 +160,7 @@ class Sequence {
 
   result(): Piece {
     const exact = this.whole ? this.run : null;
-    this.consider(this.run);
-    this.consider([this.plain]);
+    this.endRun();
     return { exact, required: this.best };
   }
 
@@ -203,7 +202,8 @@ function eitherOf(branches: readonly Piece[]): Piece {
 function better(a: readonly string[], b: readonly string[]): boolean {
   const rank = (texts: readonly string[]) => Math.min(...texts.map((text) => rarestByteRank(Buffer.from(text))));
   const shortest = (texts: readonly string[]) => Math.min(...texts.map((text) => text.length));
-  return rank(a) !== rank(b) ? rank(a) > rank(b) : a.length !== b.length ? a.length < b.length : shortest(a) > shortest(b);
+  const [rankA, rankB] = [rank(a), rank(b)];
+  return rankA !== rankB ? rankA > rankB : a.length !== b.length ? a.length < b.length : shortest(a) > shortest(b);
 }
 
 function longestLetterless(text: string): string {

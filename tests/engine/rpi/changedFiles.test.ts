@@ -6,24 +6,26 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { changedFilesSince } from '../../../engine/rpi/changedFiles.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 
-/** Each lstat the manifest makes, synchronous or through the thread pool, with its path. */
-const calls = vi.hoisted(() => [] as { fn: string; at: string }[]);
+/** Each lstat the manifest makes, synchronous or through the thread pool, with its path; `counted` wraps one. */
+const { calls, counted } = vi.hoisted(() => {
+  const calls: { fn: string; at: string }[] = [];
+  const counted = <F extends (...args: never[]) => unknown>(fn: string, original: F): F =>
+    ((...args: Parameters<F>) => {
+      calls.push({ fn, at: String(args[0]) });
+      return original(...args);
+    }) as F;
+  return { calls, counted };
+});
 
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof NodeFs>();
-  const lstatSync = ((...args: Parameters<typeof fs.lstatSync>) => {
-    calls.push({ fn: 'lstatSync', at: String(args[0]) });
-    return fs.lstatSync(...args);
-  }) as typeof fs.lstatSync;
+  const lstatSync = counted('lstatSync', fs.lstatSync);
   return { ...fs, lstatSync, default: { ...fs, lstatSync } };
 });
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof NodeFsPromises>();
-  const lstat = ((...args: Parameters<typeof fs.lstat>) => {
-    calls.push({ fn: 'lstat', at: String(args[0]) });
-    return fs.lstat(...args);
-  }) as typeof fs.lstat;
+  const lstat = counted('lstat', fs.lstat);
   return { ...fs, lstat, default: { ...fs, lstat } };
 });
 

@@ -10,6 +10,8 @@ import type { ToolModeState } from './toolMode.js';
 /** Everything one loop needs; each phase (and each plan item) builds a fresh one (seed 003 §4a). */
 export interface AgentLoopConfig {
   phase: Phase;
+  /** The plan item (index) the loop works on, in Implement: named in its tool-started and context-trimmed events. */
+  item?: number;
   runId: string;
   llm: LlmClient;
   toolMode: ToolModeState;

@@ -111,6 +111,7 @@ export class ModelTurns {
       type: 'context-trimmed',
       runId: this.config.runId,
       phase: this.config.phase,
+      ...(this.config.item === undefined ? {} : { item: this.config.item }),
       setAside,
       condensed,
       cut,

@@ -85,11 +85,11 @@ export class ReplyActor {
 
   private async runCall(call: Pick<LlmToolCall, 'name' | 'arguments'>, extras: readonly Tool[]): Promise<ExecutedToolCall> {
     throwIfStopped(this.loop.signal);
-    const { phase, runId, emit } = this.config;
+    const { phase, item, runId, emit } = this.config;
     const callId = this.config.nextCallId();
     this.calls += 1;
     const args = maskStrings(argumentsForDisplay(call.arguments), this.config.toolContext.maskSecrets);
-    emit({ type: 'tool-started', runId, callId, tool: call.name, args });
+    emit({ type: 'tool-started', runId, callId, tool: call.name, args, ...(item === undefined ? {} : { item }) });
     const done = await executeToolCall(call, {
       phase,
       runId,

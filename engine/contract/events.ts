@@ -35,7 +35,13 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
   event('implement-progress', { current: z.number().int(), total: z.number().int(), label: z.string() }),
   event('plan-updated', { items: z.array(planItemSchema) }),
   event('plan-ready', planReviewSchema.shape),
-  event('tool-started', { callId: z.string(), tool: z.string(), args: z.record(z.string(), z.unknown()) }),
+  event('tool-started', {
+    callId: z.string(),
+    tool: z.string(),
+    args: z.record(z.string(), z.unknown()),
+    /** The plan item (index) the call works on: Implement's calls and an item's check; absent for the rest, the whole change's check included. */
+    item: z.number().int().nonnegative().optional(),
+  }),
   event('tool-finished', {
     callId: z.string(),
     ok: z.boolean(),
@@ -127,6 +133,8 @@ export const workbenchEventSchema = z.discriminatedUnion('type', [
   /** A request was fitted to the context budget (DESIGN §4 "Context budget"): what changed, and the budget now. */
   event('context-trimmed', {
     phase: phaseSchema,
+    /** The plan item (index) whose request it was, in Implement. */
+    item: z.number().int().nonnegative().optional(),
     /** Older tool results replaced by a one-line stub naming recall_tool_result and their tool-log id. */
     setAside: z.number().int().nonnegative(),
     /** Older turns condensed to their first line, or into one note. */

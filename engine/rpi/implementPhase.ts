@@ -128,7 +128,7 @@ export class ImplementPhase {
       folderInstructions: await this.loops.sources.folderInstructions('implement', pathsNamedIn(`${item.label} ${item.description}`)),
       changedFiles: this.loops.changes.since(start.changesMark),
     };
-    const result = await this.loops.loop(implementPhase, { ...input, ...(retryReason === undefined ? {} : { retryReason }), ...(fixRound ? { fixRound } : {}) }, { timeoutMs });
+    const result = await this.loops.loop(implementPhase, { ...input, ...(retryReason === undefined ? {} : { retryReason }), ...(fixRound ? { fixRound } : {}) }, { timeoutMs, item: item.index });
     if (!result.ok) {
       // Cancel, and a model server that fails, stop the run with the item still pending (resumable);
       // an item fails only for its own work: limits reached, or the model saying it could not do it.

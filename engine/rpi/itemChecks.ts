@@ -57,7 +57,7 @@ export class ItemChecks {
     const { runId, emit } = this.deps;
     const callId = `${runId}-check-${(this.calls += 1)}`;
     const args = { command: check.command };
-    emit({ type: 'tool-started', runId, callId, tool: 'run_command', args });
+    emit({ type: 'tool-started', runId, callId, tool: 'run_command', args, ...(item ? { item: item.index } : {}) });
     const started = performance.now();
     const ran = await runCheckCommand({
       command: check.command,

@@ -51,7 +51,7 @@ export class PhaseLoops {
   loop<Input>(
     spec: PhaseSpec<Input>,
     input: Input,
-    { onTextDelta, timeoutMs, onAnswer }: { onTextDelta?: (text: string) => void; timeoutMs?: number | undefined; onAnswer?: () => Promise<void> } = {},
+    { onTextDelta, timeoutMs, onAnswer, item }: { onTextDelta?: (text: string) => void; timeoutMs?: number | undefined; onAnswer?: () => Promise<void>; item?: number } = {},
   ): Promise<AgentLoopResult> {
     const { run } = this;
     const asks = spec.tools.some((tool) => tool.name === askUser.name);
@@ -69,6 +69,7 @@ export class PhaseLoops {
     const { llm } = this.models.modelOf(spec.phase);
     return runAgentLoop({
       phase: spec.phase,
+      ...(item === undefined ? {} : { item }),
       runId: run.runId,
       llm,
       toolMode: run.toolMode,

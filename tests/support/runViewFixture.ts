@@ -57,7 +57,7 @@ export const midRun: UnsequencedEvent[] = [
   { type: 'plan-ready', runId, items: [item(0, 'Parse'), item(1, 'Write')], riskyItems: [{ index: 1, reason: 'it deletes files' }], planText: '# Execution Plan\n' },
   { type: 'phase-started', runId, phase: 'implement' },
   { type: 'implement-progress', runId, current: 1, total: 2, label: 'Parse' },
-  { type: 'tool-started', runId, callId: 'c2', tool: 'write_file', args: write },
+  { type: 'tool-started', runId, callId: 'c2', tool: 'write_file', args: write, item: 0 },
   {
     type: 'approval-requested',
     runId,
@@ -77,7 +77,7 @@ export const restOfRun: UnsequencedEvent[] = [
   { type: 'tool-finished', runId, callId: 'c2', ok: true, summary: 'Wrote out.csv', durationMs: 40 },
   { type: 'plan-updated', runId, items: [item(0, 'Parse', 'done'), item(1, 'Write')] },
   { type: 'implement-progress', runId, current: 2, total: 2, label: 'Write' },
-  { type: 'tool-started', runId, callId: 'c3', tool: 'run_command', args: { command: 'rm -rf build' } },
+  { type: 'tool-started', runId, callId: 'c3', tool: 'run_command', args: { command: 'rm -rf build' }, item: 1 },
   { type: 'tool-finished', runId, callId: 'c3', ok: false, summary: 'exit code 1', durationMs: 900 },
   { type: 'plan-updated', runId, items: [item(0, 'Parse', 'done'), item(1, 'Write', 'failed', 'rm failed')] },
   { type: 'phase-completed', runId, phase: 'implement', ok: true },

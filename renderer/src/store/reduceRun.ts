@@ -160,7 +160,7 @@ function startedActivity(run: RunView, event: EventOf<'tool-started'>): ToolActi
     tool: event.tool,
     args: event.args,
     phase: run.phase,
-    itemIndex: run.phase === 'implement' ? run.runningItem : null,
+    itemIndex: event.item ?? null,
     status: 'running',
     summary: null,
     durationMs: null,
@@ -174,9 +174,8 @@ function finishActivity(activity: ToolActivity[], event: EventOf<'tool-finished'
   );
 }
 
-function contextNoteOf(run: RunView, { phase, setAside, condensed, cut, afterRefusal = false }: EventOf<'context-trimmed'>): ContextNote {
-  const itemIndex = phase === 'implement' ? run.runningItem : null;
-  return { phase, itemIndex, afterCallId: run.activity.at(-1)?.callId ?? null, setAside, condensed, cut, afterRefusal };
+function contextNoteOf(run: RunView, { phase, item, setAside, condensed, cut, afterRefusal = false }: EventOf<'context-trimmed'>): ContextNote {
+  return { phase, itemIndex: item ?? null, afterCallId: run.activity.at(-1)?.callId ?? null, setAside, condensed, cut, afterRefusal };
 }
 
 function approvalRequestOf({ requestId, tool, args, path, reason, canAlwaysAllow, canAllowForRequest, expiresAt }: EventOf<'approval-requested'>): ApprovalRequestView {

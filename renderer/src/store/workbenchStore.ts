@@ -4,6 +4,7 @@ import type { ChangeRange, ContextItem, RecentFolder, RequestChannel, RequestPay
 import type { ChangeTotals } from '../../../engine/contract/changes.js';
 import type { WorkbenchBridge } from '../bridge/types.js';
 import { applyEvent } from './applyEvent.js';
+import { EventsMeanwhile, snapshotWithEvents } from './eventsMeanwhile.js';
 import { withoutChannel } from './requestError.js';
 import { applySnapshot, initialState, type WorkbenchState } from './state.js';
 
@@ -107,9 +108,14 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
       set({ error: response.error, errorRunningIn: runningConversationId !== null && runningConversationId !== conversationId ? runningConversationId : null });
       return false;
     };
+    const meanwhile = new EventsMeanwhile();
+    /** Counts the folders and conversations the page has moved to; a snapshot asked for before a move is not drawn. */
+    let moves = 0;
     /** Shows the folder a request opened; nothing when it failed or opened none (a cancelled pick). */
     const show = (snapshot: Snapshot | null | undefined) => {
-      if (snapshot) set((state) => applySnapshot(state, snapshot));
+      if (!snapshot) return;
+      moves += 1;
+      set((state) => applySnapshot(state, snapshot));
     };
 
     /** The conversation the page shows, named in every request about it (none yet: the engine picks or starts one). */
@@ -118,7 +124,38 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
       return conversationId === null ? {} : { conversationId };
     };
 
+    /** The shown conversation's snapshot, drawn with the events heard meanwhile; false when the request failed (the error is shown). */
+    const syncOnce = async (): Promise<boolean> => {
+      const movesBefore = moves;
+      const { value: snapshot, meanwhile: heard } = await meanwhile.during(() => call('workbench:snapshot', shown()));
+      if (snapshot === undefined) return false;
+      if (moves === movesBefore) set((state) => snapshotWithEvents(state, snapshot, heard));
+      return true;
+    };
+    /** The resync on its way; one asked for meanwhile runs once more after it, since it may have been taken too early. */
+    let syncing: Promise<void> | null = null;
+    let syncAgain = false;
+    const resync = (): Promise<void> => {
+      if (syncing) {
+        syncAgain = true;
+        return syncing;
+      }
+      syncing = (async () => {
+        try {
+          let synced: boolean;
+          do {
+            syncAgain = false;
+            synced = await syncOnce();
+          } while (synced && (syncAgain || get().needsResync));
+        } finally {
+          syncing = null;
+        }
+      })();
+      return syncing;
+    };
+
     const onEvent = (event: WorkbenchEvent) => {
+      meanwhile.heard(event);
       set((state) => applyEvent(state, event));
       // A gap means missed events; a finished run or an undo also changed the folder, whose file count the snapshot has.
       if (get().needsResync || event.type === 'run-finished' || event.type === 'conversation-reset') void get().resync();
@@ -139,10 +176,7 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
         set({ connection: 'ready' });
         return unsubscribe;
       },
-      async resync() {
-        const snapshot = await call('workbench:snapshot', shown());
-        if (snapshot !== undefined) set((state) => applySnapshot(state, snapshot));
-      },
+      resync,
       send: (prompt, context = []) => starts('session:send', { prompt, ...(context.length > 0 ? { context: [...context] } : {}), ...shown() }),
       searchPaths: (query) => request('context:paths', { query }),
       async cancel() {
@@ -202,8 +236,10 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
         return null;
       },
       async switchConversation(conversationId) {
-        const snapshot = await call('workbench:snapshot', { conversationId });
-        if (snapshot !== undefined) set((state) => ({ ...applySnapshot(state, snapshot), error: null, errorRunningIn: null }));
+        moves += 1;
+        const movesBefore = moves;
+        const { value: snapshot, meanwhile: heard } = await meanwhile.during(() => call('workbench:snapshot', { conversationId }));
+        if (snapshot !== undefined && moves === movesBefore) set((state) => ({ ...snapshotWithEvents(state, snapshot, heard), error: null, errorRunningIn: null }));
       },
       async newConversation() {
         const created = await call('conversations:new', {});

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import type { Result, Snapshot } from '../../../engine/contract/index.js';
+import type { Workbench } from '../../../engine/index.js';
+import { createWorkbenchStore, type WorkbenchStore } from '../../../renderer/src/store/workbenchStore.js';
+import { browserHostBridge } from '../../support/dispatchBridge.js';
+import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
+import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
+import { call, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
+import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+
+type State = ReturnType<WorkbenchStore['getState']>;
+
+function until(store: WorkbenchStore, done: (state: State) => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (done(store.getState())) return resolve();
+    const stop = store.subscribe((state) => {
+      if (!done(state)) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+/**
+ * A page whose snapshot answers can be held back, as a slow transport or a busy engine holds them: the
+ * engine takes the snapshot when asked, the page receives it when released, after later events.
+ */
+async function slowSnapshotPage(workbench: Workbench, configDir: string) {
+  const bridge = browserHostBridge(workbench, configDir);
+  const ask = bridge.request['workbench:snapshot'];
+  const held: Array<() => void> = [];
+  const taken: Snapshot[] = [];
+  const onTaken: Array<() => void> = [];
+  let holding = false;
+  bridge.request['workbench:snapshot'] = async (payload) => {
+    const answer = (await ask(payload)) as Result<Snapshot | null>;
+    if (answer.ok && answer.value) taken.push(answer.value);
+    for (const told of onTaken.splice(0)) told();
+    if (holding) await new Promise<void>((resolve) => held.push(resolve));
+    return answer;
+  };
+  const store = createWorkbenchStore(bridge);
+  await store.getState().start();
+  return {
+    store,
+    taken,
+    /** Resolves once the engine has taken `count` snapshots. */
+    taking: async (count: number) => {
+      while (taken.length < count) await new Promise<void>((resolve) => onTaken.push(resolve));
+    },
+    hold: () => (holding = true),
+    release: () => {
+      holding = false;
+      for (const resolve of held.splice(0)) resolve();
+    },
+  };
+}
+
+const pendingCards = (state: State) => state.run?.approvals.filter((card) => card.status === 'pending').map((card) => card.args.path) ?? [];
+
+describe('a snapshot that arrives after later events', () => {
+  const tempFolder = useTempFolders('rpi-late-snapshot-');
+  const llm = useFakeLlm();
+  const open = useOpenedWorkbenches();
+
+  async function twoApprovalRun() {
+    const root = await tempFolder();
+    const configDir = await tempFolder();
+    await writeTree(root, { 'README.md': 'two files\n' });
+    llm().enqueue(
+      say('Research: a README.'),
+      say(planText('Write a', 'Write b')),
+      call('write_file', { path: 'a.txt', content: 'a\n' }),
+      say('done'),
+      call('write_file', { path: 'b.txt', content: 'b\n' }),
+      say('done'),
+      say('Wrote a.txt and b.txt.'),
+    );
+    const approvals = { files: 'ask' as const, commands: 'ask' as const, timeoutSeconds: 600, reviewPlan: false };
+    const workbench = await open(root, { ...fakeModelOptions(llm()), approvals: async () => approvals });
+    return { workbench, configDir };
+  }
+
+  async function approveShown(store: WorkbenchStore, path: string) {
+    await until(store, (state) => pendingCards(state).includes(path));
+    const card = store.getState().run!.approvals.find((approval) => approval.args.path === path)!;
+    expect(await store.getState().approve({ requestId: card.requestId, decision: 'approve' })).toMatchObject({ ok: true });
+  }
+
+  it('keeps the page at the latest event: the second approval stays shown, the first answered', async () => {
+    const { workbench, configDir } = await twoApprovalRun();
+    const page = await slowSnapshotPage(workbench, configDir);
+    const { store } = page;
+    expect(await store.getState().send('Write a.txt and b.txt')).toBe(true);
+    await until(store, (state) => pendingCards(state).includes('a.txt'));
+
+    // Asked for while the run waits on the first approval; answered only once it waits on the second.
+    page.hold();
+    const resynced = store.getState().resync();
+    await page.taking(2);
+    await approveShown(store, 'a.txt');
+    await until(store, (state) => pendingCards(state).includes('b.txt'));
+    const latest = store.getState();
+    expect(page.taken.at(-1)!.lastSeq).toBeLessThan(latest.lastSeq);
+    page.release();
+    await resynced;
+
+    const state = store.getState();
+    expect(state.lastSeq).toBe(latest.lastSeq);
+    expect(pendingCards(state)).toEqual(['b.txt']);
+    expect(state.run).toEqual(latest.run);
+    expect(state.needsResync).toBe(false);
+
+    // The page goes on from there: the second answer finishes the run.
+    await approveShown(store, 'b.txt');
+    await until(store, (done) => done.run?.status === 'done' && !done.running);
+    expect(store.getState().messages.at(-1)?.text).toBe('Wrote a.txt and b.txt.');
+  }, 30_000);
+
+  it('asks once more when a resync is asked for while one is on its way, and then shows what a new page shows', async () => {
+    const { workbench, configDir } = await twoApprovalRun();
+    const page = await slowSnapshotPage(workbench, configDir);
+    const { store } = page;
+    page.hold();
+    const first = store.getState().resync();
+    const second = store.getState().resync();
+    await page.taking(2);
+    expect(await store.getState().send('Write a.txt and b.txt')).toBe(true);
+    await approveShown(store, 'a.txt');
+    await approveShown(store, 'b.txt');
+    await until(store, (state) => state.run?.status === 'done' && !state.running);
+    const latest = store.getState();
+    page.release();
+    await Promise.all([first, second]);
+
+    // Both resyncs end together, the page at the run's end: the held snapshot (taken before the run) was
+    // followed by one more, which the second resync and the run's end had asked for meanwhile.
+    expect(page.taken.map((snapshot) => snapshot.lastSeq)).toEqual([0, 0, latest.lastSeq]);
+    expect(store.getState().lastSeq).toBe(latest.lastSeq);
+    expect(store.getState().run).toEqual(latest.run);
+    // Each call is filed under the step it worked for, as the engine named it, in the live and the drawn view alike.
+    expect(latest.run!.activity.map((entry) => [entry.tool, entry.itemIndex])).toEqual([
+      ['write_file', 0],
+      ['write_file', 1],
+    ]);
+    const fresh = createWorkbenchStore(browserHostBridge(workbench, configDir));
+    await fresh.getState().start();
+    const shown = store.getState();
+    expect(shown.run).toEqual(fresh.getState().run);
+    expect(shown.messages).toEqual(fresh.getState().messages);
+    expect(shown.lastSeq).toBe(fresh.getState().lastSeq);
+    expect(shown.folder).toEqual(fresh.getState().folder);
+  }, 30_000);
+});

@@ -49,6 +49,8 @@ async function slowSnapshotPage(workbench: Workbench, configDir: string) {
       while (taken.length < count) await new Promise<void>((resolve) => onTaken.push(resolve));
     },
     hold: () => (holding = true),
+    /** Answers from now on as they come; those held so far stay held until release. */
+    stopHolding: () => (holding = false),
     release: () => {
       holding = false;
       for (const resolve of held.splice(0)) resolve();
@@ -63,11 +65,12 @@ describe('a snapshot that arrives after later events', () => {
   const llm = useFakeLlm();
   const open = useOpenedWorkbenches();
 
-  async function twoApprovalRun() {
+  /** A folder whose run writes two files, each asked for approval; `scripted: false` leaves the model without answers. */
+  async function twoApprovalRun({ scripted = true } = {}) {
     const root = await tempFolder();
     const configDir = await tempFolder();
     await writeTree(root, { 'README.md': 'two files\n' });
-    llm().enqueue(
+    if (scripted) llm().enqueue(
       say('Research: a README.'),
       say(planText('Write a', 'Write b')),
       call('write_file', { path: 'a.txt', content: 'a\n' }),
@@ -150,5 +153,25 @@ describe('a snapshot that arrives after later events', () => {
     expect(shown.messages).toEqual(fresh.getState().messages);
     expect(shown.lastSeq).toBe(fresh.getState().lastSeq);
     expect(shown.folder).toEqual(fresh.getState().folder);
+  }, 30_000);
+
+  it('does not draw a snapshot asked for before the page moved to another conversation', async () => {
+    const { workbench, configDir } = await twoApprovalRun({ scripted: false });
+    const page = await slowSnapshotPage(workbench, configDir);
+    const { store } = page;
+    await store.getState().newConversation();
+    const first = store.getState().conversationId!;
+    page.hold();
+    const resynced = store.getState().resync();
+    await page.taking(3);
+    page.stopHolding();
+    await store.getState().newConversation();
+    const second = store.getState().conversationId!;
+    expect(second).not.toBe(first);
+    page.release();
+    await resynced;
+    expect(page.taken[2]!.conversationId).toBe(first);
+    expect(store.getState().conversationId).toBe(second);
+    expect(store.getState().conversations.map((conversation) => conversation.id)).toContain(second);
   }, 30_000);
 });

@@ -1,12 +1,12 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { DesktopCommand } from '../../../engine/contract/bridge.js';
-import type { ChangeRange, ContextItem, RecentFolder, RequestChannel, RequestPayload, RequestResults, Response, Snapshot, UndoChoices, WorkbenchEvent } from '../../../engine/contract/index.js';
+import type { ChangeRange, ContextItem, RecentFolder, RequestChannel, RequestPayload, RequestResults, Response, UndoChoices, WorkbenchEvent } from '../../../engine/contract/index.js';
 import type { ChangeTotals } from '../../../engine/contract/changes.js';
 import type { WorkbenchBridge } from '../bridge/types.js';
 import { applyEvent } from './applyEvent.js';
-import { EventsMeanwhile, snapshotWithEvents } from './eventsMeanwhile.js';
+import { SnapshotSync } from './snapshotSync.js';
 import { withoutChannel } from './requestError.js';
-import { applySnapshot, initialState, type WorkbenchState } from './state.js';
+import { initialState, type WorkbenchState } from './state.js';
 
 export interface WorkbenchActions {
   /** Loads host info, settings and the snapshot, then follows events. Returns the unsubscribe. */
@@ -108,54 +108,20 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
       set({ error: response.error, errorRunningIn: runningConversationId !== null && runningConversationId !== conversationId ? runningConversationId : null });
       return false;
     };
-    const meanwhile = new EventsMeanwhile();
-    /** Counts the folders and conversations the page has moved to; a snapshot asked for before a move is not drawn. */
-    let moves = 0;
-    /** Shows the folder a request opened; nothing when it failed or opened none (a cancelled pick). */
-    const show = (snapshot: Snapshot | null | undefined) => {
-      if (!snapshot) return;
-      moves += 1;
-      set((state) => applySnapshot(state, snapshot));
-    };
-
     /** The conversation the page shows, named in every request about it (none yet: the engine picks or starts one). */
     const shown = () => {
       const { conversationId } = get();
       return conversationId === null ? {} : { conversationId };
     };
-
-    /** The shown conversation's snapshot, drawn with the events heard meanwhile; false when the request failed (the error is shown). */
-    const syncOnce = async (): Promise<boolean> => {
-      const movesBefore = moves;
-      const { value: snapshot, meanwhile: heard } = await meanwhile.during(() => call('workbench:snapshot', shown()));
-      if (snapshot === undefined) return false;
-      if (moves === movesBefore) set((state) => snapshotWithEvents(state, snapshot, heard));
-      return true;
-    };
-    /** The resync on its way; one asked for meanwhile runs once more after it, since it may have been taken too early. */
-    let syncing: Promise<void> | null = null;
-    let syncAgain = false;
-    const resync = (): Promise<void> => {
-      if (syncing) {
-        syncAgain = true;
-        return syncing;
-      }
-      syncing = (async () => {
-        try {
-          let synced: boolean;
-          do {
-            syncAgain = false;
-            synced = await syncOnce();
-          } while (synced && (syncAgain || get().needsResync));
-        } finally {
-          syncing = null;
-        }
-      })();
-      return syncing;
-    };
+    const snapshots = new SnapshotSync({
+      ask: (conversationId) => request('workbench:snapshot', conversationId === null ? {} : { conversationId }),
+      getState: get,
+      setState: (update) => set(update),
+      showError: (error) => set({ error, errorRunningIn: null }),
+    });
 
     const onEvent = (event: WorkbenchEvent) => {
-      meanwhile.heard(event);
+      snapshots.heard(event);
       set((state) => applyEvent(state, event));
       // A gap means missed events; a finished run or an undo also changed the folder, whose file count the snapshot has.
       if (get().needsResync || event.type === 'run-finished' || event.type === 'conversation-reset') void get().resync();
@@ -176,7 +142,7 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
         set({ connection: 'ready' });
         return unsubscribe;
       },
-      resync,
+      resync: () => snapshots.resync(),
       send: (prompt, context = []) => starts('session:send', { prompt, ...(context.length > 0 ? { context: [...context] } : {}), ...shown() }),
       searchPaths: (query) => request('context:paths', { query }),
       async cancel() {
@@ -220,12 +186,8 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
       setFolderCheck: (command) => request('folder:set-check', { command }),
       mcp: (channel, payload) => request(channel, payload),
       testConnection: (payload) => request('settings:test-connection', payload),
-      async openFolder(folder) {
-        show(await call('folders:open', { folder }));
-      },
-      async pickFolder() {
-        show(await call('folders:pick', {}));
-      },
+      openFolder: (folder) => snapshots.opened(() => call('folders:open', { folder })),
+      pickFolder: () => snapshots.opened(() => call('folders:pick', {})),
       async loadRecentFolders() {
         return (await call('folders:recent', {})) ?? [];
       },
@@ -235,12 +197,7 @@ export function createWorkbenchStore(bridge: WorkbenchBridge): WorkbenchStore {
         set({ settings: response.value });
         return null;
       },
-      async switchConversation(conversationId) {
-        moves += 1;
-        const movesBefore = moves;
-        const { value: snapshot, meanwhile: heard } = await meanwhile.during(() => call('workbench:snapshot', { conversationId }));
-        if (snapshot !== undefined && moves === movesBefore) set((state) => ({ ...snapshotWithEvents(state, snapshot, heard), error: null, errorRunningIn: null }));
-      },
+      switchConversation: (conversationId) => snapshots.switchTo(conversationId),
       async newConversation() {
         const created = await call('conversations:new', {});
         if (created !== undefined) await get().switchConversation(created.id);

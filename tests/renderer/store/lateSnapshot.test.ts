@@ -22,37 +22,48 @@ function until(store: WorkbenchStore, done: (state: State) => boolean): Promise<
 }
 
 /**
- * A page whose snapshot answers can be held back, as a slow transport or a busy engine holds them: the
- * engine takes the snapshot when asked, the page receives it when released, after later events.
+ * A page whose snapshot requests (`workbench:snapshot`, and `folders:open`, which answers one) can be held
+ * back, as a slow transport or a busy engine holds them: `hold('answers')` lets the engine take the
+ * snapshot when asked and hands it to the page on release, after later events; `hold('requests')` lets the
+ * request reach the engine only on release.
  */
 async function slowSnapshotPage(workbench: Workbench, configDir: string) {
   const bridge = browserHostBridge(workbench, configDir);
-  const ask = bridge.request['workbench:snapshot'];
   const held: Array<() => void> = [];
   const taken: Snapshot[] = [];
+  const asked: Array<string | null> = [];
   const onTaken: Array<() => void> = [];
-  let holding = false;
-  bridge.request['workbench:snapshot'] = async (payload) => {
-    const answer = (await ask(payload)) as Result<Snapshot | null>;
+  let holding: 'answers' | 'requests' | null = null;
+  const wait = () => new Promise<void>((resolve) => held.push(resolve));
+  const slow = <P>(send: (payload: P) => Promise<unknown>, conversationOf: (payload: P) => string | null) => async (payload: P) => {
+    asked.push(conversationOf(payload));
+    if (holding === 'requests') await wait();
+    const holdAnswer = holding === 'answers';
+    const answer = (await send(payload)) as Result<Snapshot | null>;
     if (answer.ok && answer.value) taken.push(answer.value);
     for (const told of onTaken.splice(0)) told();
-    if (holding) await new Promise<void>((resolve) => held.push(resolve));
+    if (holdAnswer) await wait();
     return answer;
   };
+  const request = bridge.request as unknown as Record<string, (payload: unknown) => Promise<unknown>>;
+  request['workbench:snapshot'] = slow(request['workbench:snapshot']!, (payload) => (payload as { conversationId?: string }).conversationId ?? null);
+  request['folders:open'] = slow(request['folders:open']!, () => null);
   const store = createWorkbenchStore(bridge);
   await store.getState().start();
   return {
     store,
     taken,
+    /** The conversation each snapshot request named (null: none), in order. */
+    asked,
     /** Resolves once the engine has taken `count` snapshots. */
     taking: async (count: number) => {
       while (taken.length < count) await new Promise<void>((resolve) => onTaken.push(resolve));
     },
-    hold: () => (holding = true),
+    hold: (what: 'answers' | 'requests' = 'answers') => (holding = what),
     /** Answers from now on as they come; those held so far stay held until release. */
-    stopHolding: () => (holding = false),
+    stopHolding: () => (holding = null),
     release: () => {
-      holding = false;
+      holding = null;
       for (const resolve of held.splice(0)) resolve();
     },
   };
@@ -173,5 +184,58 @@ describe('a snapshot that arrives after later events', () => {
     expect(page.taken[2]!.conversationId).toBe(first);
     expect(store.getState().conversationId).toBe(second);
     expect(store.getState().conversations.map((conversation) => conversation.id)).toContain(second);
+  }, 30_000);
+
+  it('a resync asked during a switch asks for the conversation the page is going to, and the page gets there', async () => {
+    const { workbench, configDir } = await twoApprovalRun({ scripted: false });
+    const page = await slowSnapshotPage(workbench, configDir);
+    const { store } = page;
+    await store.getState().newConversation();
+    const first = store.getState().conversationId!;
+    await store.getState().newConversation();
+    const before = page.taken.length;
+    page.hold();
+    const switching = store.getState().switchConversation(first);
+    const resynced = store.getState().resync();
+    await page.taking(before + 2);
+    page.release();
+    await Promise.all([switching, resynced]);
+    expect(page.asked.slice(-2)).toEqual([first, first]);
+    expect(store.getState().conversationId).toBe(first);
+  }, 30_000);
+
+  it('a snapshot request that fails goes round again when another was asked for meanwhile, without an error', async () => {
+    const { workbench, configDir } = await twoApprovalRun({ scripted: false });
+    const page = await slowSnapshotPage(workbench, configDir);
+    const { store } = page;
+    await store.getState().newConversation();
+    const kept = store.getState().conversationId!;
+    await store.getState().newConversation();
+    const deleted = store.getState().conversationId!;
+    // Asked for the shown conversation; it reaches the engine only after that conversation is deleted.
+    page.hold('requests');
+    const resynced = store.getState().resync();
+    expect(await store.getState().deleteConversation(deleted)).toMatchObject({ ok: true });
+    expect(store.getState()).toMatchObject({ conversationId: null, needsResync: true });
+    page.release();
+    await resynced;
+    expect(page.asked.slice(-2)).toEqual([deleted, null]);
+    expect(store.getState()).toMatchObject({ conversationId: kept, needsResync: false, error: null });
+  }, 30_000);
+
+  it('a folder opened again while its run goes on shows where the run is, not where it was when opened', async () => {
+    const { workbench, configDir } = await twoApprovalRun();
+    const page = await slowSnapshotPage(workbench, configDir);
+    const { store } = page;
+    page.hold();
+    const opening = store.getState().openFolder(workbench.folder);
+    expect(await store.getState().send('Write a.txt and b.txt')).toBe(true);
+    await until(store, (state) => pendingCards(state).includes('a.txt'));
+    const latest = store.getState();
+    page.release();
+    await opening;
+    expect(store.getState().lastSeq).toBe(latest.lastSeq);
+    expect(pendingCards(store.getState())).toEqual(['a.txt']);
+    expect(store.getState().run).toEqual(latest.run);
   }, 30_000);
 });

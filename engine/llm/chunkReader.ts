@@ -62,14 +62,16 @@ export class ChunkReader {
     }
     if (reasoning !== '') this.reasoningPieces.push(reasoning);
     if (typeof delta['reasoning_content'] === 'string' && delta['reasoning_content'] !== '') this.reasoningField = 'reasoning_content';
-    if (Array.isArray(delta['reasoning_details'])) this.reasoningDetails.push(...(delta['reasoning_details'] as unknown[]));
+    const details = Array.isArray(delta['reasoning_details']) ? (delta['reasoning_details'] as unknown[]) : [];
+    this.reasoningDetails.push(...details);
     const calls = delta['tool_calls'];
     this.toolCalls.addAll(calls);
     // Typed as OpenAI's few reasons, but servers send others (and some an empty string while streaming).
     const finishReason = choice['finish_reason'];
     if (typeof finishReason === 'string' && finishReason !== '') this.finishReason = finishReason;
     const answer = text !== '' || (Array.isArray(calls) && calls.length > 0);
-    return { reasoning: reasoning !== '' || this.reasoningDetails.length > 0, answer, failed: finishReason === 'error' };
+    // This chunk's reasoning only: one after the answer began (an empty finish chunk) does not make the model think again.
+    return { reasoning: reasoning !== '' || details.length > 0, answer, failed: finishReason === 'error' };
   }
 
   /** The reply, or why there is none: the stream never said why it ended, or never carried a choice at all. */

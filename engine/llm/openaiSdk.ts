@@ -33,9 +33,12 @@ export function openAiSdk(options: OpenAiSdkOptions): OpenAI {
 }
 
 /**
- * Gemini's OpenAI-compatible endpoint answers errors with a JSON array (`[{"error": {…}}]`), in which
- * the SDK finds no `error` and reports "status code (no body)". The first element is handed on instead,
- * so its message reaches the user like any other server's.
+ * Error bodies in OpenAI's shape (`{"error": {"message": …}}`), where the SDK reads the server's words;
+ * in any other it finds no `error` and reports "status code (no body)", and the words are lost (a context
+ * overflow then goes unrecognised). Servers' other shapes are handed on in OpenAI's:
+ * - Gemini's OpenAI-compatible endpoint: a JSON array (`[{"error": {…}}]`), its first element;
+ * - vLLM and SGLang: the error's fields at the top (`{"object": "error", "message": …, "type": …, "code": 400}`);
+ * - FastAPI-based servers: `{"detail": "…"}`, or a list of `{"msg": …}` for a request that does not validate.
  */
 function errorBodiesAsObjects(inner: typeof fetch): typeof fetch {
   return async (input, init) => {
@@ -44,11 +47,32 @@ function errorBodiesAsObjects(inner: typeof fetch): typeof fetch {
     const text = await response.text();
     let body = text;
     try {
-      const parsed: unknown = JSON.parse(text);
-      if (Array.isArray(parsed) && typeof parsed[0] === 'object' && parsed[0] !== null) body = JSON.stringify(parsed[0]);
+      const shaped = openAiErrorBody(JSON.parse(text));
+      if (shaped !== null) body = JSON.stringify(shaped);
     } catch {
       // Not JSON after all: handed on as it came.
     }
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
+}
+
+/** The body in OpenAI's error shape; null when it is in it already, or in none this knows. */
+function openAiErrorBody(parsed: unknown): unknown {
+  if (Array.isArray(parsed)) return isObject(parsed[0]) ? parsed[0] : null;
+  if (!isObject(parsed) || 'error' in parsed) return null;
+  if (typeof parsed['message'] === 'string') {
+    const { message, type, code, param } = parsed;
+    return { error: { message, type, code, param } };
+  }
+  const detail = parsed['detail'];
+  if (typeof detail === 'string') return { error: { message: detail } };
+  if (Array.isArray(detail)) {
+    const messages = detail.map((item) => (isObject(item) && typeof item['msg'] === 'string' ? item['msg'] : null)).filter((message) => message !== null);
+    if (messages.length > 0) return { error: { message: messages.join('; ') } };
+  }
+  return null;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

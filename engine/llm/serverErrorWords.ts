@@ -30,7 +30,8 @@ export function saysToolsUnsupported(words: string): boolean {
  * than the maximum model length of 4096", "Input prompt (5000 tokens) is too long and exceeds limit of
  * 4096"), llama.cpp ("the request exceeds the available context size, try increasing it", type
  * `exceed_context_size_error`), LM Studio ("… the model is loaded with context length of only 4096
- * tokens, which is not enough"), Ollama ("prompt too long; exceeded max context length by 120 tokens"),
+ * tokens, which is not enough"; "Input does not fit in context length. The input has 31430 tokens, but the
+ * context length only supports 30000 tokens"; its MLX engine "Context size has been exceeded"), Ollama ("prompt too long; exceeded max context length by 120 tokens"),
  * Anthropic's compatible endpoint ("prompt is too long: 210000 tokens > 200000 maximum"), Gemini ("The
  * input token count (40000) exceeds the maximum number of tokens allowed (32768)") and Mistral ("Prompt
  * contains 40000 tokens … too large for model with 32768 maximum context length").
@@ -47,6 +48,8 @@ const CONTEXT_EXCEEDED_PATTERNS = [
   /exceeded max context length/i,
   /input token count .* exceeds the maximum/i,
   /context window (?:is )?(?:full|exceeded)/i,
+  /does not fit in (?:the )?context/i,
+  /context (?:size|length) has been exceeded/i,
 ];
 
 /** The window a context error names, when it names one: "maximum context length is 8192", "… of only 4096 tokens", "(32768)", "> 200000 maximum". */
@@ -59,6 +62,7 @@ const CONTEXT_LIMIT_PATTERNS = [
   /> (\d+) maximum/i,
   /with (\d+) maximum context length/i,
   /n_ctx(?:_slot)?[ =:]+(\d+)/i,
+  /context length only supports (\d+)/i,
 ];
 
 /**

@@ -67,8 +67,9 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
     if (!response.body) return { ok: false, failure: { kind: 'dropped' } };
     const contentType = response.headers.get('content-type') ?? '';
     clock.start();
-    if (!contentType.includes('text/event-stream')) return await wholeBody(response, contentType, reader);
-    return await readStream(sseItems(response.body, () => clock.heard()), clock, reader, input.onStatus, input.server);
+    const body = contentType.includes('text/event-stream') ? response.body : await eventStreamIn(response.body, clock);
+    if (typeof body === 'string') return unlabelledBody(body, contentType, reader);
+    return await readStream(sseItems(body, () => clock.heard()), clock, reader, input.onStatus, input.server);
   } catch (error) {
     if (signal.aborted) throw new APIUserAbortError();
     const finished = reader.reply();
@@ -180,15 +181,46 @@ function finish(reader: ChunkReader, clock: StreamClock, chunks: number): Attemp
 }
 
 /**
- * A body that is not labelled an event stream: an event stream labelled otherwise (`text/plain`) is read
- * as one; some proxies ignore `stream: true` and send the whole completion as JSON, which is read as one
- * chunk; JSON with an error is that error; anything else (a login page, a web server's index) is named
- * for what it is.
+ * A body that is not labelled an event stream, looked at from its first bytes on: an event stream labelled
+ * otherwise (`text/plain` from some proxies, `application/json` from others) is handed back to be read live,
+ * as it comes, like any stream; anything else is read whole and returned as text.
  */
-async function wholeBody(response: Response, contentType: string, reader: ChunkReader): Promise<AttemptOutcome> {
-  const text = await response.text();
+async function eventStreamIn(body: ReadableStream<Uint8Array>, clock: StreamClock): Promise<AsyncIterable<Uint8Array> | string> {
+  const iterator = body[Symbol.asyncIterator]();
+  const head: Uint8Array[] = [];
+  const decoder = new TextDecoder();
+  let text = '';
+  for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
+    clock.heard();
+    head.push(next.value);
+    text += decoder.decode(next.value, { stream: true });
+    if (/\S/.test(text)) break;
+  }
+  if (/^\s*(?:data:|:|event:)/.test(text)) return headThenRest(head, iterator);
+  for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
+    clock.heard();
+    text += decoder.decode(next.value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+/** The chunks already read, then the rest of the body; leaving early lets go of the body. */
+async function* headThenRest(head: readonly Uint8Array[], rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  try {
+    yield* head;
+    for (let next = await rest.next(); next.done !== true; next = await rest.next()) yield next.value;
+  } finally {
+    await rest.return?.();
+  }
+}
+
+/**
+ * A whole body that is not an event stream: some proxies ignore `stream: true` and send the whole
+ * completion as JSON, which is read as one chunk; JSON with an error is that error; anything else (a
+ * login page, a web server's index) is named for what it is.
+ */
+function unlabelledBody(text: string, contentType: string, reader: ChunkReader): AttemptOutcome {
   const described = contentType || 'no content type';
-  if (/^\s*(?:data:|:|event:)/.test(text)) return readStream(sseItems([Buffer.from(text)], () => {}), StreamClock.finished(), reader, () => {});
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LlmStatus } from '../../../engine/llm/llmTypes.js';
-import { geminiError } from '../../support/fakeLlm/errors.js';
+import { fastApiError, flatError, geminiError, type ErrorResponse } from '../../support/fakeLlm/errors.js';
 import type { ErrorFrameShape, Quirk, ScriptedTurn } from '../../support/fakeLlm/types.js';
 import { useFakeLlm, useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
 import { clientFor, complete, failureOf, parsedArguments, readFileTool, userMessages } from './llmClientHarness.js';
@@ -41,6 +41,7 @@ describe('real servers\' stream framing', () => {
   it.each<[string, Quirk[]]>([
     ['reasoning_content (DeepSeek, vLLM, llama.cpp)', []],
     ['reasoning (OpenRouter, Ollama, Groq)', ['reasoning-field']],
+    ['reasoning with reasoning_details (OpenRouter)', ['reasoning-details']],
     ['content parts with thinking parts (Mistral magistral)', ['content-as-parts']],
   ])('keeps reasoning apart from the answer: %s', async (_name, quirks) => {
     fake().enqueue({ text: answer, reasoning: thoughts, quirks });
@@ -105,6 +106,16 @@ describe('real servers\' stream framing', () => {
     expect(fake().chatRequests()).toHaveLength(1);
   });
 
+  it.each<[string, string, number | undefined]>([
+    ['LM Studio', 'Input does not fit in context length. The input has 31430 tokens, but the context length only supports 30000 tokens.', 30_000],
+    ["LM Studio's MLX engine", 'Context size has been exceeded.', undefined],
+  ])("reads %s's context overflow as one, and the window when it names one", async (_server, message, limit) => {
+    fake().enqueue({ text: answer, fault: { type: 'error-frame', shape: 'event-error', message, code: 400, afterChunks: 0 } });
+    const error = await failureOf(complete(clientFor(fake(), { maxRetries: 2 })));
+    expect(error).toMatchObject({ kind: 'context-exceeded', contextLimit: limit });
+    expect(fake().chatRequests()).toHaveLength(1);
+  });
+
   it('retries an overloaded backend reported mid-stream, then names it with its words when it persists', async () => {
     const overloaded: ScriptedTurn = { text: answer, fault: { type: 'error-frame', shape: 'openrouter', message: 'Provider returned error: overloaded', code: 502 } };
     fake().enqueue(overloaded, overloaded);
@@ -127,9 +138,18 @@ describe('streams that end or are framed unusually', () => {
     expect(deltas.join('')).toBe(answer);
   });
 
-  it('reads an event stream labelled text/plain', async () => {
-    fake().enqueue({ text: answer, quirks: ['stream-as-text-plain'] });
-    expect((await complete(clientFor(fake()))).reply.text).toBe(answer);
+  it.each<Quirk>(['stream-as-text-plain', 'stream-as-json'])('reads an event stream labelled otherwise (%s) live, as it comes', async (quirk) => {
+    // Longer in all than the first-byte limit: read whole before any of it counted, it would fail as silent.
+    fake().enqueue({ text: answer, reasoning: thoughts, delayMs: 40, quirks: [quirk] });
+    const deltas: string[] = [];
+    const statuses: LlmStatus[] = [];
+    const reply = await clientFor(fake(), { firstByteTimeoutMs: 300, maxRetries: 0 }).complete(
+      { messages: userMessages },
+      { signal: new AbortController().signal, onTextDelta: (text) => deltas.push(text), onStatus: (status) => statuses.push(status) },
+    );
+    expect(reply).toMatchObject({ text: answer, reasoning: thoughts });
+    expect(deltas.join('')).toBe(answer);
+    expect(statuses.map((status) => status.state)).toEqual(['waiting', 'thinking', 'answering']);
   });
 
   it('keeps a reply whose finish reason arrived when the connection breaks before [DONE], asking nothing again', async () => {
@@ -200,6 +220,34 @@ describe("Gemini's OpenAI-compatible endpoint", () => {
     const error = await failureOf(complete(clientFor(fake)));
     expect(error).toMatchObject({ kind: 'bad-request', status: 400 });
     expect(error.message).toContain('HTTP 400: * GenerateContentRequest.contents: contents is not specified');
+  });
+
+  const httpError = ({ status, body }: ErrorResponse): ScriptedTurn => ({ fault: { type: 'http-error', status, body, headers: { 'content-type': 'application/json' } } });
+
+  it("reads a context overflow in vLLM's flat error body as one, with the window it names", async () => {
+    const fake = await start();
+    const words = "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion).";
+    fake.enqueue(httpError(flatError(400, words)));
+    const error = await failureOf(complete(clientFor(fake)));
+    expect(error).toMatchObject({ kind: 'context-exceeded', status: 400, contextLimit: 4096 });
+    expect(error.message).toContain('maximum context length is 4096 tokens');
+  });
+
+  it("reads an unknown model in vLLM's flat error body as one", async () => {
+    const fake = await start();
+    fake.enqueue(httpError(flatError(404, 'The model `qwen-big` does not exist.', 'NotFoundError')));
+    expect(await failureOf(complete(clientFor(fake)))).toMatchObject({ kind: 'model-not-found', status: 404 });
+  });
+
+  it.each<[string, ErrorResponse, string]>([
+    ['as text', fastApiError(422, 'messages must not be empty'), 'HTTP 422: messages must not be empty'],
+    ['as validation errors', fastApiError(422, [{ loc: ['body', 'messages'], msg: 'Field required', type: 'missing' }]), 'HTTP 422: Field required'],
+  ])("gives the words of a FastAPI server's detail %s", async (_how, response, words) => {
+    const fake = await start();
+    fake.enqueue(httpError(response));
+    const error = await failureOf(complete(clientFor(fake)));
+    expect(error).toMatchObject({ kind: 'bad-request', status: 422 });
+    expect(error.message).toContain(words);
   });
 });
 

@@ -20,6 +20,8 @@ export interface WireDelta {
   content?: string | null | WireContentPart[];
   reasoning_content?: string;
   reasoning?: string;
+  /** OpenRouter's structured reasoning, sent beside `reasoning`, to be sent back with the next turn. */
+  reasoning_details?: { type: 'reasoning.text'; text: string; format: string; index: number }[];
   tool_calls?: WireToolCallFragment[];
 }
 
@@ -183,6 +185,7 @@ function withUsage(chunks: WireChunk[], turn: PlannedTurn, meta: ResponseMeta, i
 
 function reasoningDelta(piece: string, quirks: ReadonlySet<Quirk>): WireDelta {
   if (quirks.has('content-as-parts')) return { content: [{ type: 'thinking', thinking: [{ type: 'text', text: piece }] }] };
+  if (quirks.has('reasoning-details')) return { reasoning: piece, reasoning_details: [{ type: 'reasoning.text', text: piece, format: 'unknown', index: 0 }] };
   return quirks.has('reasoning-field') ? { reasoning: piece } : { reasoning_content: piece };
 }
 

@@ -55,6 +55,16 @@ export function geminiError(status: number, message: string, googleStatus = 'INV
   return { status, body: [{ error: { code: status, message, status: googleStatus } }] };
 }
 
+/** vLLM's and SGLang's error body: the error's fields at the top, the status as its code (vLLM's ErrorResponse). */
+export function flatError(status: number, message: string, type = 'BadRequestError'): ErrorResponse {
+  return { status, body: { object: 'error', message, type, param: null, code: status } };
+}
+
+/** A FastAPI-based server's error body: `detail` as text, or as the list of validation errors it answers a malformed request with. */
+export function fastApiError(status: number, detail: string | { loc: string[]; msg: string; type: string }[]): ErrorResponse {
+  return { status, body: { detail } };
+}
+
 export function serverError(): ErrorResponse {
   return errorResponse(500, 'The server had an error while processing your request. Sorry about that!', 'server_error', null);
 }

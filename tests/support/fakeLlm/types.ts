@@ -109,6 +109,8 @@ export type Quirk =
   | 'arguments-as-object'
   /** Reasoning in `delta.reasoning` (OpenRouter, Ollama, Groq) instead of `reasoning_content` (DeepSeek, vLLM, llama.cpp). */
   | 'reasoning-field'
+  /** OpenRouter: `delta.reasoning` with `delta.reasoning_details` beside it. */
+  | 'reasoning-details'
   /** Mistral's magistral models: `delta.content` as an array of parts, reasoning as `thinking` parts. */
   | 'content-as-parts'
   /** Usage on the chunk that carries finish_reason (DeepSeek, Mistral), not a chunk of its own. */
@@ -149,8 +151,10 @@ export type Quirk =
   | 'all-calls-in-one-chunk'
   /** Each event ended by a single newline, so a standard SSE parser joins them (Baseten's GLM and Kimi deployments). */
   | 'single-newline-events'
-  /** The event stream labelled `text/plain` instead of `text/event-stream`. */
-  | 'stream-as-text-plain';
+  /** The event stream labelled `text/plain` instead of `text/event-stream` (ramalama's RAG proxy). */
+  | 'stream-as-text-plain'
+  /** The event stream labelled `application/json` (vllm-ascend's proxy). */
+  | 'stream-as-json';
 
 /** `error`: OpenRouter and some gateways end a reply the backend gave up on with it. */
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error';

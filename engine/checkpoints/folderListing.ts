@@ -1,5 +1,6 @@
-import { lstatSync, readFileSync, readdirSync, type Dirent, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
+import { readGitignore } from '../workspace/gitignoreText.js';
 import type { IgnoreRules } from '../workspace/ignoreRules.js';
 import type { UnreachableSubtree } from '../workspace/unreachable.js';
 import { racyWindowMs } from './statRecord.js';
@@ -109,10 +110,4 @@ function sortOut(entries: Dirent[], inherited: IgnoreRules, { root, tooLong }: S
   return sorted;
 }
 
-function readGitignore(root: string, relDir: string): string | null {
-  try {
-    return readFileSync(path.join(root, relDir, '.gitignore'), 'utf8');
-  } catch {
-    return null;
-  }
-}
+

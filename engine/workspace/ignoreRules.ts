@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { readGitignore } from './gitignoreText.js';
 
 interface Layer {
   /** Folder of the .gitignore, relative to the workspace root ('' for the root), with '/' separators. */
@@ -59,12 +58,8 @@ export class IgnoreRules {
    * Read synchronously: a .gitignore is small, and walks call this between synchronous folder listings.
    */
   enter(root: string, relDir: string): IgnoreRules {
-    let text: string;
-    try {
-      text = readFileSync(path.join(root, relDir, '.gitignore'), 'utf8');
-    } catch {
-      return this;
-    }
+    const text = readGitignore(root, relDir);
+    if (text === null) return this;
     const { nameLines, pathDepth } = classify(text);
     const layer: Layer = {
       base: relDir,

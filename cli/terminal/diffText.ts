@@ -1,5 +1,6 @@
 import { describeTotals, totalsOf, type FileChange } from '../../engine/contract/changes.js';
 import { ownSequences, type ShownStream } from './shownStream.js';
+import { visibleLine } from './visibleText.js';
 
 /** How a piece of text is styled on a terminal: a diff's colours, and the styles of formatted Markdown. */
 export type Colour = 'bold' | 'dim' | 'italic' | 'red' | 'green' | 'cyan';
@@ -31,7 +32,8 @@ export function patchLines(patch: string): StyledLine[] {
  */
 export function statLines(files: readonly FileChange[], columns = 80): StyledLine[] {
   if (files.length === 0) return [];
-  const names = files.map((file) => (file.oldPath === undefined ? file.path : `${file.oldPath} => ${file.path}`));
+  // A name's line feed would start a forged line of the stat: every control is shown as its picture (␊).
+  const names = files.map((file) => visibleLine(file.oldPath === undefined ? file.path : `${file.oldPath} => ${file.path}`));
   const counts = files.map((file) => (file.binary ? '' : String(file.added + file.removed)));
   const countWidth = Math.max(1, ...counts.map((count) => count.length), files.some((file) => file.binary) ? 3 : 0);
   const nameWidth = Math.min(Math.max(...names.map((name) => name.length)), Math.max(10, Math.floor(columns * 0.6)));

@@ -127,17 +127,8 @@ async function readFile(path: string, { toolContext, budgetChars }: ReadContextI
     const target = await workspace.resolve(path, 'read');
     const stats = await workspace.stat(target);
     if (stats.isDirectory()) return status('(It is a folder now, not a file: call get_file_map to see it.)');
-    const handle = await workspace.openForRead(target);
-    let bytes: Buffer;
-    try {
-      // Up to 4 bytes a character: enough for every character any share can show, however large the file.
-      const want = Math.min(stats.size, budgetChars * 4);
-      const buffer = Buffer.alloc(want);
-      const { bytesRead } = await handle.read(buffer, 0, want, 0);
-      bytes = buffer.subarray(0, bytesRead);
-    } finally {
-      await handle.close();
-    }
+    // Up to 4 bytes a character: enough for every character any share can show, however large the file.
+    const { bytes } = await workspace.readHead(target, budgetChars * 4);
     const size = formatSize(stats.size);
     const kind = fileKindOf(bytes);
     if (kind.binary) return status(`(A binary file — ${kind.description}, ${size} — not shown.)`, `${heading} (${size})`);

@@ -1,6 +1,7 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../workspace/workspace.js';
+import { formatSize } from '../files/fileSize.js';
 
 /** The cross-tool convention first; Claude Code's name where a folder has no AGENTS.md. */
 const instructionNames = ['AGENTS.md', 'CLAUDE.md'] as const;
@@ -41,8 +42,15 @@ export async function readFolderInstructions(workspace: Workspace, paths: readon
   );
 }
 
-async function readAll(workspace: Workspace, folders: readonly string[]): Promise<{ file: string; content: string }[]> {
-  const found: { file: string; content: string }[] = [];
+/** An instruction file as read: its text, or its head when it is larger than the budget could show (`fileBytes`: its size). */
+interface InstructionFile {
+  file: string;
+  content: string;
+  fileBytes?: number;
+}
+
+async function readAll(workspace: Workspace, folders: readonly string[]): Promise<InstructionFile[]> {
+  const found: InstructionFile[] = [];
   for (const folder of folders) {
     const read = await firstInstructionFile(workspace, folder);
     if (read) found.push(read);
@@ -50,11 +58,13 @@ async function readAll(workspace: Workspace, folders: readonly string[]): Promis
   return found;
 }
 
-function render(found: readonly { file: string; content: string }[], framing: string): ProjectInstructions {
+function render(found: readonly InstructionFile[], framing: string): ProjectInstructions {
   if (found.length === 0) return { text: '', files: [] };
   const share = Math.floor(budgetChars / found.length);
-  const parts = found.map(({ file, content }) => {
-    const shown = content.length > share ? `${content.slice(0, share)}\n[… cut at ${share.toLocaleString('en-US')} of ${content.length.toLocaleString('en-US')} characters; read_file ${file} for the rest]` : content;
+  const parts = found.map(({ file, content, fileBytes }) => {
+    const cut = share.toLocaleString('en-US');
+    const where = fileBytes === undefined ? `${cut} of ${content.length.toLocaleString('en-US')} characters` : `${cut} characters of a ${formatSize(fileBytes)} file`;
+    const shown = content.length > share ? `${content.slice(0, share)}\n[… cut at ${where}; read_file ${file} for the rest]` : content;
     return `### ${file}\n${shown.trim()}`;
   });
   return { text: `${framing}\n\n${parts.join('\n\n')}`, files: found.map(({ file }) => file) };
@@ -71,7 +81,7 @@ function foldersAbove(paths: readonly string[]): string[] {
   return [...folders].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
 }
 
-async function firstInstructionFile(workspace: Workspace, folder: string): Promise<{ file: string; content: string } | null> {
+async function firstInstructionFile(workspace: Workspace, folder: string): Promise<InstructionFile | null> {
   for (const name of instructionNames) {
     const file = folder ? `${folder}/${name}` : name;
     if (!mayExist(workspace.root, file)) continue;
@@ -79,9 +89,11 @@ async function firstInstructionFile(workspace: Workspace, folder: string): Promi
       const target = await workspace.resolve(file, 'read');
       const stats = await workspace.statIfExists(target);
       if (!stats?.isFile()) continue;
-      const bytes = await workspace.readFile(target);
+      // Never more than the budget can show (up to 4 bytes a character): a huge planted file is not read whole.
+      const { bytes, size } = await workspace.readHead(target, budgetChars * 4);
       if (bytes.includes(0)) continue; // not text
-      return { file, content: bytes.toString('utf8') };
+      const content = new TextDecoder('utf-8').decode(bytes);
+      return { file, content, ...(size > bytes.length ? { fileBytes: size } : {}) };
     } catch {
       continue; // refused (a link leading out, a hard-linked file) or unreadable: not the project's instructions
     }

@@ -3,6 +3,7 @@ import { counted } from './counted.js';
 import { formatSize } from '../files/fileSize.js';
 import { type FileMapLayout, type ShownEntry } from './fileMapLayout.js';
 import type { LineCount } from './lineCounts.js';
+import { shownName } from './shownName.js';
 
 export interface FileMapText {
   /** The folder as the model named it. */
@@ -36,18 +37,18 @@ function entryText(entry: FileTreeEntry, map: FileMapText): string {
   switch (entry.type) {
     case 'folder': {
       const size = entry.totalSize === null ? '' : `, ${formatSize(entry.totalSize)}`;
-      const totals = `${entry.name}/  ${counted(entry.fileCount, 'file', 'files')}${size}`;
+      const totals = `${shownName(entry.name)}/  ${counted(entry.fileCount, 'file', 'files')}${size}`;
       return map.layout.expanded.has(entry) ? totals : `${totals} (collapsed)`;
     }
     case 'symlink': {
       const target = map.linkTargets.get(entry.relPath);
-      return target === undefined ? `${entry.name}@` : `${entry.name}@ -> ${target}`;
+      return target === undefined ? `${shownName(entry.name)}@` : `${shownName(entry.name)}@ -> ${shownName(target)}`;
     }
     case 'other':
-      return `${entry.name}  (not a regular file)`;
+      return `${shownName(entry.name)}  (not a regular file)`;
     case 'file':
-      if (entry.size === null) return `${entry.name}  (could not be read)`;
-      return `${entry.name}  ${formatSize(entry.size)}${contentText(map.lineCounts.get(entry.relPath))}`;
+      if (entry.size === null) return `${shownName(entry.name)}  (could not be read)`;
+      return `${shownName(entry.name)}  ${formatSize(entry.size)}${contentText(map.lineCounts.get(entry.relPath))}`;
   }
 }
 

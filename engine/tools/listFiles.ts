@@ -11,6 +11,7 @@ import { counted } from './counted.js';
 import { listableFolder, type ListableFolder } from './folderArgument.js';
 import { contextResultChars } from './resultCap.js';
 import { defineTool } from './tool.js';
+import { shownName } from './shownName.js';
 
 const maxEntries = 1000;
 /** Keeps the whole result inside what the model sees of it, closing note included. */
@@ -104,15 +105,16 @@ class BoundedLines {
   }
 }
 
-async function entryLine(workspace: Workspace, entry: Dirent, shownPath: string, relPath: string): Promise<string> {
+async function entryLine(workspace: Workspace, entry: Dirent, pathShown: string, relPath: string): Promise<string> {
+  const name = shownName(pathShown);
   if (entry.isSymbolicLink()) {
     const linkTarget = await readlink(path.join(workspace.root, relPath)).catch(() => null);
-    return linkTarget === null ? `${shownPath}@` : `${shownPath}@ -> ${linkTarget}`;
+    return linkTarget === null ? `${name}@` : `${name}@ -> ${shownName(linkTarget)}`;
   }
-  return entry.isDirectory() ? `${shownPath}/` : shownPath;
+  return entry.isDirectory() ? `${name}/` : name;
 }
 
 function ignoredNote(names: string[]): string {
-  const listed = names.slice(0, ignoredNamesShown).join(', ') + (names.length > ignoredNamesShown ? ', …' : '');
+  const listed = names.slice(0, ignoredNamesShown).map(shownName).join(', ') + (names.length > ignoredNamesShown ? ', …' : '');
   return `Not shown: ${counted(names.length, 'entry', 'entries')} ignored by .gitignore (${listed}).`;
 }

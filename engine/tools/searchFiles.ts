@@ -8,6 +8,7 @@ import { SkippedSubtrees } from '../workspace/unreachable.js';
 import type { Workspace, WorkspacePath } from '../workspace/workspace.js';
 import { counted } from './counted.js';
 import { ToolError, defineTool } from './tool.js';
+import { shownName } from './shownName.js';
 
 const defaultMaxResults = 100;
 const maxMaxResults = 1000;
@@ -88,7 +89,7 @@ interface Searched {
 function report(args: SearchParams, { kind, where }: Searched, outcome: SearchOutcome): string {
   if (kind === 'file' && outcome.binary > 0) throw new ToolError(`${where} is a binary file; search_files searches text files only.`);
   if (outcome.unreadable > 0 && kind === 'file') throw new ToolError(`${where} could not be read.`);
-  const lines = outcome.files.flatMap((file) => file.lines.map((line, index) => `${file.path}:${line}: ${file.texts[index]}`));
+  const lines = outcome.files.flatMap((file) => file.lines.map((line, index) => `${shownName(file.path)}:${line}: ${file.texts[index]}`));
   const notes = skipNotes(outcome);
   if (outcome.matches === 0) return [noMatches(args, { kind, where }, outcome), ...notes].join('\n');
   const matchWord = counted(outcome.matches, 'matching line', 'matching lines');

@@ -63,10 +63,12 @@ async function realPathOf(root: string, requested: string, absolute: string): Pr
   for (;;) {
     try {
       const real = path.join(await realpath(existing), ...missing);
-      if (!isInside(root, real)) throw new PathRefusedError(requested, await outsideReason(existing, real));
+      if (!isInside(root, real)) throw new PathRefusedError(requested, await outsideReason(root, existing));
       return real;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
+      const refusal = code === undefined ? undefined : unreachableReasons[code];
+      if (refusal) throw new PathRefusedError(requested, refusal);
       // ENAMETOOLONG: a symlink on the way leads somewhere deep; the path it makes is judged by its length.
       if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'ENAMETOOLONG') throw error;
       if (await isDanglingSymlink(existing)) {
@@ -84,7 +86,30 @@ async function isDanglingSymlink(file: string): Promise<boolean> {
   return info?.isSymbolicLink() ?? false;
 }
 
-async function outsideReason(existing: string, real: string): Promise<string> {
-  const viaLink = await realpath(existing).then((resolved) => resolved !== existing, () => false);
-  return viaLink ? `it is reached through a symlink that leads outside the project folder (to ${real})` : 'it leads outside the project folder';
+/** Why a path cannot be resolved, in words that name nothing outside the folder (the system's error names the path). */
+const unreachableReasons: Partial<Record<string, string>> = {
+  ELOOP: 'it goes through a symlink loop',
+  EACCES: 'a folder on the way may not be read (permission denied)',
+  EPERM: 'a folder on the way may not be read (not permitted)',
+};
+
+/**
+ * Why a path that resolves outside is refused: through which symlink of the folder, named by its path in
+ * the folder and never by where it leads (which would tell the model about the disk outside).
+ */
+async function outsideReason(root: string, existing: string): Promise<string> {
+  const link = await linkLeadingOutside(root, existing);
+  return link === null ? 'it leads outside the project folder' : `it is reached through a symlink that leads outside the project folder (${link})`;
+}
+
+/** The first symlink on the way from the root to `existing` that leads outside, as a path from the root; null when none does. */
+async function linkLeadingOutside(root: string, existing: string): Promise<string | null> {
+  const names = path.relative(root, existing).split(path.sep);
+  for (let count = 1; count <= names.length; count += 1) {
+    const at = path.join(root, ...names.slice(0, count));
+    if (!(await lstat(at).catch(() => null))?.isSymbolicLink()) continue;
+    const leadsOut = await realpath(at).then((real) => !isInside(root, real), () => true);
+    if (leadsOut) return names.slice(0, count).join('/');
+  }
+  return null;
 }

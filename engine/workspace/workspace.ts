@@ -94,8 +94,14 @@ export class Workspace {
    */
   async openForRead(target: WorkspacePath): Promise<FileHandle> {
     const handle = await this.inParent(target, (parent, name) =>
-      openEntry(parent, name, constants.O_RDONLY).catch((error: NodeJS.ErrnoException) => {
-        throw error.code === 'ELOOP' ? this.moved(target) : error;
+      openEntry(parent, name, constants.O_RDONLY).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ELOOP') throw this.moved(target);
+        // A socket cannot be opened at all (ENXIO): said for what it is, as a FIFO or a device is.
+        const existing = await parent.lstat(name).catch(() => null);
+        const problem = existing ? unreadableReason(existing) : null;
+        if (problem) throw new PathRefusedError(target.requested, problem);
+        if (error.code === 'EACCES' || error.code === 'EPERM') throw new PathRefusedError(target.requested, 'it may not be read (permission denied)');
+        throw error;
       }),
     );
     try {
@@ -106,6 +112,19 @@ export class Workspace {
     } catch (error) {
       await handle.close();
       throw error;
+    }
+  }
+
+  /** The first `maxBytes` of a checked file (all of it when smaller), with its whole size: a large file is not read whole for its head. */
+  async readHead(target: WorkspacePath, maxBytes: number): Promise<{ bytes: Buffer; size: number }> {
+    const handle = await this.openForRead(target);
+    try {
+      const { size } = await handle.stat();
+      const buffer = Buffer.alloc(Math.min(size, maxBytes));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      return { bytes: buffer.subarray(0, bytesRead), size };
+    } finally {
+      await handle.close();
     }
   }
 

@@ -36,6 +36,12 @@ describe('the --stat view', () => {
     expect(lines[2]).toMatch(/^ \.\.\..*\/file\.ts \| {3}1 \+$/);
   });
 
+  it('keeps a name with a line feed on its line, the feed shown as its picture', () => {
+    const lines = plain(statLines([change('nl\nfake.txt | 999 +++', 1, 0)], 80));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^ nl\u240afake\.txt \| 999 \+\+\+ \| 1 \+$/);
+  });
+
   it('words the totals as git does', () => {
     expect(totalsLine([change('a', 1, 0)])).toBe('1 file changed, 1 insertion(+)');
     expect(totalsLine([change('a', 0, 2)])).toBe('1 file changed, 2 deletions(-)');

@@ -1,4 +1,4 @@
-import { stat, symlink, writeFile } from 'node:fs/promises';
+import { stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pathsNamedIn, readFolderInstructions, readProjectInstructions } from '../../../engine/context/projectInstructions.js';
@@ -106,6 +106,17 @@ describe('project instructions', () => {
     const { text } = await readProjectInstructions(await Workspace.at(long));
     expect(text.length).toBeLessThan(17_000);
     expect(text).toContain('[… cut at 16,000 of 50,000 characters; read_file AGENTS.md for the rest]');
+  });
+
+  it('read no more of a huge file than the budget can show: its head is given, cut, and the file named with its size', async () => {
+    const root = await tempFolder();
+    await writeTree(root, { 'AGENTS.md': 'Use tabs.\n'.repeat(10_000) });
+    // 3 GiB, most of it a hole: read whole it would be refused (past 2 GiB) or fill the memory.
+    await truncate(path.join(root, 'AGENTS.md'), 3 * 1024 ** 3);
+    const { text, files } = await readProjectInstructions(await Workspace.at(root));
+    expect(files).toEqual(['AGENTS.md']);
+    expect(text).toContain('Use tabs.');
+    expect(text).toContain('[… cut at 16,000 characters of a 3.0 GB file; read_file AGENTS.md for the rest]');
   });
 
   it('are text for the model only: a file that claims approvals, tools or settings changes none of them', async () => {

@@ -7,7 +7,7 @@ import type { PhaseLoops } from './phaseLoops.js';
 import { extractNewPlanItems, parsePlan, withoutOutcomes } from './planFile.js';
 import { failureLinePattern } from './prompts.js';
 import { PhaseStopped, type RpiRun } from './rpiRun.js';
-import { appendItems, markItem, readPlan, readPlanState, type PlanState } from './rpiState.js';
+import { completeItem, markItem, readPlan, readPlanState, type PlanState } from './rpiState.js';
 import { answersText } from './userAnswers.js';
 
 /** The Implement phase as it began: what every item is given the same way, and what later ones are told apart from it. */
@@ -87,7 +87,7 @@ export class ImplementPhase {
       if (!fix.ok) return markItem(this.run.stateDir, item.index, 'failed', fix.reason);
       text = fix.text;
     }
-    return this.completeItem(item, text);
+    return this.finishItem(item, text);
   }
 
   /** The folder's check, once more over the whole change after the last item; a failure is told, and the summary reports it. */
@@ -141,14 +141,10 @@ export class ImplementPhase {
     return declared ? { ok: false, reason: declared } : { ok: true, text: result.text };
   }
 
-  private async completeItem(item: PlanItem, finalText: string): Promise<PlanItem[]> {
-    const items = await markItem(this.run.stateDir, item.index, 'done');
-    const proposed = extractNewPlanItems(finalText);
-    if (proposed.length === 0) return items;
-    const { warning } = await appendItems(this.run.stateDir, proposed);
+  private async finishItem(item: PlanItem, finalText: string): Promise<PlanItem[]> {
+    const { items, appended, warning } = await completeItem(this.run.stateDir, item.index, extractNewPlanItems(finalText));
     if (warning) this.loops.emit({ type: 'warning', runId: this.run.runId, message: warning });
-    const after = (await readPlanState(this.run.stateDir)).items;
-    this.run.planReview?.extended(items, after);
-    return after;
+    if (appended.length > 0) this.run.planReview?.extended(items.slice(0, items.length - appended.length), items);
+    return items;
   }
 }

@@ -69,11 +69,14 @@ async function planStateOf(stateDir: string, files: RpiPaths): Promise<PlanState
   const plan = await readArtifact(files.plan);
   const { items, originalCount } = parsePlan(plan ?? '');
   const checks = await readCheckResults(currentChecksFile(stateDir), currentChecksLabel(stateDir));
+  // An empty plan.md (emptied by hand: the engine writes whole files) is no plan, as an empty research.md
+  // is no research; a plan with no items but its reason is one, for a request that changes nothing.
+  const hasPlan = plan !== null && plan.trim().length > 0;
   return {
-    hasPlan: plan !== null,
+    hasPlan,
     items: withCheckResults(items, checks),
     originalCount,
-    allDone: plan !== null && items.every((item) => item.status !== 'pending'),
+    allDone: hasPlan && items.every((item) => item.status !== 'pending'),
     ...(checks.final ? { finalCheck: checks.final } : {}),
   };
 }
@@ -106,12 +109,18 @@ export function markItem(stateDir: string, index: number, status: PlanItemStatus
   });
 }
 
-/** Appends new pending items to the plan on disk, within its inflation cap. */
-export function appendItems(stateDir: string, lines: readonly string[]): Promise<Omit<AppendedPlanItems, 'text'>> {
+/**
+ * Marks the index-th item done and appends the new pending items it proposed (within the plan's inflation
+ * cap) in one write, so a crash leaves both or neither: with the tick alone on disk, a resumed run would
+ * go past the item and never add what it proposed.
+ */
+export function completeItem(stateDir: string, index: number, proposed: readonly string[]): Promise<{ items: PlanItem[] } & Omit<AppendedPlanItems, 'text'>> {
   return exclusive(stateDir, async (files) => {
-    const { text, ...outcome } = appendPlanItems(await readExistingPlan(files.plan), lines);
-    if (outcome.appended.length > 0) await writeArtifact(files.plan, text);
-    return outcome;
+    const before = await readExistingPlan(files.plan);
+    const { text, ...outcome } = appendPlanItems(markPlanItem(before, index, 'done'), proposed);
+    if (text !== before && !(outcome.appended.length === 0 && (await writeOneByteEdit(files.plan, before, text)))) await writeArtifact(files.plan, text);
+    const items = withCheckResults(parsePlan(text).items, await readCheckResults(currentChecksFile(stateDir), currentChecksLabel(stateDir)));
+    return { items, ...outcome };
   });
 }
 

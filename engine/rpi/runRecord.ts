@@ -38,11 +38,17 @@ export async function writeRunRecord(stateDir: string, record: RunRecord): Promi
 
 /** The record of the run in rpi/, or null when there is none or it cannot be read. */
 export async function readRunRecord(stateDir: string): Promise<RunRecord | null> {
+  const record = await readRunRecordOrDamage(stateDir);
+  return record === 'unreadable' ? null : record;
+}
+
+/** The run's record; null when there is none, 'unreadable' when run.json is there but holds no record (emptied, cut, edited). */
+export async function readRunRecordOrDamage(stateDir: string): Promise<RunRecord | null | 'unreadable'> {
   const text = await readStateText(runFile(stateDir));
   if (text === null) return null;
   try {
     return runRecordSchema.parse(JSON.parse(text));
   } catch {
-    return null;
+    return 'unreadable';
   }
 }

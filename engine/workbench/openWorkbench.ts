@@ -24,7 +24,7 @@ import type { RunResult } from './runAssembler.js';
 import { ConversationRunEvents } from './conversationRunEvents.js';
 import { RunGate } from './runGate.js';
 import { memoryAllowList, memoryFolderChecks, type RunOptions } from './runOptions.js';
-import { hasStateFolder, openStateFolder } from './stateFolder.js';
+import { hasStateFolder, openStateFolder, stateFolderError } from './stateFolder.js';
 import { workbenchHandlers, type WorkbenchHandlers } from './workbenchHandlers.js';
 import { takeSnapshot } from './workbenchSnapshot.js';
 import { connectionKeys } from '../llm/phaseModel.js';
@@ -63,11 +63,13 @@ export interface Workbench {
  */
 export async function openWorkbench(folder: string, options: RunOptions = {}): Promise<Workbench> {
   const root = await checkFolder(folder);
-  const state = await openStateFolder(root);
+  const state = await openStateFolder(root).catch((error: unknown) => {
+    throw stateFolderError(root, error);
+  });
   const stateDir = state.dir;
   const lock = await acquireFolderLock(root, stateDir).catch(async (error: unknown) => {
     await state.close();
-    throw error;
+    throw stateFolderError(root, error);
   });
   // Commands a crashed engine left running on this folder are ended before anything else happens here.
   const notices = await orphanNotices(lock.crashed, root);

@@ -1,7 +1,8 @@
 import { contextItemsSchema, type ContextItem, type Message, type UnsequencedEvent } from '../contract/index.js';
 import type { CheckpointStore } from '../checkpoints/checkpointStore.js';
 import { clearRpiState } from '../rpi/rpiState.js';
-import { readRunRecord, recordOf, writeRunRecord, type RunRecord } from '../rpi/runRecord.js';
+import { readRunRecordOrDamage, recordOf, writeRunRecord, type RunRecord } from '../rpi/runRecord.js';
+import { shownStateDir } from '../store/stateDirNames.js';
 import { unansweredRequest, type ConversationStore } from '../store/conversation.js';
 import { newMessage } from './newMessage.js';
 import { keepCurrentRun } from './runHistory.js';
@@ -38,7 +39,13 @@ export async function prepareResume({ stateDir, conversation }: Pick<RequestDeps
   if (messages.length === 0) throw new RunRefusedError('Nothing to resume: this folder has no request yet.');
   const last = unansweredRequest(messages);
   if (!last) throw new RunRefusedError('Nothing to resume: the last request was answered. Send a new message instead.');
-  const record = await readRunRecord(stateDir);
+  const record = await readRunRecordOrDamage(stateDir);
+  if (record === 'unreadable') {
+    // The engine writes it whole (atomically): damage is from outside, and going on would redo done steps.
+    throw new RunRefusedError(
+      `Cannot resume: ${shownStateDir(stateDir)}/rpi/run.json, the record of the stopped run, is unreadable (empty or not a run record), so its research and plan cannot be tied to this request. Delete that file to do the request again from Research.`,
+    );
+  }
   if (record?.messageId === last.id) return record;
   // rpi/ still holds an earlier request's run (the engine stopped before clearing it): keep it, start afresh.
   if (record) await keepCurrentRun(stateDir);

@@ -31,6 +31,23 @@ export interface StateFolder {
  * no other name: a symlink, a hard link or a special file anywhere in it is refused with a FolderError
  * that says which and how to fix it, before anything is read or written there.
  */
+/** Why the state folder cannot be written, by the system's error code. */
+const unwritableReasons: Partial<Record<string, string>> = {
+  EACCES: 'permission denied',
+  EPERM: 'not permitted',
+  EROFS: 'it is on a read-only file system',
+};
+
+/**
+ * The error to show for one met while readying `.workbench/` (its files, the lock): a folder the user may
+ * not write is said in one sentence, naming it (the system's words name a descriptor path); others as they are.
+ */
+export function stateFolderError(root: string, error: unknown): unknown {
+  const why = unwritableReasons[(error as NodeJS.ErrnoException | null)?.code ?? ''];
+  if (!why) return error;
+  return new FolderError(`Cannot use ${path.join(root, stateDirName)}: ${why}. The workbench keeps its lock, history and checkpoints there; give your user write access to it.`);
+}
+
 export async function openStateFolder(root: string): Promise<StateFolder> {
   const rootFolder = await HeldFolder.open(root);
   let held: HeldFolder;

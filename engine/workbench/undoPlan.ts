@@ -26,8 +26,8 @@ export interface UndoTarget {
 
 /**
  * The paths an undo puts back: those the undone requests changed (as the Changes view counts each request's
- * changes) that differ now from the checkpoint before the first of them, and the folders those requests
- * created around files they made. A file a later request of another conversation changed too names that
+ * changes) that differ now from the checkpoint before the first of them, and the folders made since that
+ * nothing will be left in. A file a later request of another conversation changed too names that
  * request (the latest one), for the user to keep or take. `forUndo`: the undo itself goes by this plan
  * (what cannot be reached is then said to be left as it was).
  */
@@ -41,8 +41,11 @@ export async function planUndo(deps: UndoPlanDeps, target: UndoTarget, { forUndo
       const conflict = conflicts.get(change.path);
       return conflict ? { ...change, conflict } : { ...change };
     });
-  const removed = files.filter((file) => file.change === 'removed').map((file) => `${file.path}/`);
-  const folders = differing.filter((change) => change.kind === 'folder' && change.change === 'removed' && removed.some((file) => file.startsWith(`${change.path}/`)));
+  // A folder made since the checkpoint goes when nothing will be left in it, which loses nothing: also one
+  // an undo cut short already emptied (its files gone, so no longer counted), and a second undo finishes it.
+  const planned = new Set(files.filter((file) => file.change === 'removed').map((file) => file.path));
+  const keepsOthers = (folder: string) => differing.some((change) => change.kind !== 'folder' && change.path.startsWith(`${folder}/`) && !planned.has(change.path));
+  const folders = differing.filter((change) => change.kind === 'folder' && change.change === 'removed' && !keepsOthers(change.path));
   return [...files, ...folders.map((folder) => ({ ...folder }))].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 

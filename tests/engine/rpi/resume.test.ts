@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { WorkbenchEvent } from '../../../engine/contract/index.js';
@@ -69,6 +69,26 @@ describe('stopping and resuming a run', () => {
     expect(firstUserText(summary)).toMatch(/one\.txt \(created/);
     expect(firstUserText(summary)).toMatch(/two\.txt \(created/);
     await expect(followRun(workbench, workbench.request('session:resume'))).rejects.toThrow('Nothing to resume: the last request was answered');
+  });
+
+  it('refuses to resume when run.json was emptied, redoing nothing, and says how to start over', async () => {
+    const root = await tempFolder();
+    llm().enqueue(say('research'), say(planText('First', 'Second')), call('write_file', { path: 'one.txt', content: '1\n' }), say('First done.'), call('run_command', { command: 'sleep 30' }));
+    const workbench = await open(root, fakeModelOptions(llm()));
+    const events = recordEvents(workbench);
+    const started = await startRun(workbench, 'Two steps');
+    await waitForEvent(events, workbench, (event) => event.type === 'tool-started' && event.tool === 'run_command');
+    await workbench.request('session:cancel');
+    await started.finished;
+    await writeFile(path.join(conversationDir(root), 'rpi/run.json'), '');
+    const shown = `${path.relative(root, conversationDir(root))}/rpi/run.json`;
+    const requests = llm().chatRequests().length;
+
+    await expect(followRun(workbench, workbench.request('session:resume'))).rejects.toThrow(
+      `Cannot resume: ${shown}, the record of the stopped run, is unreadable (empty or not a run record), so its research and plan cannot be tied to this request. Delete that file to do the request again from Research.`,
+    );
+    expect(llm().chatRequests()).toHaveLength(requests);
+    expect(await readFile(path.join(conversationDir(root), 'rpi/plan.md'), 'utf8')).toContain('- [x] 1. First');
   });
 
   it('resumes after the engine process is killed mid-item: done items never run again', async () => {

@@ -1,11 +1,11 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { open, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
-  appendItems,
   clearRpiState,
+  completeItem,
   markItem,
   readPlan,
   readResearch,
@@ -67,6 +67,13 @@ describe('rpi state on disk', () => {
     it('treats a plan with zero items as all done (nothing to implement)', async () => {
       const dir = await stateDir({ 'rpi/plan.md': '# Execution Plan\n\n## Items\n' });
       expect(await readRpiState(dir)).toEqual({ ...nothing, hasPlan: true, allDone: true });
+    });
+
+    it('treats an empty plan.md as no plan (planned again), not as a plan with nothing left to do', async () => {
+      for (const text of ['', ' \n\n']) {
+        const dir = await stateDir({ 'rpi/research.md': 'r', 'rpi/plan.md': text });
+        expect(await readRpiState(dir)).toEqual({ ...nothing, hasResearch: true });
+      }
     });
 
     it('keeps duplicate and missing numbers in file order', async () => {
@@ -172,23 +179,40 @@ describe('rpi state on disk', () => {
     });
   });
 
-  describe('appendItems', () => {
-    it('appends new items after the last one, up to twice the original count, and warns about the rest', async () => {
+  describe('completeItem', () => {
+    it('ticks the item and appends the new items it proposed, up to twice the original count, and warns about the rest', async () => {
       const dir = await stateDir({ 'rpi/plan.md': plan });
-      const outcome = await appendItems(dir, ['- [ ] 4. A', '- [ ] 5. B', '- [ ] 6. C', '- [ ] 7. D']);
+      const { items, ...outcome } = await completeItem(dir, 0, ['- [ ] 4. A', '- [ ] 5. B', '- [ ] 6. C', '- [ ] 7. D']);
       expect(outcome).toEqual({
         appended: ['- [ ] 4. A', '- [ ] 5. B', '- [ ] 6. C'],
         dropped: ['- [ ] 7. D'],
         warning: 'Dropped 1 new plan item(s): a plan may grow to 2× its original 3 item(s), 6 in all, and it had 3.',
       });
-      expect(await readPlan(dir)).toBe(`${plan}- [ ] 4. A\n- [ ] 5. B\n- [ ] 6. C\n`);
-      expect((await readRpiState(dir)).items).toHaveLength(6);
+      expect(await readPlan(dir)).toBe(`${plan.replace('- [ ] 1.', '- [x] 1.')}- [ ] 4. A\n- [ ] 5. B\n- [ ] 6. C\n`);
+      expect(items).toHaveLength(6);
+      expect(items[0]?.status).toBe('done');
+      expect(items.slice(3).map((item) => item.status)).toEqual(['pending', 'pending', 'pending']);
     });
 
-    it('leaves plan.md untouched when every new item is dropped', async () => {
-      const dir = await stateDir({ 'rpi/plan.md': '<!-- original_count: 1 -->\n- [x] 1. A\n- [ ] 2. B\n' });
-      expect(await appendItems(dir, ['- [ ] 3. C'])).toMatchObject({ appended: [], dropped: ['- [ ] 3. C'] });
+    it('writes the tick and the new items at once: until the new plan replaces it, the file is the plan as it was', async () => {
+      const dir = await stateDir({ 'rpi/plan.md': plan });
+      // Held open: a tick written in place before the items were appended (a crash between the two lost them) would show here.
+      const before = await open(rpiPaths(dir).plan, 'r');
+      try {
+        await completeItem(dir, 0, ['- [ ] 4. Added']);
+        expect(await before.readFile('utf8')).toBe(plan);
+      } finally {
+        await before.close();
+      }
+      expect(await readPlan(dir)).toBe(`${plan.replace('- [ ] 1.', '- [x] 1.')}- [ ] 4. Added\n`);
+    });
+
+    it('only ticks when every new item is dropped, in place', async () => {
+      const dir = await stateDir({ 'rpi/plan.md': '<!-- original_count: 1 -->\n- [ ] 1. A\n- [ ] 2. B\n' });
+      const { ino } = await stat(rpiPaths(dir).plan);
+      expect(await completeItem(dir, 0, ['- [ ] 3. C'])).toMatchObject({ appended: [], dropped: ['- [ ] 3. C'] });
       expect(await readPlan(dir)).toBe('<!-- original_count: 1 -->\n- [x] 1. A\n- [ ] 2. B\n');
+      expect((await stat(rpiPaths(dir).plan)).ino).toBe(ino);
     });
   });
 

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
@@ -63,6 +63,17 @@ describe('undo and regenerate through the facade', () => {
     expect(snapshot.rpi).toMatchObject({ hasResearch: false, hasPlan: false });
     // The list's line follows the reset (conversation-updated), announced as soon as it is read again.
     expect(events.findLast((event) => event.type !== 'conversation-updated')).toMatchObject({ type: 'conversation-reset', messages: [] });
+  });
+
+  it('an undo cut short after its files were put back still removes the folder the request made, when undone again', async () => {
+    const { root, workbench, messageId } = await afterOneRun();
+    // As an undo killed after removing new/created.txt, before removing new/, leaves the folder.
+    await rm(path.join(root, 'new/created.txt'));
+    const preview = await workbench.request('session:undo-preview', { messageId });
+    expect(preview.map(({ path: file, change }) => `${change} ${file}`)).toContain('removed new');
+    await workbench.request('session:undo', { messageId });
+    expect(await exists(path.join(root, 'new'))).toBe(false);
+    expect(await readFile(path.join(root, 'edit.txt'), 'utf8')).toBe('before\n');
   });
 
   it('regenerate from the summary undoes the run and sends the same request again', async () => {

@@ -59,7 +59,8 @@ function errorBodiesAsObjects(inner: typeof fetch): typeof fetch {
 /** The body in OpenAI's error shape; null when it is in it already, or in none this knows. */
 function openAiErrorBody(parsed: unknown): unknown {
   if (Array.isArray(parsed)) return isObject(parsed[0]) ? parsed[0] : null;
-  if (!isObject(parsed) || 'error' in parsed) return null;
+  if (!isObject(parsed) || isObject(parsed['error'])) return null;
+  // NestJS-based proxies: `{"statusCode": 400, "message": …, "error": "Bad Request"}`, the words in `message`.
   if (typeof parsed['message'] === 'string') {
     const { message, type, code, param } = parsed;
     return { error: { message, type, code, param } };

@@ -194,7 +194,9 @@ async function eventStreamIn(body: ReadableStream<Uint8Array>, clock: StreamCloc
     clock.heard();
     head.push(next.value);
     text += decoder.decode(next.value, { stream: true });
-    if (/\S/.test(text)) break;
+    // Enough to tell: a line, or more than `event:` (a first chunk may end inside `data:`).
+    const start = text.trimStart();
+    if (start.includes('\n') || start.length > 'event:'.length) break;
   }
   if (/^\s*(?:data:|:|event:)/.test(text)) return headThenRest(head, iterator);
   for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {

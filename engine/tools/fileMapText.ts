@@ -3,7 +3,7 @@ import { counted } from './counted.js';
 import { formatSize } from '../files/fileSize.js';
 import { type FileMapLayout, type ShownEntry } from './fileMapLayout.js';
 import type { LineCount } from './lineCounts.js';
-import { shownName } from './shownName.js';
+import { shownName } from '../workspace/shownName.js';
 
 export interface FileMapText {
   /** The folder as the model named it. */

@@ -11,7 +11,7 @@ import { counted } from './counted.js';
 import { listableFolder, type ListableFolder } from './folderArgument.js';
 import { contextResultChars } from './resultCap.js';
 import { defineTool } from './tool.js';
-import { shownName } from './shownName.js';
+import { shownName } from '../workspace/shownName.js';
 
 const maxEntries = 1000;
 /** Keeps the whole result inside what the model sees of it, closing note included. */

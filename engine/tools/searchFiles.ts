@@ -8,7 +8,7 @@ import { SkippedSubtrees } from '../workspace/unreachable.js';
 import type { Workspace, WorkspacePath } from '../workspace/workspace.js';
 import { counted } from './counted.js';
 import { ToolError, defineTool } from './tool.js';
-import { shownName } from './shownName.js';
+import { shownName } from '../workspace/shownName.js';
 
 const defaultMaxResults = 100;
 const maxMaxResults = 1000;

@@ -10,6 +10,7 @@ import { walkFiles } from '../workspace/walkFiles.js';
 import { PathRefusedError } from '../workspace/pathRules.js';
 import { listableFolder } from './folderArgument.js';
 import { ToolError, defineTool } from './tool.js';
+import { shownName } from '../workspace/shownName.js';
 
 const maxFiles = 200;
 const exactCountBytes = 256 * 1024 * 1024;
@@ -50,12 +51,12 @@ export const tableGetMap = defineTool({
 /** A file's line; a file that cannot be read is listed with the reason, and the map goes on. */
 async function lineFor(tables: TableSources, relPath: string, budget: SummaryBudget): Promise<string> {
   const unreadable = unreadableTableReason(relPath);
-  if (unreadable) return `${relPath} — ${unreadable}`;
+  if (unreadable) return `${shownName(relPath)} — ${unreadable}`;
   try {
     return await summariseTableFile(tables, await checkedTableFile(tables.workspace, relPath), budget);
   } catch (error) {
     if (tables.signal.aborted || !(error instanceof Error)) throw error;
     const reason = error instanceof ToolError || error instanceof PathRefusedError ? error.message : error.message.split('\n')[0];
-    return `${relPath} — not read: ${reason}`;
+    return `${shownName(relPath)} — not read: ${reason}`;
   }
 }

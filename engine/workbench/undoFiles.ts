@@ -27,10 +27,11 @@ export async function putBackUndone({ root, changes, requestId, planned, choices
   const files = planned.filter((file) => file.kind !== 'folder');
   const kept = files.filter((file) => file.conflict && choices[file.path] !== 'take').map((file) => file.path);
   const paths = files.filter((file) => !kept.includes(file.path)).map((file) => file.path);
-  if (paths.length === 0) return { restoredFiles: [], keptFiles: kept, takeBack: null };
-  const reverted = await changes.revert(requestId, paths, { keptBy });
+  const reverted = paths.length === 0 ? null : await changes.revert(requestId, paths, { keptBy });
+  // Also with no file to put back: an undo cut short may have left only the folders.
   const folders = planned.filter((file) => file.kind === 'folder').map((folder) => folder.path);
   for (const folder of folders.sort().reverse()) await removeIfEmpty(root, folder);
+  if (reverted === null) return { restoredFiles: [], keptFiles: kept, takeBack: null };
   return {
     restoredFiles: reverted.files.filter((file) => file.change !== 'unchanged').map((file) => file.path),
     keptFiles: kept,

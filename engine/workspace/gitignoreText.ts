@@ -26,7 +26,7 @@ export function readGitignore(root: string, relDir: string): string | null {
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile() || stats.nlink !== 1 || stats.size > maxGitignoreBytes) return null;
+    if (!stats.isFile() || stats.nlink > 1 || stats.size > maxGitignoreBytes) return null;
     if (holdsByDescriptor && !isInside(root, readlinkSync(`/proc/self/fd/${fd}`))) return null;
     const bytes = readToEndSync(fd, stats.size, maxGitignoreBytes);
     return bytes.length > maxGitignoreBytes ? null : bytes.toString('utf8');

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { shownPath } from './unreachable.js';
+import { withNamesUnquoted } from './shownName.js';
 
 /** A path the agent may not use, with the path as the model wrote it and the reason in plain words. */
 export class PathRefusedError extends Error {
@@ -29,8 +30,10 @@ export function refuseHiddenFolder(target: { requested: string; rel: string }, a
  * Backslashes count as separators on every platform, so `..\..\x` cannot slip through on POSIX.
  */
 export function lexicalPath(requested: string, root: string): string {
-  if (requested.includes('\0')) throw new PathRefusedError(requested, 'it contains a NUL character');
-  const slashed = requested.replace(/\\/g, '/');
+  // A name the tools showed quoted (shownName) and the model copied so is read back first.
+  const text = withNamesUnquoted(requested);
+  if (text.includes('\0')) throw new PathRefusedError(requested, 'it contains a NUL character');
+  const slashed = text.replace(/\\/g, '/');
   if (isAbsolute(slashed)) throw new PathRefusedError(requested, absoluteReason(slashed, root));
   if (slashed === '~' || slashed.startsWith('~/')) {
     throw new PathRefusedError(requested, 'home-relative paths (~) are not allowed; paths are relative to the project folder');

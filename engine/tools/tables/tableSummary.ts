@@ -6,6 +6,7 @@ import type { TableFile } from './tableFiles.js';
 import type { TableSources } from './tableSources.js';
 import { count, plural } from './tableText.js';
 import { scanSheet, workbookParts } from './xlsxStructure.js';
+import { shownName } from '../../workspace/shownName.js';
 
 export interface SummaryBudget {
   /** Bytes left for exact row counts in this map; larger files get an estimate from their first megabyte. */
@@ -19,7 +20,7 @@ const shownColumnNames = 12;
 
 /** One table file in a line (a workbook: a line per sheet): format, size, rows × columns, column names. */
 export async function summariseTableFile(tables: TableSources, file: TableFile, budget: SummaryBudget): Promise<string> {
-  const head = `${file.rel} — ${formatNames[file.format]}, ${formatSize(file.size)}`;
+  const head = `${shownName(file.rel)} — ${formatNames[file.format]}, ${formatSize(file.size)}`;
   if (file.format === 'xlsx') return `${head}${await sheetLines(tables, file)}`;
   const source = await tables.forFiles([file]);
   const names = source.detail.format === 'csv' ? source.detail.dialect.columnNames : await columnNamesOf(tables, source.sql);

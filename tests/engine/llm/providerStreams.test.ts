@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LlmStatus } from '../../../engine/llm/llmTypes.js';
-import { fastApiError, flatError, geminiError, type ErrorResponse } from '../../support/fakeLlm/errors.js';
+import { fastApiError, flatError, geminiError, nestError, type ErrorResponse } from '../../support/fakeLlm/errors.js';
 import type { ErrorFrameShape, Quirk, ScriptedTurn } from '../../support/fakeLlm/types.js';
 import { useFakeLlm, useFakeLlmStarter } from '../../support/fakeLlm/useFakeLlm.js';
 import { clientFor, complete, failureOf, parsedArguments, readFileTool, userMessages } from './llmClientHarness.js';
@@ -138,6 +138,11 @@ describe('streams that end or are framed unusually', () => {
     expect(deltas.join('')).toBe(answer);
   });
 
+  it('tells an event stream labelled otherwise whose first chunk ends inside `data:`', async () => {
+    fake().enqueue({ text: answer, quirks: ['stream-as-json', 'frames-split-in-field'] });
+    expect((await complete(clientFor(fake(), { maxRetries: 0 }))).reply.text).toBe(answer);
+  });
+
   it.each<Quirk>(['stream-as-text-plain', 'stream-as-json'])('reads an event stream labelled otherwise (%s) live, as it comes', async (quirk) => {
     // Longer in all than the first-byte limit: read whole before any of it counted, it would fail as silent.
     fake().enqueue({ text: answer, reasoning: thoughts, delayMs: 40, quirks: [quirk] });
@@ -231,6 +236,12 @@ describe("Gemini's OpenAI-compatible endpoint", () => {
     const error = await failureOf(complete(clientFor(fake)));
     expect(error).toMatchObject({ kind: 'context-exceeded', status: 400, contextLimit: 4096 });
     expect(error.message).toContain('maximum context length is 4096 tokens');
+  });
+
+  it("reads a context overflow in a NestJS proxy's body, whose `error` is only the status's name", async () => {
+    const fake = await start();
+    fake.enqueue(httpError(nestError(400, "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.")));
+    expect(await failureOf(complete(clientFor(fake)))).toMatchObject({ kind: 'context-exceeded', status: 400, contextLimit: 8192 });
   });
 
   it("reads an unknown model in vLLM's flat error body as one", async () => {

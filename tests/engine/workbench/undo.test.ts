@@ -66,14 +66,21 @@ describe('undo and regenerate through the facade', () => {
   });
 
   it('an undo cut short after its files were put back still removes the folder the request made, when undone again', async () => {
-    const { root, workbench, messageId } = await afterOneRun();
-    // As an undo killed after removing new/created.txt, before removing new/, leaves the folder.
-    await rm(path.join(root, 'new/created.txt'));
+    const { root, workbench, messageId } = await folderAfterOneRun({
+      root: await tempFolder(),
+      llm: llm(),
+      open,
+      files: { 'keep.txt': 'keep\n' },
+      turns: [say('research'), say(planText('Make')), call('write_file', { path: 'new/deeper/created.txt', content: 'new\n' }), say('done'), say('Made one file.')],
+      request: 'Make a file',
+    });
+    // As an undo killed after removing the file, before removing its folders, leaves them: nothing but them left to undo.
+    await rm(path.join(root, 'new/deeper/created.txt'));
     const preview = await workbench.request('session:undo-preview', { messageId });
-    expect(preview.map(({ path: file, change }) => `${change} ${file}`)).toContain('removed new');
-    await workbench.request('session:undo', { messageId });
+    expect(preview.map(({ path: file, change }) => `${change} ${file}`)).toEqual(['removed new', 'removed new/deeper']);
+    expect((await workbench.request('session:undo', { messageId })).restoredFiles).toEqual([]);
     expect(await exists(path.join(root, 'new'))).toBe(false);
-    expect(await readFile(path.join(root, 'edit.txt'), 'utf8')).toBe('before\n');
+    expect(await readFile(path.join(root, 'keep.txt'), 'utf8')).toBe('keep\n');
   });
 
   it('regenerate from the summary undoes the run and sends the same request again', async () => {

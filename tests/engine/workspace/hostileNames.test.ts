@@ -6,7 +6,7 @@ import { getFileMap } from '../../../engine/tools/getFileMap.js';
 import { listFiles } from '../../../engine/tools/listFiles.js';
 import { readFile } from '../../../engine/tools/readFile.js';
 import { searchFiles } from '../../../engine/tools/searchFiles.js';
-import { shownName } from '../../../engine/tools/shownName.js';
+import { shownName, unquotedName, withNamesUnquoted } from '../../../engine/workspace/shownName.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
 import { runTool, toolContextFor } from '../../support/toolContext.js';
 
@@ -72,6 +72,22 @@ describe('what a hostile folder can make a tool say', () => {
     expect(map.split('\n').some((line) => line.trim().startsWith('forged.env'))).toBe(false);
     const found = await runTool(searchFiles, { pattern: 'needle' }, context);
     expect(found).toContain(`"sub/a.txt\\nforged.env@ -> ~":1: needle`);
+
+    // Copied back as shown, whole (as search shows it) or as a step (as list_files shows it), it is the same file.
+    for (const copied of [`"sub/a.txt\\nforged.env@ -> ~"`, `sub/${quoted}`]) {
+      expect(await runTool(readFile, { path: copied }, context)).toContain('needle');
+    }
+  });
+
+  it('reads back every name it quotes, and nothing else', () => {
+    for (const name of ['a\nb', 'tab\there', '"quoted".txt', 'back\\slash\n', '\u0001\u007f\u2028end', 'plain.txt']) {
+      expect(unquotedName(shownName(name)) ?? shownName(name)).toBe(name);
+    }
+    expect(unquotedName('plain.txt')).toBeNull();
+    expect(unquotedName('"unclosed')).toBeNull();
+    expect(unquotedName('"bad \\q escape"')).toBeNull();
+    expect(withNamesUnquoted('src/app.ts')).toBe('src/app.ts');
+    expect(withNamesUnquoted('"a/b\\tc"')).toBe('a/b\tc');
   });
 
   it('quotes only what needs it, unambiguously', () => {

@@ -126,5 +126,6 @@ export async function handleChatCompletion(
   const framed = streamFrames(chunks, turn.fault);
   const frames = turn.quirks.has('single-newline-events') ? framed.map((frame) => frame.replace(/\n\n$/, '\n')) : framed;
   const contentType = turn.quirks.has('stream-as-text-plain') ? 'text/plain; charset=utf-8' : turn.quirks.has('stream-as-json') ? 'application/json' : 'text/event-stream';
-  await writeEventStream(response, { frames, delayMs: turn.delayMs, cut: streamCut(turn.fault, frames.length), queued: next.turn.queued, contentType });
+  const splitFramesAt = turn.quirks.has('frames-split-in-field') ? 2 : undefined;
+  await writeEventStream(response, { frames, delayMs: turn.delayMs, cut: streamCut(turn.fault, frames.length), queued: next.turn.queued, contentType, ...(splitFramesAt ? { splitFramesAt } : {}) });
 }

@@ -65,6 +65,11 @@ export function fastApiError(status: number, detail: string | { loc: string[]; m
   return { status, body: { detail } };
 }
 
+/** A NestJS-based proxy's error body: the words in `message`, the status's name in `error`. */
+export function nestError(status: number, message: string, name = 'Bad Request'): ErrorResponse {
+  return { status, body: { statusCode: status, message, error: name } };
+}
+
 export function serverError(): ErrorResponse {
   return errorResponse(500, 'The server had an error while processing your request. Sorry about that!', 'server_error', null);
 }

@@ -11,6 +11,8 @@ export interface EventStreamOptions {
   queued?: { comments: number; everyMs?: number; text?: string } | undefined;
   /** `text/event-stream` unless a server labels its stream otherwise. */
   contentType?: string;
+  /** Each frame written in two pieces, the first this many bytes long, apart in time: a chunk boundary inside `data:`. */
+  splitFramesAt?: number;
 }
 
 /** One server-sent event exactly as OpenAI frames it. */
@@ -28,7 +30,7 @@ function write(response: ServerResponse, data: string): Promise<void> {
  * socket after `afterChunks` frames; a `stall` cut leaves the response open and silent (close() or the
  * client ends it); an `after-done` cut ends the body apart from `[DONE]`, later or never.
  */
-export async function writeEventStream(response: ServerResponse, { frames, delayMs, cut, queued, contentType = 'text/event-stream' }: EventStreamOptions): Promise<void> {
+export async function writeEventStream(response: ServerResponse, { frames, delayMs, cut, queued, contentType = 'text/event-stream', splitFramesAt }: EventStreamOptions): Promise<void> {
   response.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache', connection: 'keep-alive' });
   response.flushHeaders();
   for (let count = 0; queued && count < queued.comments; count++) {
@@ -40,7 +42,14 @@ export async function writeEventStream(response: ServerResponse, { frames, delay
   for (const frame of sent) {
     if (delayMs > 0) await sleep(delayMs);
     if (response.destroyed) return;
-    await write(response, frame);
+    if (splitFramesAt === undefined) {
+      await write(response, frame);
+      continue;
+    }
+    await write(response, frame.slice(0, splitFramesAt));
+    await sleep(Math.max(delayMs, 20));
+    if (response.destroyed) return;
+    await write(response, frame.slice(splitFramesAt));
   }
   if (cut?.type === 'drop') {
     response.destroy();

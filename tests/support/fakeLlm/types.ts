@@ -154,7 +154,9 @@ export type Quirk =
   /** The event stream labelled `text/plain` instead of `text/event-stream` (ramalama's RAG proxy). */
   | 'stream-as-text-plain'
   /** The event stream labelled `application/json` (vllm-ascend's proxy). */
-  | 'stream-as-json';
+  | 'stream-as-json'
+  /** Each frame sent in two pieces, the first ending inside its field name (`da` | `ta: {…}`): chunks are cut anywhere. */
+  | 'frames-split-in-field';
 
 /** `error`: OpenRouter and some gateways end a reply the backend gave up on with it. */
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error';

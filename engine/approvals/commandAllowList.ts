@@ -160,7 +160,27 @@ function runsOtherCodeReason(words: readonly string[]): string | null {
       (candidate.onlyWith === undefined || args.includes(candidate.onlyWith)) &&
       (isWholeProgram(candidate) || args.some((arg) => matchesOption(candidate, arg))),
   );
-  return rule?.reason ?? null;
+  return rule?.reason ?? interpreterScriptReason(program, args);
+}
+
+/** Interpreters whose allowance is bound to the script they are given (commandDefinitions.ts). */
+const scriptInterpreters = /^(node|nodejs|tsx|ts-node|python[\d.]*|py|ruby|perl|php|lua|rscript)$/;
+const unboundScriptReason =
+  'Which code it runs cannot be bound to a file: an allowance is bound to the script an interpreter is given first, named with its extension (`node tools/gen.js`, `python -m tool`), and options before it may load other code.';
+
+/**
+ * Why an interpreter's command cannot keep an allowance: the script it runs must be the first word after
+ * it, a file named with its extension, or a module after a leading `-m` (Python), so that the allowance
+ * is bound to the code that runs (and asks again when it changes). An option before the script may load
+ * other code (`node -r ./setup.cjs app.js`) or take a value read as the script (`python -W ignore app.py`),
+ * and `node .` or `node app` run a file the command does not name.
+ */
+function interpreterScriptReason(program: string, args: readonly string[]): string | null {
+  if (!scriptInterpreters.test(program)) return null;
+  const [first, second] = args;
+  if (first === undefined) return null; // a prompt, running nothing of the folder's
+  if (first === '-m' && /^python|^py$/.test(program)) return second !== undefined && /^[\w.]+$/.test(second) ? null : unboundScriptReason;
+  return first.startsWith('-') || !/\.[a-z0-9]+$/i.test(first) ? unboundScriptReason : null;
 }
 
 function programName(word: string): string {

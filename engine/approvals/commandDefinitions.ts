@@ -29,7 +29,9 @@ const runners: readonly Runner[] = [
     files: ['Taskfile.yml', 'Taskfile.yaml', 'taskfile.yml', 'taskfile.yaml', 'Taskfile.dist.yml', 'Taskfile.dist.yaml'],
     upward: true,
   },
-  { program: /^cargo$/, files: ['Cargo.toml', 'build.rs', '.cargo/config.toml', '.cargo/config'], upward: true },
+  // rust-toolchain(.toml) may name a toolchain by path: rustup then runs that folder's cargo.
+  { program: /^cargo$/, files: ['Cargo.toml', 'build.rs', '.cargo/config.toml', '.cargo/config', 'rust-toolchain.toml', 'rust-toolchain'], upward: true },
+  { program: /^rustc$/, files: ['rust-toolchain.toml', 'rust-toolchain'], upward: true },
   { program: /^go$/, files: ['go.mod', 'go.work'], upward: true },
   { program: /^(pytest|py\.test)$/, files: pythonTestFiles, upward: true },
   { program: /^tox$/, files: ['tox.ini', 'pyproject.toml', 'setup.cfg'] },
@@ -81,9 +83,12 @@ export function commandDefinitions(words: readonly string[], cwd: string): strin
     if (moduleName === 'pytest') {
       for (const folder of foldersUp(cwd)) for (const file of pythonTestFiles) add(path.posix.join(folder, file));
     } else if (moduleName !== undefined) {
-      const modulePath = moduleName.split('.').join('/');
+      const parts = moduleName.split('.');
+      const modulePath = parts.join('/');
       add(`${modulePath}.py`);
       add(`${modulePath}/__main__.py`);
+      // Importing a module runs every package's __init__.py on the way to it, its own included.
+      for (let depth = 1; depth <= parts.length; depth += 1) add(`${parts.slice(0, depth).join('/')}/__init__.py`);
     } else {
       const script = args.find((arg, index) => !arg.startsWith('-') && !(index === 0 && program === 'deno' && arg === 'run'));
       // bun and deno also take subcommands (`bun test`); only a path is a script there.

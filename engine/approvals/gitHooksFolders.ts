@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,7 +21,17 @@ const maxIncludeDepth = 10;
  * The folder's config is the folder's own, untrusted data: it only ever adds places that ask.
  */
 export async function gitHooksFolders(root: string): Promise<string[]> {
+  return (await gitConfigPlaces(root)).hookFolders;
+}
+
+/**
+ * What in `root` the git config makes git act on: the hooks folders (gitHooksFolders), and the config files
+ * it includes (`include.path`, `includeIf.*.path`) that lie inside the folder, existing or not, relative
+ * to `root`: written, such a file is as powerful as `.git/config` itself (`core.fsmonitor`, aliases, …).
+ */
+export async function gitConfigPlaces(root: string): Promise<{ hookFolders: string[]; includedConfigs: string[] }> {
   const values: string[] = [];
+  const included: string[] = [];
   const read = new Set<string>();
   const readConfig = async (file: string, depth: number): Promise<void> => {
     if (depth > maxIncludeDepth || read.has(file)) return;
@@ -32,20 +42,50 @@ export async function gitHooksFolders(root: string): Promise<string[]> {
       if (entry.value === null) continue;
       if (entry.section === 'core' && entry.subsection === null && entry.key === 'hookspath') values.push(entry.value);
       const isInclude = (entry.section === 'include' && entry.subsection === null) || (entry.section === 'includeif' && entry.subsection !== null);
-      if (isInclude && entry.key === 'path') await readConfig(path.resolve(path.dirname(file), expandHome(entry.value)), depth + 1);
+      if (!isInclude || entry.key !== 'path') continue;
+      const target = path.resolve(path.dirname(file), expandHome(entry.value));
+      included.push(target);
+      await readConfig(target, depth + 1);
     }
   };
   for (const file of [...globalConfigFiles(), ...repositoryConfigFiles(root)]) await readConfig(file, 0);
   const folders = new Set<string>();
   for (const value of values) {
-    if (value === '') continue;
-    const lexical = path.resolve(root, expandHome(value));
-    for (const candidate of [lexical, await realpath(lexical).catch(() => lexical)]) {
-      const rel = path.relative(root, candidate);
-      if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) folders.add(rel.split(path.sep).join('/'));
-    }
+    if (value !== '') for (const rel of await insideRoot(root, path.resolve(root, expandHome(value)))) folders.add(rel);
   }
-  return [...folders];
+  const configs = new Set<string>();
+  for (const file of included) {
+    // .git/ is protected whole already; a file elsewhere (rare) has its real path taken synchronously.
+    const lexical = relativeInside(root, file);
+    if (lexical === null || lexical === '' || lexical === '.git' || lexical.startsWith('.git/')) continue;
+    configs.add(lexical);
+    const real = relativeInside(root, realPathOrSelf(file));
+    if (real) configs.add(real);
+  }
+  return { hookFolders: [...folders], includedConfigs: [...configs] };
+}
+
+/** `lexical` and its real path, each as a path from `root` ('/' separators, '' for itself) when inside it. */
+async function insideRoot(root: string, lexical: string): Promise<string[]> {
+  const found = new Set<string>();
+  for (const candidate of [lexical, await realpath(lexical).catch(() => lexical)]) {
+    const rel = relativeInside(root, candidate);
+    if (rel !== null) found.add(rel);
+  }
+  return [...found];
+}
+
+function relativeInside(root: string, file: string): string | null {
+  const rel = path.relative(root, file);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel)) ? rel.split(path.sep).join('/') : null;
+}
+
+function realPathOrSelf(file: string): string {
+  try {
+    return realpathSync.native(file);
+  } catch {
+    return file;
+  }
 }
 
 function repositoryConfigFiles(root: string): string[] {

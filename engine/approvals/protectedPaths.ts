@@ -1,6 +1,8 @@
 const gitReason = 'it is inside git’s own folder';
 const hookReason = 'it is a git hook';
 const hooksPathReason = 'it is in a folder git takes hooks from (core.hooksPath in the git config)';
+const holdsHooksReason = 'it holds a folder git takes hooks from (core.hooksPath in the git config)';
+const includedConfigReason = 'it is git configuration the repository includes (include.path), which can make git run programs';
 const hookConfigReason = 'it configures git hooks';
 const gitFileReason = 'it tells git which programs to run on files (filters, diff and merge drivers)';
 const submoduleReason = 'it tells git where to fetch submodules from';
@@ -182,7 +184,7 @@ const protectedPatterns: ReadonlyArray<readonly [RegExp, string]> = [
  * so `.GIT/hooks`, `.git./hooks` and `.git::$INDEX_ALLOCATION/hooks` are all a git hook. Backslashes
  * count as separators too.
  */
-export function protectedPathReason(relPath: string, hookFolders: readonly string[] = []): string | null {
+export function protectedPathReason(relPath: string, hookFolders: readonly string[] = [], includedConfigs: readonly string[] = []): string | null {
   const names = canonicalNames(relPath);
   for (const [index, name] of names.entries()) {
     if (name === '.git' && names[index + 1] === 'hooks') return hookReason;
@@ -190,6 +192,9 @@ export function protectedPathReason(relPath: string, hookFolders: readonly strin
     if (reason !== undefined) return reason;
   }
   if (hookFolders.some((folder) => inHookFolder(names, canonicalNames(folder)))) return hooksPathReason;
+  // Moved or deleted whole, a folder above one takes the hooks with it (moved away, edited, moved back).
+  if (hookFolders.some((folder) => holdsHookFolder(names, canonicalNames(folder)))) return holdsHooksReason;
+  if (includedConfigs.some((file) => sameNames(names, canonicalNames(file)))) return includedConfigReason;
   const fileName = names.at(-1);
   if (fileName === undefined) return null;
   return protectedFiles.get(fileName) ?? protectedPatterns.find(([pattern]) => pattern.test(fileName))?.[1] ?? null;
@@ -203,6 +208,14 @@ const gitHookNames: ReadonlySet<string> = new Set([
   'post-rewrite', 'sendemail-validate', 'fsmonitor-watchman', 'p4-changelist', 'p4-prepare-changelist',
   'p4-post-changelist', 'p4-pre-submit', 'post-index-change',
 ]);
+
+function holdsHookFolder(names: readonly string[], folder: readonly string[]): boolean {
+  return names.length > 0 && names.length < folder.length && names.every((name, index) => folder[index] === name);
+}
+
+function sameNames(names: readonly string[], other: readonly string[]): boolean {
+  return names.length === other.length && names.every((name, index) => other[index] === name);
+}
 
 function inHookFolder(names: readonly string[], folder: readonly string[]): boolean {
   if (folder.length === 0) return names.length === 1 && gitHookNames.has(names[0] ?? '');

@@ -7,7 +7,7 @@ import type { ApprovalBroker } from './approvalBroker.js';
 import type { RequestScope } from './requestAllowances.js';
 import { allowListable, matchesAllowList, parseSimpleCommand } from './commandAllowList.js';
 import { changedDefinitionsReason, definitionHashes } from './commandBinding.js';
-import { gitHooksFolders } from './gitHooksFolders.js';
+import { gitConfigPlaces } from './gitHooksFolders.js';
 import { protectedPathReason } from './protectedPaths.js';
 
 export interface ToolGuardDeps {
@@ -71,9 +71,9 @@ export function toolGuard(deps: ToolGuardDeps): ToolGuard {
 
 /** Why a target always asks, whatever the policy and the allowances say; null when none is protected. */
 async function protectedReasonOf(deps: ToolGuardDeps, targets: readonly Target[]): Promise<string | null> {
-  const hookFolders = await gitHooksFolders(deps.workspace.root);
+  const { hookFolders, includedConfigs } = await gitConfigPlaces(deps.workspace.root);
   for (const target of targets) {
-    const reason = protectedPathReason(target.rel, hookFolders);
+    const reason = protectedPathReason(target.rel, hookFolders, includedConfigs);
     if (reason !== null) return `${target.rel}: ${reason}, so changes to it always need your approval`;
   }
   return null;

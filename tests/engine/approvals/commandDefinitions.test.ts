@@ -14,11 +14,11 @@ describe('commandDefinitions', () => {
     ['make check', '', ['GNUmakefile', 'Makefile', 'makefile']],
     ['make', 'sub', ['sub/GNUmakefile', 'sub/Makefile', 'sub/makefile']],
     ['just test', '', ['.justfile', 'Justfile', 'justfile']],
-    ['cargo test', '', ['.cargo/config', '.cargo/config.toml', 'Cargo.toml', 'build.rs']],
+    ['cargo test', '', ['.cargo/config', '.cargo/config.toml', 'Cargo.toml', 'build.rs', 'rust-toolchain', 'rust-toolchain.toml']],
     ['go test ./...', '', ['go.mod', 'go.work']],
     ['pytest', '', ['.pytest.ini', 'conftest.py', 'pyproject.toml', 'pytest.ini', 'setup.cfg', 'tox.ini']],
     ['python -m pytest', '', ['.pytest.ini', 'conftest.py', 'pyproject.toml', 'pytest.ini', 'setup.cfg', 'tox.ini']],
-    ['python3 -m tools.gen', '', ['tools/gen.py', 'tools/gen/__main__.py']],
+    ['python3 -m tools.gen', '', ['tools/__init__.py', 'tools/gen.py', 'tools/gen/__init__.py', 'tools/gen/__main__.py']],
     ['./gradlew test', '', ['build.gradle', 'build.gradle.kts', 'gradle.properties', 'gradle/wrapper/gradle-wrapper.properties', 'gradlew', 'settings.gradle', 'settings.gradle.kts']],
     ['mvn -q test', '', ['.mvn/extensions.xml', '.mvn/jvm.config', '.mvn/maven.config', '.mvn/wrapper/maven-wrapper.properties', 'mvnw', 'pom.xml']],
     ['rake spec', '', ['Rakefile', 'Rakefile.rb', 'rakefile', 'rakefile.rb']],
@@ -74,6 +74,18 @@ describe('runners pointed at other files or folders are never allow-listed', () 
   });
 
   it.each(['npm test', 'npm run build', 'make check', 'cargo test', 'go test ./...', 'pytest -q', 'python -m pytest -q'])('%j can still be allowed', (command) => {
+    expect(allowListable(command).ok).toBe(true);
+  });
+
+  // An allowance is bound to the script an interpreter runs: the command must name it, first, so that is sure.
+  it.each(['node -r ./setup.cjs app.js', 'node --import tsx x.ts', 'python3 -W ignore app.py', 'node .', 'node app', 'python3 -m', 'ruby -Ilib x.rb'])(
+    '%j asks every time: which code it runs cannot be bound to a file',
+    (command) => {
+      expect(allowListable(command)).toMatchObject({ ok: false, reason: expect.stringMatching(/^Which code it runs cannot be bound to a file/) });
+    },
+  );
+
+  it.each(['node tools/gen.js', 'python3 tools/gen.py --out x', 'python -m tools.gen', 'ruby script.rb', 'node'])('%j can be allowed, bound to its script', (command) => {
     expect(allowListable(command).ok).toBe(true);
   });
 });

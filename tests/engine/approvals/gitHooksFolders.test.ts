@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { access, symlink, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EventOf } from '../../../engine/contract/index.js';
 import { gitConfigEntries } from '../../../engine/approvals/gitConfigEntries.js';
-import { gitHooksFolders } from '../../../engine/approvals/gitHooksFolders.js';
+import { gitConfigPlaces, gitHooksFolders } from '../../../engine/approvals/gitHooksFolders.js';
 import { protectedPathReason } from '../../../engine/approvals/protectedPaths.js';
 import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
@@ -135,8 +136,27 @@ describe('protectedPathReason with git’s hooks folders', () => {
     ['custom-hooks-docs.md', ['custom-hooks'], null],
     ['ci/hooks.md', ['ci/hooks'], null],
     ['custom-hooks/pre-commit', [], null],
+    // Moved away whole, edited and moved back, the hooks would change without a question.
+    ['ci', ['ci/hooks'], 'it holds a folder git takes hooks from (core.hooksPath in the git config)'],
+    ['CI.', ['ci/hooks'], 'it holds a folder git takes hooks from (core.hooksPath in the git config)'],
+    ['ci/other', ['ci/hooks'], null],
   ])('judges %j with hooks in %j', (relPath, folders, reason) => {
     expect(protectedPathReason(relPath, folders)).toBe(reason);
+  });
+
+  it('protects a git config file the repository includes from inside the folder, existing or not', async () => {
+    const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'rpi-included-config-')));
+    try {
+      await writeTree(root, { '.git/config': '[include]\n\tpath = ../.gitconfig\n[includeIf "gitdir:/x/"]\n\tpath = ../conf/extra\n[include]\n\tpath = more\n' });
+      const places = await gitConfigPlaces(root);
+      expect(places.includedConfigs.sort()).toEqual(['.gitconfig', 'conf/extra']);
+      const included = 'it is git configuration the repository includes (include.path), which can make git run programs';
+      expect(protectedPathReason('.gitconfig', places.hookFolders, places.includedConfigs)).toBe(included);
+      expect(protectedPathReason('conf/extra', places.hookFolders, places.includedConfigs)).toBe(included);
+      expect(protectedPathReason('conf/other', places.hookFolders, places.includedConfigs)).toBeNull();
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import type { ListedTool } from './listedTools.js';
 import { McpConnection } from './mcpConnection.js';
 import { McpTool } from './mcpTool.js';
 import { modelToolName } from './mcpToolNames.js';
+import type { KnownSecret } from '../secrets/secretMask.js';
 
 export interface McpHubOptions {
   /** The opened folder (a real path). */
@@ -78,6 +79,11 @@ export class McpHub implements ToolSource {
   /** Servers that failed to start (or stopped) get another try; used when a run starts. */
   retryFailed(): void {
     for (const entry of this.entries.values()) if (entry.connection?.state === 'failed') void entry.connection.start();
+  }
+
+  /** The secrets of every configured server (its env tokens, its headers): hidden from every result the model reads, not only that server's. */
+  secrets(): KnownSecret[] {
+    return [...this.entries.values()].flatMap((entry) => entry.spec.secrets);
   }
 
   statuses(): McpServerStatus[] {

@@ -20,7 +20,7 @@ import { runRpi } from '../rpi/runRpi.js';
 import { UsageRecorder } from '../rpi/usageRecorder.js';
 import { childEnvironment } from '../secrets/childEnvironment.js';
 import { hostEnvironment } from '../secrets/processCredentials.js';
-import { knownSecrets, secretMask } from '../secrets/secretMask.js';
+import { knownSecrets, secretMask, type KnownSecret } from '../secrets/secretMask.js';
 import type { ConversationScope } from '../conversations/conversations.js';
 import { toolLogFile, type ToolLog } from '../store/toolLog.js';
 import { askUser } from '../tools/askUser.js';
@@ -121,7 +121,7 @@ export class RunAssembler {
         toolContext: {
           workspace,
           recall: (id) => toolLog.recall(id),
-          ...commandSafety(options.env ?? hostEnvironment(), connectionKeys(settings)),
+          ...commandSafety(options.env ?? hostEnvironment(), connectionKeys(settings), this.deps.mcp?.secrets() ?? []),
           log: () => {},
         },
         // Each call is kept with its request, so a resumed run finds the answers the user already gave.
@@ -262,8 +262,11 @@ function resultOf(runId: string, outcome: RpiOutcome): RunResult {
   }
 }
 
-/** What commands inherit (no credentials) and the mask that hides every secret the engine knows (every connection's key) from results. */
-function commandSafety(env: Readonly<Record<string, string | undefined>>, apiKeys: readonly string[]) {
-  const secrets = knownSecrets(env, apiKeys);
+/**
+ * What commands inherit (no credentials) and the mask that hides every secret the engine knows from
+ * results: every connection's key, and every MCP server's tokens (a file of the folder may hold one too).
+ */
+function commandSafety(env: Readonly<Record<string, string | undefined>>, apiKeys: readonly string[], mcpSecrets: readonly KnownSecret[]) {
+  const secrets = [...knownSecrets(env, apiKeys), ...mcpSecrets];
   return { childEnv: childEnvironment(env, secrets.map((secret) => secret.value)), maskSecrets: secretMask(secrets) };
 }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalSettings, EventOf, ParsedPayload, WorkbenchEvent } from '../../../engine/contract/index.js';
@@ -97,6 +97,17 @@ describe('MCP tools in a run', () => {
     expect(requestText(chats.at(-2)!)).toContain('The sum of 20 and 22 is 42.');
     expect((await toolLog(root)).find((entry) => entry.tool === 'mcp__everything__get-sum')).toMatchObject({ phase: 'implement', args: { a: 20, b: 22 }, result: 'The sum of 20 and 22 is 42.', ok: true });
     expect(events.find((event) => event.type === 'tool-finished' && event.ok)).toMatchObject({ summary: 'The sum of 20 and 22 is 42.' });
+  });
+
+  it("hides a server's secrets in every result the model reads, a file of the folder's too", async () => {
+    const token = 'svc-0123456789abcdef';
+    const { root, workbench } = await setUp({ everything: stdioServer(everythingScript, ['stdio'], { env: { SERVICE_TOKEN: token } }) }, autoAll);
+    await writeFile(path.join(root, 'notes.txt'), `deploy with ${token}\n`);
+    llm().enqueue(call('read_file', { path: 'notes.txt' }), say('Read the notes.'), say(planText('Nothing')), say('done'), say('Read them.'));
+    expect((await (await startRun(workbench, 'Read the notes')).finished).status).toBe('done');
+    const seen = JSON.stringify(llm().chatRequests().map((request) => request.messages));
+    expect(seen).not.toContain(token);
+    expect(seen).toContain('[hidden: everything SERVICE_TOKEN]');
   });
 
   it('sends a denial back to the model, never calling the server', async () => {

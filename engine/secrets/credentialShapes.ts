@@ -27,12 +27,17 @@ export const urlWithPassword = /[a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:([^\s/@]+)@/i;
 
 /**
  * Values that are credentials whatever their variable is called: a URL with a password in it
- * (DATABASE_URL=postgres://app:pw@db/app), a private key, and the documented prefixes of common API
+ * (DATABASE_URL=postgres://app:pw@db/app), or in its query (libpq's `?password=`, JDBC's `;password=`),
+ * a connection string with a key (Azure storage's `AccountKey=`, Service Bus's `SharedAccessKey=`), a
+ * Slack webhook URL (its path is the secret), a private key, and the documented prefixes of common API
  * tokens (OpenAI and Anthropic `sk-`, GitHub, GitLab, Slack, AWS access key ids, Google API keys, npm,
  * Hugging Face, Stripe) and JSON web tokens.
  */
 const credentialValues: readonly RegExp[] = [
   urlWithPassword,
+  /[?&;](?:password|passwd|pwd|sslpassword|access_token|token|secret)=[^&;\s]/i,
+  /(?:^|;)\s*(?:AccountKey|SharedAccessKey|SharedAccessSignature|Password|Pwd)=[^;\s]/i,
+  /\bhooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{10,}/,
   /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
   /\bsk-[A-Za-z0-9_-]{16,}/,
   /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/,

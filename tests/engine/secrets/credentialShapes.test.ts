@@ -32,12 +32,28 @@ describe('credential shapes', () => {
       'hf_abcdefghijklmnopqrstuvwxyz012345',
       'sk_live_abcdefghijklmnop1234',
       'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig',
+      'postgresql://db.internal/app?user=app&password=hunter2',
+      'jdbc:sqlserver://db;databaseName=app;user=sa;password=hunter2',
+      'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=c2VjcmV0a2V5;EndpointSuffix=core.windows.net',
+      'Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=root;SharedAccessKey=c2VjcmV0',
+      'https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX',
     ];
     expect(values.filter((value) => !isCredentialValue(value))).toEqual([]);
   });
 
   it('keeps URLs without a password and ordinary values', () => {
-    const values = ['https://user@example.com/x', 'http://localhost:11434/v1', 'en_GB.UTF-8', '/usr/bin:/bin', 'task-runner', 'sk-short', 'desk-1234567890abcdefghij'];
+    const values = [
+      'https://user@example.com/x',
+      'http://localhost:11434/v1',
+      'en_GB.UTF-8',
+      '/usr/bin:/bin',
+      'task-runner',
+      'sk-short',
+      'desk-1234567890abcdefghij',
+      'postgresql://db.internal/app?user=app&sslmode=require',
+      'https://example.com/search?q=password',
+      'DefaultEndpointsProtocol=https;AccountName=acct;EndpointSuffix=core.windows.net',
+    ];
     expect(values.filter(isCredentialValue)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, realpathSync, statSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,10 +48,13 @@ export async function gitConfigPlaces(root: string): Promise<{ hookFolders: stri
       await readConfig(target, depth + 1);
     }
   };
-  for (const file of [...globalConfigFiles(), ...repositoryConfigFiles(root)]) await readConfig(file, 0);
+  const repository = enclosingRepository(root);
+  for (const file of [...globalConfigFiles(), ...(repository?.configFiles ?? [])]) await readConfig(file, 0);
+  // A relative hooksPath is taken from the work tree's top: the folder itself, or a repository it lies in.
+  const top = repository?.top ?? root;
   const folders = new Set<string>();
   for (const value of values) {
-    if (value !== '') for (const rel of await insideRoot(root, path.resolve(root, expandHome(value)))) folders.add(rel);
+    if (value !== '') for (const rel of await insideRoot(root, path.resolve(top, expandHome(value)))) folders.add(rel);
   }
   const configs = new Set<string>();
   for (const file of included) {
@@ -88,10 +91,24 @@ function realPathOrSelf(file: string): string {
   }
 }
 
-function repositoryConfigFiles(root: string): string[] {
-  const dotGit = path.join(root, '.git');
+/**
+ * The repository the folder belongs to, as git finds it: a `.git` in the folder or in the nearest folder
+ * above that has one (a project opened as a subfolder of its repository); its work tree's top and config files.
+ */
+function enclosingRepository(root: string): { top: string; configFiles: string[] } | null {
+  for (let top = root; ; top = path.dirname(top)) {
+    const configFiles = repositoryConfigFiles(top);
+    if (configFiles !== null) return { top, configFiles };
+    if (path.dirname(top) === top) return null;
+  }
+}
+
+/** The config files of the repository whose work tree's top is `top`; null when it has no `.git`. */
+function repositoryConfigFiles(top: string): string[] | null {
+  const dotGit = path.join(top, '.git');
   const pointer = smallFile(dotGit);
-  const gitDir = pointer === null ? dotGit : gitDirOf(pointer, root);
+  if (pointer === null && !isFolder(dotGit)) return null;
+  const gitDir = pointer === null ? dotGit : gitDirOf(pointer, top);
   if (gitDir === null) return [];
   const commonDir = smallFile(path.join(gitDir, 'commondir'));
   const common = commonDir === null ? gitDir : path.resolve(gitDir, commonDir.trim());
@@ -137,5 +154,13 @@ function smallFile(file: string): string | null {
     return null;
   } finally {
     closeSync(fd);
+  }
+}
+
+function isFolder(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
   }
 }

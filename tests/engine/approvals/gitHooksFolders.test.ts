@@ -86,6 +86,14 @@ describe('gitHooksFolders', () => {
     expect(folders).toEqual(['first']);
   });
 
+  it("reads the repository the folder lies in when it has no .git of its own, hooksPath taken from that repository's top", async () => {
+    const repository = await tempFolder();
+    await writeTree(repository, { '.git/config': '[core]\n\thooksPath = app/githooks\n', 'app/githooks/pre-commit': '#!/bin/sh\n', 'app/src/a.ts': '' });
+    const app = path.join(repository, 'app');
+    expect(await gitHooksFolders(app)).toEqual(['githooks']);
+    expect(await gitHooksFolders(path.join(app, 'src'))).toEqual([]);
+  });
+
   it('follows a .git file to its gitdir and ignores folders outside the project', async () => {
     const outside = await tempFolder();
     const root = await tempFolder();

@@ -145,10 +145,10 @@ describe('streams that end or are framed unusually', () => {
 
   it.each<Quirk>(['stream-as-text-plain', 'stream-as-json'])('reads an event stream labelled otherwise (%s) live, as it comes', async (quirk) => {
     // Longer in all than the first-byte limit: read whole before any of it counted, it would fail as silent.
-    fake().enqueue({ text: answer, reasoning: thoughts, delayMs: 40, quirks: [quirk] });
+    fake().enqueue({ text: answer, reasoning: thoughts, delayMs: 80, quirks: [quirk] });
     const deltas: string[] = [];
     const statuses: LlmStatus[] = [];
-    const reply = await clientFor(fake(), { firstByteTimeoutMs: 300, maxRetries: 0 }).complete(
+    const reply = await clientFor(fake(), { firstByteTimeoutMs: 1_000, maxRetries: 0 }).complete(
       { messages: userMessages },
       { signal: new AbortController().signal, onTextDelta: (text) => deltas.push(text), onStatus: (status) => statuses.push(status) },
     );

@@ -1,8 +1,8 @@
-import { closeSync, constants, fstatSync, openSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { readToEndSync } from '../files/wholeBytes.js';
+import { readSmallTextSync } from '../files/smallTextFile.js';
 import { gitConfigEntries } from './gitConfigEntries.js';
 
 /** Larger config files are not git config anyone wrote by hand; they are skipped. */
@@ -132,29 +132,9 @@ function expandHome(value: string): string {
   return value === '~' || value.startsWith('~/') ? path.join(os.homedir(), value.slice(1)) : value;
 }
 
-/**
- * A regular file's text, or null when it is missing, not a regular file, too large or unreadable.
- * Opened without waiting (O_NONBLOCK), so a FIFO planted as `.git` or `gitdir:` cannot hang the engine.
- * Read synchronously: a few small files before every file-changing call, each a handful of system calls of
- * microseconds, where asynchronously each was four thread-pool round trips.
- */
+/** A config file's text (see readSmallTextSync: a planted FIFO as `.git` or `gitdir:` cannot hang the engine). */
 function smallFile(file: string): string | null {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch {
-    return null;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile() || stats.size > maxConfigBytes) return null;
-    const bytes = readToEndSync(fd, stats.size, maxConfigBytes);
-    return bytes.length > maxConfigBytes ? null : bytes.toString('utf8');
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  return readSmallTextSync(file, maxConfigBytes);
 }
 
 function isFolder(file: string): boolean {

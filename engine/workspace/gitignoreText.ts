@@ -1,10 +1,8 @@
-import { closeSync, constants, fstatSync, openSync, readlinkSync } from 'node:fs';
+import { readlinkSync } from 'node:fs';
 import path from 'node:path';
-import { readToEndSync } from '../files/wholeBytes.js';
+import { readSmallTextSync } from '../files/smallTextFile.js';
 import { holdsByDescriptor } from './heldFolder.js';
 import { isInside } from './pathRules.js';
-
-const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0 } = constants;
 
 /** Far past any real .gitignore; a larger one is planted (git stops at 100 MB). */
 export const maxGitignoreBytes = 1024 * 1024;
@@ -18,21 +16,8 @@ export const maxGitignoreBytes = 1024 * 1024;
  * Synchronous: walks read it between synchronous folder listings.
  */
 export function readGitignore(root: string, relDir: string): string | null {
-  let fd: number;
-  try {
-    fd = openSync(path.join(root, relDir, '.gitignore'), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile() || stats.nlink > 1 || stats.size > maxGitignoreBytes) return null;
-    if (holdsByDescriptor && !isInside(root, readlinkSync(`/proc/self/fd/${fd}`))) return null;
-    const bytes = readToEndSync(fd, stats.size, maxGitignoreBytes);
-    return bytes.length > maxGitignoreBytes ? null : bytes.toString('utf8');
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  return readSmallTextSync(path.join(root, relDir, '.gitignore'), maxGitignoreBytes, {
+    followLink: false,
+    accept: (fd, stats) => stats.nlink <= 1 && (!holdsByDescriptor || isInside(root, readlinkSync(`/proc/self/fd/${fd}`))),
+  });
 }

@@ -7,19 +7,10 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { until } from '../../support/storeUntil.js';
 
 type State = ReturnType<WorkbenchStore['getState']>;
 
-function until(store: WorkbenchStore, done: (state: State) => boolean): Promise<void> {
-  return new Promise((resolve) => {
-    if (done(store.getState())) return resolve();
-    const stop = store.subscribe((state) => {
-      if (!done(state)) return;
-      stop();
-      resolve();
-    });
-  });
-}
 
 /**
  * A page whose snapshot requests (`workbench:snapshot`, and `folders:open`, which answers one) can be held

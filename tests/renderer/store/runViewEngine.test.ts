@@ -8,18 +8,8 @@ import { useFakeLlm } from '../../support/fakeLlm/useFakeLlm.js';
 import { useOpenedWorkbenches } from '../../support/openedWorkbenches.js';
 import { call, fakeModelOptions, planText, say } from '../../support/rpiScript.js';
 import { useTempFolders, writeTree } from '../../support/tempFolder.js';
+import { until } from '../../support/storeUntil.js';
 
-/** Resolves once the store satisfies `done`. */
-function until(store: WorkbenchStore, done: (state: ReturnType<WorkbenchStore['getState']>) => boolean): Promise<void> {
-  return new Promise((resolve) => {
-    if (done(store.getState())) return resolve();
-    const stop = store.subscribe((state) => {
-      if (!done(state)) return;
-      stop();
-      resolve();
-    });
-  });
-}
 
 // The engine runs in node here (the openai SDK refuses a DOM environment); the components are tested over a hand-made bridge.
 describe('the run view over the real engine', () => {
